@@ -1,0 +1,1 @@
+"""Official plugins as data folders, read with importlib.resources and never imported as code."""

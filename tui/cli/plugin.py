@@ -1,0 +1,93 @@
+"""`pku-harness plugin …`: commands for plugin authors (eval now; validate, test and run with issue 3)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import click
+
+from tui.lang.expr import LangError, Run, beijing_now, compile_expression, from_json, stringify, to_json
+
+
+@click.group()
+def plugin() -> None:
+    """Tools for plugin authors."""
+
+
+def _load_context(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).read_text(encoding="utf-8")
+        except OSError as e:
+            raise click.BadParameter(f"cannot read {text[1:]}: {e.strerror}", param_hint="--context") from None
+    try:
+        data = json.loads(text, parse_int=float)
+    except json.JSONDecodeError as e:
+        raise click.BadParameter(f"not valid JSON: {e}", param_hint="--context") from None
+    if not isinstance(data, dict):
+        raise click.BadParameter("the context must be a JSON object of names", param_hint="--context")
+    return from_json(data)  # type: ignore[no-any-return]
+
+
+def eval_one(expr: str, context: dict[str, Any]) -> Any:
+    """Evaluate one expression the way a tool run would, and return plain JSON data."""
+    now = context.get("now")
+    run = Run(now if isinstance(now, str) else beijing_now())
+    value = compile_expression(expr).evaluate(context, run)
+    return to_json(value)
+
+
+@plugin.command("eval")
+@click.argument("expr", required=False)
+@click.option("--context", "context_text", help="Bound names as a JSON object, or @file.json.")
+@click.option("--batch", "batch_file", type=click.File("r", encoding="utf-8"),
+              help='JSON lines {"expr": …, "context": {…}}; writes {"value": …} or {"error": …} per line.')
+@click.option("--pretty", is_flag=True, help="Indent the JSON output.")
+def eval_cmd(expr: str | None, context_text: str | None, batch_file: TextIO | None, pretty: bool) -> None:
+    """Evaluate an expression and print its value as JSON (or the error, with a caret, and exit 1)."""
+    if batch_file is not None:
+        if expr:
+            raise click.UsageError("give either EXPR or --batch, not both")
+        run_batch(batch_file, sys.stdout)
+        return
+    if not expr:
+        raise click.UsageError("give an expression, like: pku-harness plugin eval '1 + 2'")
+    context = _load_context(context_text)
+    try:
+        value = eval_one(expr, context)
+    except LangError as e:
+        click.echo(f"{e.title}: {e}", err=True)
+        sys.exit(1)
+    click.echo(stringify(value, 2 if pretty else None))
+
+
+def run_batch(lines: TextIO, out: TextIO) -> None:
+    """One output line per input line, in order; a failing case is an {"error"} line, never a stop."""
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        out.write(batch_line(line, lineno) + "\n")
+    out.flush()
+
+
+def batch_line(line: str, lineno: int) -> str:
+    """The output line for one batch input line."""
+    try:
+        case = json.loads(line, parse_int=float)
+    except json.JSONDecodeError as e:
+        return json.dumps({"error": f"line {lineno}: not valid JSON ({e.msg})"}, ensure_ascii=False)
+    if not isinstance(case, dict) or not isinstance(case.get("expr"), str):
+        return json.dumps({"error": f"line {lineno}: expected {{\"expr\": …, \"context\": {{…}}}}"})
+    context = case.get("context") or {}
+    if not isinstance(context, dict):
+        return json.dumps({"error": f"line {lineno}: context must be an object"})
+    try:
+        value = eval_one(case["expr"], from_json(context))
+    except LangError as e:
+        return json.dumps({"error": str(e)}, ensure_ascii=False)
+    return '{"value":' + stringify(value) + "}"

@@ -1,0 +1,1 @@
+"""The plugin language: expressions, templates and (later) manifests, loader, steps and recorded tests."""

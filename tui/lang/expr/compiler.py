@@ -1,0 +1,528 @@
+"""Compiles a syntax tree to Python source (the Jinja2 technique), then to a code object, once per source.
+
+The generated code is straight-line statements over temporaries: every operation has an inline fast path
+(two floats, a dict lookup, a boolean test) and calls `ops` for the full JavaScript rule otherwise.
+Short-circuiting (`&&`, `||`, `??`, `?:`, `?.`) becomes `if` blocks, and each block charges the budget for
+the nodes it evaluates, so a run is charged exactly for the nodes it evaluates.
+
+Errors raised by helpers carry no position: the caller maps the generated line of the innermost generated
+frame back to the node that emitted it (`LINE_MAPS`), which costs nothing while nothing fails.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from tui.lang.expr import ast, ops
+from tui.lang.expr.errors import ParseError, UnboundNameError
+from tui.lang.expr.stdlib import FUNCTIONS
+from tui.lang.expr.values import Closure, to_text
+
+#: generated file name -> (source text, line number -> source offset)
+LINE_MAPS: dict[str, tuple[str, dict[int, int]]] = {}
+
+_counter = itertools.count()
+
+#: The only names generated code can see besides its own locals: helpers and the standard library.
+_RUNTIME: dict[str, Any] = {
+    "__builtins__": {},
+    "_Closure": Closure,
+    "_member": ops.member,
+    "_add": ops.add,
+    "_sub": ops.sub,
+    "_mul": ops.mul,
+    "_div": ops.div,
+    "_mod": ops.mod,
+    "_pow": ops.pow_,
+    "_neg": ops.neg,
+    "_pos": ops.pos,
+    "_lt": ops.lt,
+    "_gt": ops.gt,
+    "_le": ops.le,
+    "_ge": ops.ge,
+    "_eq": ops.eq,
+    "_truth": ops.truth,
+    "_spread_items": ops.spread_items,
+    "_spread_props": ops.spread_props,
+    "_prop_key": ops.prop_key,
+    "_call_value": ops.call_value,
+    "_float": float,
+    "_dict": dict,
+    "_str": str,
+    "_len": len,
+}
+
+_ARITH_FN = {"-": "_sub", "*": "_mul", "/": "_div", "%": "_mod", "**": "_pow"}
+_CMP_FN = {"<": "_lt", ">": "_gt", "<=": "_le", ">=": "_ge"}
+
+NUM, STR, BOOL, NULL = "num", "str", "bool", "null"
+
+
+@dataclass
+class Block:
+    """A straight-line run of statements; `cost` nodes are charged once when the block starts."""
+
+    items: list[tuple[str, int, Block | None]] = field(default_factory=list)
+    cost: int = 0
+
+
+@dataclass
+class Scope:
+    """Names visible in a function being generated: arrow parameters shadow the outer names."""
+
+    names: dict[str, str]
+    parent: Scope | None
+
+
+@dataclass
+class Compiled:
+    """What compile_tree returns: the Python function and facts about the expression."""
+
+    fn: Any
+    free_names: tuple[str, ...]
+    calls: tuple[str, ...]
+    python_source: str
+
+
+class Compiler:
+    """Generates one Python module (a single `_expr(_ctx, _r)` function) for one syntax tree."""
+
+    def __init__(self, source: str, filename: str) -> None:
+        self.source = source
+        self.filename = filename
+        self.temps = itertools.count()
+        self.fns = itertools.count()
+        self.block = Block()
+        self.scope = Scope({}, None)
+        self.free: dict[str, str] = {}
+        self.free_pos: dict[str, int] = {}
+        self.calls: set[str] = set()
+        self.consts: dict[str, Any] = {}
+
+    # -- emission ------------------------------------------------------------------------------------
+    def emit(self, line: str, pos: int) -> None:
+        self.block.items.append((line, pos, None))
+
+    def open(self, header: str, pos: int) -> Block:
+        """Append `header:` with a new nested block, make it current, and return the outer block."""
+        inner = Block()
+        outer = self.block
+        outer.items.append((header, pos, inner))
+        self.block = inner
+        return outer
+
+    def temp(self) -> str:
+        return f"t{next(self.temps)}"
+
+    def const(self, value: Any) -> str:
+        name = f"k{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def text_of(self, node: ast.Node) -> str:
+        text = self.source[node.pos : node.end]
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    # -- entry ---------------------------------------------------------------------------------------
+    def compile(self, tree: ast.Node) -> Compiled:
+        result, _ = self.gen(tree)
+        self.emit(f"return {result}", tree.end)
+        body = self.block
+        lines: list[str] = ["def _expr(_ctx, _r):"]
+        linemap: dict[int, int] = {}
+        for name, var in self.free.items():
+            pos = self.free_pos[name]
+            lines.append(f"    {var} = _ctx.get({name!r}, _ctx)")
+            linemap[len(lines)] = pos
+            lines.append(f"    if {var} is _ctx: _unbound({name!r})")
+            linemap[len(lines)] = pos
+        self.render(body, 1, lines, linemap)
+        src = "\n".join(lines) + "\n"
+        namespace = dict(_RUNTIME)
+        namespace.update(self.consts)
+        namespace["_unbound"] = _unbound
+        for fname in self.calls:
+            namespace[f"F_{fname}"] = FUNCTIONS[fname].impl
+        code = compile(src, self.filename, "exec")
+        exec(code, namespace)  # noqa: S102 - our own generated code over a closed namespace
+        LINE_MAPS[self.filename] = (self.source, linemap)
+        return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src)
+
+    def render(self, block: Block, depth: int, lines: list[str], linemap: dict[int, int]) -> None:
+        pad = "    " * depth
+        if block.cost:
+            lines.append(f"{pad}_r.used += {block.cost}")
+        if not block.items:
+            lines.append(f"{pad}pass")
+        for text, pos, inner in block.items:
+            lines.append(pad + text)
+            linemap[len(lines)] = pos
+            if inner is not None:
+                self.render(inner, depth + 1, lines, linemap)
+
+    # -- names ---------------------------------------------------------------------------------------
+    def lookup(self, name: str) -> str | None:
+        s: Scope | None = self.scope
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def name_ref(self, node: ast.Name) -> str:
+        local = self.lookup(node.name)
+        if local is not None:
+            return local
+        if node.name not in self.free:
+            self.free[node.name] = f"v{len(self.free)}"
+            self.free_pos[node.name] = node.pos
+        return self.free[node.name]
+
+    # -- generation: returns (python expression, static kind or None) ---------------------------------
+    def gen(self, node: ast.Node) -> tuple[str, str | None]:
+        self.block.cost += 1
+        method = getattr(self, "gen_" + type(node).__name__)
+        return method(node)  # type: ignore[no-any-return]
+
+    def gen_Literal(self, node: ast.Literal) -> tuple[str, str | None]:
+        v = node.value
+        if v is None:
+            return "None", NULL
+        if v is True or v is False:
+            return repr(v), BOOL
+        if isinstance(v, float):
+            if v != v or v in (float("inf"), float("-inf")):
+                return self.const(v), NUM
+            return repr(v), NUM
+        return repr(v), STR
+
+    def gen_Name(self, node: ast.Name) -> tuple[str, str | None]:
+        # A bare library name (`first`, `date`) may still be a plugin's own `let`: it is looked up like any
+        # other name, and only the message for an unbound one says it is a function.
+        return self.name_ref(node), None
+
+    def gen_Template(self, node: ast.Template) -> tuple[str, str | None]:
+        parts: list[str] = []
+        for i, e in enumerate(node.exprs):
+            code, kind = self.gen(e)
+            t = self.temp()
+            if kind == STR:
+                self.emit(f"{t} = {code}", e.pos)
+            elif node.strict:
+                self.emit(f"{t} = {code} if {code}.__class__ is _str else _to_str({code})", e.pos)
+            else:
+                self.emit(f"{t} = {code} if {code}.__class__ is _str else _to_text({code})", e.pos)
+            if node.quasis[i]:
+                parts.append(repr(node.quasis[i]))
+            parts.append(t)
+        if node.quasis[-1]:
+            parts.append(repr(node.quasis[-1]))
+        if not parts:
+            return "''", STR
+        lengths = " + ".join(f"_len({p})" for p in parts if not p.startswith("'"))
+        fixed = sum(len(q) for q in node.quasis)
+        out = self.temp()
+        self.emit(f"_r.charge_text({fixed} + {lengths or 0})", node.pos)
+        self.emit(f"{out} = ''.join(({', '.join(parts)},))", node.pos)
+        return out, STR
+
+    def gen_ArrayLit(self, node: ast.ArrayLit) -> tuple[str, str | None]:
+        out = self.temp()
+        if not any(isinstance(i, ast.Spread) for i in node.items):
+            codes = [self.gen(i)[0] for i in node.items]
+            self.emit(f"{out} = [{', '.join(codes)}]", node.pos)
+            return out, None
+        self.emit(f"{out} = []", node.pos)
+        for item in node.items:
+            if isinstance(item, ast.Spread):
+                code, _ = self.gen(item.value)
+                self.emit(f"{out}.extend(_spread_items({code}, {self.text_of(item.value)!r}))", item.pos)
+            else:
+                code, _ = self.gen(item)
+                self.emit(f"{out}.append({code})", item.pos)
+        self.emit(f"_r.charge_items(_len({out}))", node.pos)
+        return out, None
+
+    def gen_ObjectLit(self, node: ast.ObjectLit) -> tuple[str, str | None]:
+        out = self.temp()
+        self.emit(f"{out} = {{}}", node.pos)
+        for p in node.props:
+            if isinstance(p, ast.Spread):
+                code, _ = self.gen(p.value)
+                self.emit(f"{out}.update(_spread_props({code}, {self.text_of(p.value)!r}))", p.pos)
+                continue
+            if isinstance(p.key, str):
+                key = repr(p.key)
+            else:
+                kcode, kkind = self.gen(p.key)
+                key = self.temp()
+                self.emit(f"{key} = {kcode} if {kcode}.__class__ is _str else _prop_key({kcode})", p.key.pos)
+            vcode, _ = self.gen(p.value)
+            # JavaScript keeps a key's first position when it is set again; dicts do the same.
+            self.emit(f"{out}[{key}] = {vcode}", p.pos)
+        return out, None
+
+    def gen_Member(self, node: ast.Member) -> tuple[str, str | None]:
+        obj, _ = self.gen(node.obj)
+        if node.optional:
+            self.open(f"if {obj} is not None:", node.pos)
+        out = self.temp()
+        desc = repr(self.text_of(node))
+        if isinstance(node.key, str):
+            self.emit(
+                f"{out} = {obj}.get({node.key!r}) if {obj}.__class__ is _dict else _member({obj}, {node.key!r}, {desc})",
+                node.end - len(node.key),
+            )
+        else:
+            key, kind = self.gen(node.key)
+            if kind == STR:
+                fast = f"{obj}.get({key}) if {obj}.__class__ is _dict"
+            else:
+                fast = f"{obj}.get({key}) if {obj}.__class__ is _dict and {key}.__class__ is _str"
+            self.emit(f"{out} = {fast} else _member({obj}, {key}, {desc})", node.key.pos)
+        return out, None
+
+    def gen_Chain(self, node: ast.Chain) -> tuple[str, str | None]:
+        out = self.temp()
+        self.emit(f"{out} = None", node.pos)
+        saved = self.block
+        code, _ = self.gen(node.expr)
+        self.emit(f"{out} = {code}", node.pos)
+        self.block = saved
+        return out, None
+
+    def gen_Unary(self, node: ast.Unary) -> tuple[str, str | None]:
+        code, kind = self.gen(node.operand)
+        out = self.temp()
+        if node.op == "!":
+            test = code if kind == BOOL else f"_truth({code})"
+            self.emit(f"{out} = not {test}", node.pos)
+            return out, BOOL
+        fn = "_neg" if node.op == "-" else "_pos"
+        if kind == NUM:
+            self.emit(f"{out} = {'-' if node.op == '-' else ''}{code}", node.pos)
+        else:
+            sign = "-" if node.op == "-" else ""
+            self.emit(f"{out} = {sign}{code} if {code}.__class__ is _float else {fn}({code})", node.pos)
+        return out, NUM
+
+    def gen_Binary(self, node: ast.Binary) -> tuple[str, str | None]:
+        left, lk = self.gen(node.left)
+        right, rk = self.gen(node.right)
+        out = self.temp()
+        op = node.op
+        both_num = f"{left}.__class__ is _float and {right}.__class__ is _float"
+        if lk == NUM and rk == NUM:
+            both_num = "True"
+        elif lk == NUM:
+            both_num = f"{right}.__class__ is _float"
+        elif rk == NUM:
+            both_num = f"{left}.__class__ is _float"
+        if op == "+":
+            self.emit(f"{out} = {left} + {right} if {both_num} else _add({left}, {right}, _r)", node.pos)
+            return out, (NUM if lk == rk == NUM else STR if STR in (lk, rk) else None)
+        if op in ("-", "*"):
+            self.emit(f"{out} = {left} {op} {right} if {both_num} else {_ARITH_FN[op]}({left}, {right})", node.pos)
+            return out, NUM
+        if op == "/":
+            self.emit(f"{out} = {left} / {right} if {both_num} and {right} else _div({left}, {right})", node.pos)
+            return out, NUM
+        if op in ("%", "**"):
+            self.emit(f"{out} = {_ARITH_FN[op]}({left}, {right})", node.pos)
+            return out, NUM
+        if op in _CMP_FN:
+            if lk == STR and rk == STR:
+                self.emit(f"{out} = {left} {op} {right}", node.pos)
+            else:
+                self.emit(f"{out} = {left} {op} {right} if {both_num} else {_CMP_FN[op]}({left}, {right})",
+                          node.pos)
+            return out, BOOL
+        # == != === !==: strict equality
+        negate = op in ("!=", "!==")
+        self.emit(f"{out} = {self.equality(left, lk, right, rk)}", node.pos)
+        if negate:
+            self.emit(f"{out} = not {out}", node.pos)
+        return out, BOOL
+
+    @staticmethod
+    def equality(left: str, lk: str | None, right: str, rk: str | None) -> str:
+        if lk == NULL:
+            return f"{right} is None"
+        if rk == NULL:
+            return f"{left} is None"
+        if rk == BOOL:
+            return f"{left} is {right}"
+        if lk == BOOL:
+            return f"{right} is {left}"
+        if rk == STR:
+            return f"{left} == {right} if {left}.__class__ is _str else _eq({left}, {right})"
+        if lk == STR:
+            return f"{left} == {right} if {right}.__class__ is _str else _eq({left}, {right})"
+        if rk == NUM:
+            return f"{left} == {right} if {left}.__class__ is _float else _eq({left}, {right})"
+        if lk == NUM:
+            return f"{left} == {right} if {right}.__class__ is _float else _eq({left}, {right})"
+        return f"_eq({left}, {right})"
+
+    def truth_test(self, code: str, kind: str | None) -> str:
+        if kind == BOOL:
+            return code
+        return f"{code} is True or ({code} is not False and _truth({code}))"
+
+    def gen_Logical(self, node: ast.Logical) -> tuple[str, str | None]:
+        left, lk = self.gen(node.left)
+        out = self.temp()
+        self.emit(f"{out} = {left}", node.pos)
+        if node.op == "&&":
+            header = f"if {self.truth_test(out, lk)}:"
+        elif node.op == "||":
+            header = f"if not ({self.truth_test(out, lk)}):"
+        else:
+            header = f"if {out} is None:"
+        saved = self.open(header, node.pos)
+        right, rk = self.gen(node.right)
+        self.emit(f"{out} = {right}", node.right.pos)
+        self.block = saved
+        return out, (lk if lk == rk else None)
+
+    def gen_Conditional(self, node: ast.Conditional) -> tuple[str, str | None]:
+        test, tk = self.gen(node.test)
+        out = self.temp()
+        saved = self.open(f"if {self.truth_test(test, tk)}:", node.pos)
+        then, k1 = self.gen(node.then)
+        self.emit(f"{out} = {then}", node.then.pos)
+        self.block = saved
+        self.open("else:", node.pos)
+        other, k2 = self.gen(node.other)
+        self.emit(f"{out} = {other}", node.other.pos)
+        self.block = saved
+        return out, (k1 if k1 == k2 else None)
+
+    def gen_Spread(self, node: ast.Spread) -> tuple[str, str | None]:
+        raise ParseError("'...' may only spread into an array, an object or a call", node.pos)
+
+    def gen_Arrow(self, node: ast.Arrow) -> tuple[str, str | None]:
+        fname = f"f{next(self.fns)}"
+        params: list[str] = []
+        names: dict[str, str] = {}
+        unpack: list[tuple[str, ast.Param]] = []
+        for p in node.params:
+            var = f"a{next(self.temps)}"
+            params.append(f"{var}=None")
+            if p.name is not None:
+                names[p.name] = var
+            else:
+                unpack.append((var, p))
+                for f in p.fields or []:
+                    names[f] = f"a{next(self.temps)}"
+        saved_block, saved_scope = self.block, self.scope
+        self.block = Block()
+        self.scope = Scope(names, saved_scope)
+        for var, p in unpack:
+            desc = repr(self.text_of(p))
+            for i, f in enumerate(p.fields or []):
+                key = repr(float(i)) if p.array else repr(f)
+                self.emit(
+                    f"{names[f]} = {var}.get({key}) if {var}.__class__ is _dict else _member({var}, {key}, {desc})",
+                    p.pos,
+                )
+        body, _ = self.gen(node.body)
+        self.emit(f"return {body}", node.body.pos)
+        fn_block = self.block
+        self.block, self.scope = saved_block, saved_scope  # the body is charged per call, in its own block
+        cost = _max_cost(fn_block)
+        self.block.items.append((f"def {fname}({', '.join(params)}, *_):", node.pos, fn_block))
+        out = self.temp()
+        self.emit(f"{out} = _Closure({fname}, {len(node.params)}, {cost}, {self.text_of(node)!r})", node.pos)
+        return out, None
+
+    def gen_Call(self, node: ast.Call) -> tuple[str, str | None]:
+        callee = node.callee
+        if isinstance(callee, ast.Name) and self.lookup(callee.name) is None and callee.name in FUNCTIONS:
+            return self.call_builtin(node, callee.name)
+        if isinstance(callee, ast.Member) and isinstance(callee.key, str):
+            return self.call_method(node, callee)
+        fcode, _ = self.gen(callee)
+        if node.optional:
+            self.open(f"if {fcode} is not None:", node.pos)
+        args = self.gen_args(node.args)
+        out = self.temp()
+        self.emit(f"{out} = _call_value(_r, {fcode}, {args}, {self.text_of(callee)!r})", node.pos)
+        return out, None
+
+    def gen_args(self, args: list[ast.Node]) -> str:
+        """A Python list expression of the argument values (spreads expanded at run time)."""
+        if not any(isinstance(a, ast.Spread) for a in args):
+            return "[" + ", ".join(self.gen(a)[0] for a in args) + "]"
+        out = self.temp()
+        self.emit(f"{out} = []", args[0].pos)
+        for a in args:
+            if isinstance(a, ast.Spread):
+                code, _ = self.gen(a.value)
+                self.emit(f"{out}.extend(_spread_items({code}, {self.text_of(a.value)!r}))", a.pos)
+            else:
+                code, _ = self.gen(a)
+                self.emit(f"{out}.append({code})", a.pos)
+        return out
+
+    def call_builtin(self, node: ast.Call, name: str) -> tuple[str, str | None]:
+        b = FUNCTIONS[name]
+        self.calls.add(name)
+        has_spread = any(isinstance(a, ast.Spread) for a in node.args)
+        if not has_spread:
+            try:
+                b.check_arity(len(node.args))
+            except Exception as e:
+                raise ParseError(str(e), node.pos) from None
+        args = self.gen_args(node.args)
+        out = self.temp()
+        if has_spread:
+            self.emit(f"{out} = _apply(_r, {name!r}, {args})", node.pos)
+        else:
+            self.emit(f"{out} = F_{name}(_r, {args[1:-1]})" if node.args else f"{out} = F_{name}(_r)", node.pos)
+        return out, None
+
+    def call_method(self, node: ast.Call, callee: ast.Member) -> tuple[str, str | None]:
+        recv, _ = self.gen(callee.obj)
+        self.block.cost += 1  # the member node itself
+        if callee.optional:
+            self.open(f"if {recv} is not None:", callee.pos)
+        args = self.gen_args(node.args)
+        out = self.temp()
+        name = callee.key
+        assert isinstance(name, str)
+        self.emit(
+            f"{out} = _method(_r, {recv}, {name!r}, {args}, {self.text_of(callee)!r}, {node.optional})",
+            callee.end - len(name),
+        )
+        return out, None
+
+
+def _max_cost(block: Block) -> int:
+    """The most nodes one pass through `block` can charge (all branches taken), nested defs excluded."""
+    total = block.cost
+    for text, _pos, inner in block.items:
+        if inner is not None and not text.startswith("def "):
+            total += _max_cost(inner)
+    return total
+
+
+def _unbound(name: str) -> None:
+    if name in FUNCTIONS:
+        raise UnboundNameError(f"'{name}' is a function: call it, like {name}(…)")
+    raise UnboundNameError(f"unknown name '{name}'")
+
+
+def new_filename() -> str:
+    """A unique pseudo file name for one generated module."""
+    return f"<expr-{next(_counter)}>"
+
+
+def install_runtime(**helpers: Any) -> None:
+    """Add helpers that live above this module (method dispatch, text conversion) to generated code."""
+    _RUNTIME.update(helpers)
+
+
+install_runtime(_to_text=to_text)

@@ -1,0 +1,64 @@
+"""The standard library: one registry, callable as `f(x, …)` or as a method `x.f(…)` (language.md §4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.lang.expr.errors import EvalError
+from tui.lang.expr.stdlib.registry import FUNCTIONS, Builtin
+from tui.lang.expr.values import Closure, article, type_of
+
+# Importing the modules registers their functions.
+from tui.lang.expr.stdlib import (  # noqa: E402,F401  isort: skip
+    lists, objects, strings, numbers, regex, dates, urls, jsondata, html, misc,
+)
+
+_NOT_PROVIDED = {
+    "sort": "sort() is not provided (JavaScript sorts numbers as text): use sortBy(list, x => x)",
+    "push": "lists cannot be changed: use concat() or [...list, item]",
+    "pop": "lists cannot be changed: use slice(0, -1) or last()",
+    "shift": "lists cannot be changed: use slice(1) or first()",
+    "unshift": "lists cannot be changed: use [item, ...list]",
+    "splice": "lists cannot be changed: use slice() and concat()",
+    "fill": "lists cannot be changed: use map()",
+    "forEach": "forEach() has no effect here: use map()",
+    "toString": "use str(x) to turn a value into text",
+    "valueOf": "valueOf() is not part of the plugin language",
+    "hasOwnProperty": "use has(obj, key)",
+    "call": "functions cannot be called this way: pass them to map(), filter() …",
+    "apply": "functions cannot be called this way: pass them to map(), filter() …",
+    "bind": "functions cannot be called this way: pass them to map(), filter() …",
+}
+
+
+def call_method(run: Any, recv: object, name: str, args: list[Any], desc: str, optional: bool) -> object:
+    """`recv.name(args)`: an object's own function-valued key first, then the library with recv first."""
+    if recv.__class__ is dict and name in recv:  # type: ignore[operator]
+        f = recv[name]  # type: ignore[index]
+        if f.__class__ is not Closure:
+            if f is None and optional:
+                return None
+            raise EvalError(f"{desc} is {article(type_of(f))}, not a function")
+        run.charge(1)
+        return f.fn(*args)
+    if recv is None:
+        raise EvalError(f"cannot call '{name}' of null ({desc})")
+    b = FUNCTIONS.get(name)
+    if b is None:
+        if optional:
+            return None
+        if name in _NOT_PROVIDED:
+            raise EvalError(_NOT_PROVIDED[name])
+        raise EvalError(f"{article(type_of(recv))} has no method '{name}' ({desc})")
+    b.check_arity(len(args) + 1)
+    return b.impl(run, recv, *args)
+
+
+def apply(run: Any, name: str, args: list[Any]) -> object:
+    """Call a library function with arguments built at run time (a call with `...spread`)."""
+    b = FUNCTIONS[name]
+    b.check_arity(len(args))
+    return b.impl(run, *args)
+
+
+__all__ = ["FUNCTIONS", "Builtin", "apply", "call_method"]

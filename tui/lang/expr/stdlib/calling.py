@@ -1,0 +1,79 @@
+"""Calling arrow functions from the library: per-item budget checks only when a loop could overspend."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tui.lang.expr.errors import EvalError
+from tui.lang.expr.limits import Run
+from tui.lang.expr.ops import member, truth
+from tui.lang.expr.stdlib.registry import bad
+from tui.lang.expr.values import Closure
+
+
+def results(run: Run, fn: Closure, items: list[Any]) -> list[Any]:
+    """`fn(item, index)` for every item, in order.
+
+    Charges one evaluation per item up front; when even the dearest path of the body for every item fits in
+    the budget, the loop runs without checks, otherwise it checks after each call.
+    """
+    n = len(items)
+    run.charge(n + 1)
+    f = fn.fn
+    two = fn.nparams >= 2
+    if run.fits(n * fn.cost):
+        if two:
+            out = [f(x, float(i)) for i, x in enumerate(items)]
+        else:
+            out = [f(x) for x in items]
+        run.check()  # nested builtins may have spent more than the body's own cost
+        return out
+    out = []
+    for i, x in enumerate(items):
+        out.append(f(x, float(i)) if two else f(x))
+        if run.used > run.limit:
+            raise run.exceeded()
+    return out
+
+
+def first_true(run: Run, fn: Closure, items: list[Any]) -> int:
+    """Index of the first item for which `fn` is truthy, or -1; stops at the first hit (find, some)."""
+    f = fn.fn
+    two = fn.nparams >= 2
+    for i, x in enumerate(items):
+        run.used += 1
+        if truth(f(x, float(i)) if two else f(x)):
+            run.check()
+            return i
+        if run.used > run.limit:
+            raise run.exceeded()
+    return -1
+
+
+def key_fn(run: Run, key: object, fname: str) -> Callable[[Any, int], Any]:
+    """A key given as an arrow (`r => r.cap`) or a field name (`'cap'`), as a Python callable(item, i)."""
+    if key.__class__ is Closure:
+        f = key.fn  # type: ignore[attr-defined]
+        if key.nparams >= 2:  # type: ignore[attr-defined]
+            return lambda x, i: f(x, float(i))
+        return lambda x, i: f(x)
+    if key.__class__ is str:
+        desc = f"{fname} key '{key}'"
+        return lambda x, i: x.get(key) if x.__class__ is dict else (None if x is None else member(x, key, desc))
+    raise bad(fname, "a function or a field name as its key", key)
+
+
+def keys_of(run: Run, key: object, items: list[Any], fname: str) -> list[Any]:
+    """The key of every item, charging per item."""
+    if key.__class__ is Closure:
+        return results(run, key, items)  # type: ignore[arg-type]
+    run.charge(len(items) + 1)
+    f = key_fn(run, key, fname)
+    return [f(x, i) for i, x in enumerate(items)]
+
+
+def require(cond: bool, msg: str) -> None:
+    """Raise an EvalError with `msg` unless `cond`."""
+    if not cond:
+        raise EvalError(msg)

@@ -1,0 +1,223 @@
+"""Dates in Beijing time (+08:00, no daylight saving): every function takes ISO text, 'YYYY-MM-DD HH:mm',
+'YYYY-MM-DD', 'M月D日' or epoch milliseconds, and returns ISO text."""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import UTC, datetime, timedelta, timezone
+
+from tui.lang.expr.errors import EvalError
+from tui.lang.expr.limits import Run
+from tui.lang.expr.stdlib.registry import builtin, want_num, want_str
+from tui.lang.expr.values import is_num
+
+G = "dates"
+BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
+WEEKDAYS_ZH = ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日")
+WEEKDAYS_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+_ISO = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?",
+    re.ASCII,
+)
+_SLASH = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?", re.ASCII)
+_CN = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号](?:\s*(\d{1,2})[:：](\d{2}))?", re.ASCII)
+_TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", re.ASCII)
+
+
+def now_dt(run: Run) -> datetime:
+    """The run's `now` as a datetime in Beijing time."""
+    return parse(run, run.now)
+
+
+def parse(run: Run, x: object, fname: str = "date") -> datetime:
+    """Any accepted date form to an aware datetime in Beijing time."""
+    if is_num(x):
+        ms = float(x)  # type: ignore[arg-type]
+        if not math.isfinite(ms) or abs(ms) > 8.64e15:
+            raise EvalError(f"{fname}(): {x} is not a valid time in milliseconds")
+        return datetime.fromtimestamp(ms / 1000, UTC).astimezone(BEIJING)
+    if x.__class__ is not str:
+        raise EvalError(f"{fname}() expects a date (ISO text, 'YYYY-MM-DD HH:mm', 'M月D日' or milliseconds)")
+    s: str = x.strip()  # type: ignore[attr-defined]
+    try:
+        m = _ISO.fullmatch(s)
+        if m:
+            y, mo, d, hh, mi, ss, frac, tz = m.groups()
+            micro = int((frac or "0")[:6].ljust(6, "0"))
+            tzinfo = BEIJING
+            if tz == "Z":
+                tzinfo = UTC  # type: ignore[assignment]
+            elif tz:
+                sign = 1 if tz[0] == "+" else -1
+                digits = tz[1:].replace(":", "")
+                tzinfo = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+            dt = datetime(int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0), micro, tzinfo)
+            return dt.astimezone(BEIJING)
+        m = _SLASH.fullmatch(s)
+        if m:
+            y, mo, d, hh, mi, ss = m.groups()
+            return datetime(int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0), tzinfo=BEIJING)
+        m = _CN.fullmatch(s)
+        if m:
+            y, mo, d, hh, mi = m.groups()
+            year = int(y) if y else parse(run, run.now).year
+            return datetime(year, int(mo), int(d), int(hh or 0), int(mi or 0), tzinfo=BEIJING)
+        m = _TIME.fullmatch(s)
+        if m:
+            base = parse(run, run.now)
+            hh, mi, ss = m.groups()
+            return base.replace(hour=int(hh), minute=int(mi), second=int(ss or 0), microsecond=0)
+    except ValueError as e:
+        raise EvalError(f"{fname}(): {s!r} is not a valid date ({e})") from None
+    raise EvalError(f"{fname}(): cannot read {s[:40]!r} as a date")
+
+
+def iso(dt: datetime) -> str:
+    """ISO text in Beijing time: '2026-11-30T08:00:00+08:00' (milliseconds only when present)."""
+    dt = dt.astimezone(BEIJING)
+    base = dt.strftime("%Y-%m-%dT%H:%M:%S")
+    if dt.microsecond:
+        base += f".{dt.microsecond // 1000:03d}"
+    return base + "+08:00"
+
+
+_FORMAT = re.compile(r"\[([^\]]*)\]|YYYY|dddd|ddd|MM|DD|HH|mm|ss|M|D|H|m|s")
+
+
+def format_dt(dt: datetime, fmt: str, locale: str) -> str:
+    """Format with YYYY MM M DD D HH H mm ss dddd (星期一) ddd (周一); [text] is kept as is."""
+    wd = dt.weekday()
+
+    def one(m: re.Match[str]) -> str:
+        tok = m.group(0)
+        if m.group(1) is not None:
+            return m.group(1)
+        return {
+            "YYYY": f"{dt.year:04d}", "MM": f"{dt.month:02d}", "M": str(dt.month), "DD": f"{dt.day:02d}",
+            "D": str(dt.day), "HH": f"{dt.hour:02d}", "H": str(dt.hour), "mm": f"{dt.minute:02d}",
+            "m": str(dt.minute), "ss": f"{dt.second:02d}", "s": str(dt.second),
+            "dddd": (WEEKDAYS_EN if locale == "en" else WEEKDAYS_ZH)[wd],
+            "ddd": (WEEKDAYS_EN[wd][:3] if locale == "en" else "周" + WEEKDAYS_ZH[wd][2]),
+        }[tok]  # fmt: skip
+
+    return _FORMAT.sub(one, fmt)
+
+
+_PARSE_TOKENS = {"YYYY": r"(?P<Y>\d{4})", "MM": r"(?P<M>\d{2})", "M": r"(?P<M>\d{1,2})", "DD": r"(?P<D>\d{2})",
+                 "D": r"(?P<D>\d{1,2})", "HH": r"(?P<H>\d{2})", "H": r"(?P<H>\d{1,2})", "mm": r"(?P<m>\d{2})",
+                 "ss": r"(?P<s>\d{2})"}  # fmt: skip
+
+
+def parse_with(run: Run, s: str, fmt: str) -> datetime:
+    """Parse `s` by a format made of the formatDate tokens."""
+    pattern = ""
+    i = 0
+    while i < len(fmt):
+        for tok in ("YYYY", "MM", "DD", "HH", "mm", "ss", "M", "D", "H"):
+            if fmt.startswith(tok, i):
+                if f"(?P<{tok[0]}>" in pattern:
+                    raise EvalError(f"date(): format {fmt!r} repeats {tok}")
+                pattern += _PARSE_TOKENS[tok]
+                i += len(tok)
+                break
+        else:
+            pattern += re.escape(fmt[i])
+            i += 1
+    m = re.fullmatch(pattern, s.strip())
+    if not m:
+        raise EvalError(f"date(): {s[:40]!r} does not match the format {fmt!r}")
+    g = m.groupdict()
+    base = now_dt(run)
+    try:
+        return datetime(int(g.get("Y") or base.year), int(g.get("M") or 1), int(g.get("D") or 1),
+                        int(g.get("H") or 0), int(g.get("m") or 0), int(g.get("s") or 0), tzinfo=BEIJING)
+    except ValueError as e:
+        raise EvalError(f"date(): {s!r} is not a valid date ({e})") from None
+
+
+@builtin(G, "ISO text in Beijing time from any date form, or from text read by `fmt`.",
+         ("date('2026-11-30 08:00')", "2026-11-30T08:00:00+08:00"),
+         ("date('30/11/2026', 'DD/MM/YYYY')", "2026-11-30T00:00:00+08:00"),
+         ("date(0)", "1970-01-01T08:00:00+08:00"))
+def date(run: Run, x: object, fmt: object = None) -> str:
+    if fmt is not None:
+        return iso(parse_with(run, want_str(x, "date"), want_str(fmt, "date")))
+    return iso(parse(run, x))
+
+
+@builtin(G, "Today's date in Beijing, 'YYYY-MM-DD' (the date part of `now`).", ("today()", "2026-11-30"))
+def today(run: Run) -> str:
+    return now_dt(run).strftime("%Y-%m-%d")
+
+
+@builtin(G, "A date as text by a format: YYYY MM M DD D HH H mm ss, dddd (星期一), ddd (周一), [literal].",
+         ("formatDate('2026-11-30 17:05', 'YYYY-MM-DD HH:mm')", "2026-11-30 17:05"),
+         ("formatDate('2026-12-02', 'M月D日 dddd')", "12月2日 星期三"))
+def formatDate(run: Run, d: object, fmt: object) -> str:
+    return format_dt(parse(run, d, "formatDate"), want_str(fmt, "formatDate"), run.locale)
+
+
+def _shift(run: Run, d: object, n: object, unit: str, fname: str) -> str:
+    amount = want_num(n, fname)
+    if not math.isfinite(amount) or abs(amount) > 1e7:
+        raise EvalError(f"{fname}(): {amount} is out of range")
+    try:
+        return iso(parse(run, d, fname) + timedelta(**{unit: amount}))
+    except OverflowError:
+        raise EvalError(f"{fname}(): the date is out of range") from None
+
+
+@builtin(G, "The date `n` days later (negative: earlier).", ("addDays('2026-11-30', 2)", "2026-12-02T00:00:00+08:00"))
+def addDays(run: Run, d: object, n: object) -> str:
+    return _shift(run, d, n, "days", "addDays")
+
+
+@builtin(G, "The time `n` hours later.", ("addHours('2026-11-30 23:00', 2)", "2026-12-01T01:00:00+08:00"))
+def addHours(run: Run, d: object, n: object) -> str:
+    return _shift(run, d, n, "hours", "addHours")
+
+
+@builtin(G, "The time `n` minutes later.", ("addMinutes('2026-11-30 08:00', 90)", "2026-11-30T09:30:00+08:00"))
+def addMinutes(run: Run, d: object, n: object) -> str:
+    return _shift(run, d, n, "minutes", "addMinutes")
+
+
+@builtin(G, "Minutes from `b` to `a` (a - b).", ("diffMinutes('2026-11-30 18:00', '2026-11-30 17:05')", 55))
+def diffMinutes(run: Run, a: object, b: object) -> float:
+    return (parse(run, a, "diffMinutes") - parse(run, b, "diffMinutes")).total_seconds() / 60
+
+
+@builtin(G, "Calendar days from `b` to `a` in Beijing.", ("diffDays('2026-12-01 00:10', '2026-11-30 23:50')", 1))
+def diffDays(run: Run, a: object, b: object) -> float:
+    return float((parse(run, a, "diffDays").date() - parse(run, b, "diffDays").date()).days)
+
+
+@builtin(G, "Day of the week, 1 = Monday … 7 = Sunday.", ("weekday('2026-11-30')", 1))
+def weekday(run: Run, d: object) -> float:
+    return float(parse(run, d, "weekday").isoweekday())
+
+
+@builtin(G, "Midnight at the start of that day.", ("startOfDay('2026-11-30 17:05')", "2026-11-30T00:00:00+08:00"))
+def startOfDay(run: Run, d: object) -> str:
+    return iso(parse(run, d, "startOfDay").replace(hour=0, minute=0, second=0, microsecond=0))
+
+
+@builtin("ui", "How long ago (or until) a time is, in the app's language: '3 分钟前' / '3 min ago'.",
+         ("relTime(addMinutes(now, -3))", "3 分钟前"), ("relTime(addDays(now, 2))", "2 天后"))
+def relTime(run: Run, d: object) -> str:
+    secs = (now_dt(run) - parse(run, d, "relTime")).total_seconds()
+    past = secs >= 0
+    s = abs(secs)
+    en = run.locale == "en"
+    if s < 60:
+        return "just now" if en else "刚刚"
+    for size, zh, en_unit in ((86400, "天", "d"), (3600, "小时", "h"), (60, "分钟", "min")):
+        if s >= size:
+            n = int(s // size)
+            if en:
+                unit = {"d": "day" if n == 1 else "days"}.get(en_unit, en_unit)
+                return f"{n} {unit} ago" if past else f"in {n} {unit}"
+            return f"{n} {zh}{'前' if past else '后'}"
+    raise AssertionError("unreachable")

@@ -1,0 +1,176 @@
+"""HTML functions on selectolax (Lexbor, a C parser: no Python recursion over deep documents)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser, SelectolaxError
+
+from tui.lang.expr.errors import EvalError
+from tui.lang.expr.limits import MAX_STRING, Run
+from tui.lang.expr.stdlib.registry import bad, builtin, want_list, want_str
+from tui.lang.expr.stdlib.tablerows import table_mode, table_rows
+from tui.lang.expr.values import Opaque
+
+G = "html"
+
+_BLOCKS = frozenset(
+    "address article aside blockquote caption dd details div dl dt fieldset figcaption figure footer form h1 h2 "
+    "h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody tfoot thead tr ul".split()
+)
+_SKIP = frozenset("script style head template noscript title".split())
+
+
+class HtmlNode(Opaque):
+    """A parsed HTML document or element (type 'node'); it remembers the URL of its page."""
+
+    __slots__ = ("base_url", "node")
+    type_name = "node"
+
+    def __init__(self, node: Any, base_url: str | None = None) -> None:
+        self.node = node
+        self.base_url = base_url
+
+    def __repr__(self) -> str:
+        return f"<node {self.node.tag}>"
+
+
+def parse_html(run: Run | None, text: str, base_url: str | None = None) -> HtmlNode:
+    """Parse HTML text into a document node (charging by size)."""
+    if run is not None:
+        run.charge(1 + len(text) // 64)
+    return HtmlNode(LexborHTMLParser(text).root, base_url)
+
+
+def _node(run: Run, v: object, fname: str) -> HtmlNode:
+    if isinstance(v, HtmlNode):
+        return v
+    if v.__class__ is str:
+        return parse_html(run, v)  # type: ignore[arg-type]
+    raise bad(fname, "an HTML node or text", v)
+
+
+def _css(fname: str, node: HtmlNode, selector: object) -> Any:
+    sel = want_str(selector, fname)
+    try:
+        return node.node.css(sel)
+    except (SelectolaxError, ValueError, TypeError) as e:
+        raise EvalError(f"{fname}(): invalid CSS selector {sel!r} ({e})") from None
+
+
+def collapse(text: str) -> str:
+    """White space runs to one space, trimmed."""
+    return " ".join(text.split())
+
+
+@builtin(G, "Parses HTML text into a node.", ("type(html('<p>x</p>'))", "node"))
+def html(run: Run, text: object) -> HtmlNode:
+    return parse_html(run, want_str(text, "html"))
+
+
+@builtin(G, "Every element matching a CSS selector.",
+         ("select(html('<ul><li>a</li><li> b </li></ul>'), 'li').map(x => text(x))", ["a", "b"]))
+def select(run: Run, node: object, selector: object) -> list[Any]:
+    n = _node(run, node, "select")
+    found = _css("select", n, selector)
+    run.charge(1 + len(found))
+    return [HtmlNode(x, n.base_url) for x in found]
+
+
+@builtin(G, "The first element matching a selector, or null; `first(list)` is the list's first item.",
+         ("text(first(html('<p>x <b>y</b></p>'), 'p'))", "x y"), ("first([3, 1])", 3), min_args=1)
+def first(run: Run, x: object, selector: object = None) -> object:
+    if x.__class__ is list and selector is None:
+        return x[0] if x else None  # type: ignore[index]
+    if x is None:
+        return None
+    if selector is None:
+        raise EvalError("first() takes a list, or a node and a CSS selector")
+    n = _node(run, x, "first")
+    found = _css("first", n, selector)
+    run.charge(1)
+    return HtmlNode(found[0], n.base_url) if found else None
+
+
+def _text_of(node: Any) -> str:
+    return collapse(node.text(deep=True) or "")
+
+
+@builtin(G, "An element's text with white space collapsed (null gives null).", ("text(html('<p> a\\n b </p>'))", "a b"))
+def text(run: Run, node: object) -> str | None:
+    if node is None:
+        return None
+    n = _node(run, node, "text")
+    out = _text_of(n.node)
+    run.charge_text(len(out))
+    return out
+
+
+def block_text(node: Any) -> str:
+    """Text with line breaks where blocks, <br> and rows end (iterative: deep documents are fine)."""
+    out: list[str] = []
+    stack: list[tuple[Any, bool]] = [(node, False)]
+    while stack:
+        n, leaving = stack.pop()
+        if leaving:
+            out.append("\n")
+            continue
+        if n.is_text_node:
+            out.append(n.text_content or "")
+            continue
+        tag = n.tag
+        if tag in _SKIP or n.is_comment_node:
+            continue
+        if tag == "br":
+            out.append("\n")
+            continue
+        if tag in ("td", "th"):
+            out.append(" ")
+        block = tag in _BLOCKS
+        if block:
+            out.append("\n")
+            stack.append((n, True))
+        children = list(n.iter(include_text=True))
+        stack.extend((c, False) for c in reversed(children))
+        if sum(map(len, out)) > MAX_STRING * 4:
+            break
+    lines = (collapse(line) for line in "".join(out).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+@builtin(G, "Readable text of a node or HTML text: one line per block, <br> kept as a line break.",
+         ("htmlText('<p>a</p><p>b</p>')", "a\nb"), ("htmlText('x<br>y')", "x\ny"))
+def htmlText(run: Run, node: object) -> str | None:
+    if node is None:
+        return None
+    n = _node(run, node, "htmlText")
+    out = block_text(n.node)
+    run.charge_text(len(out))
+    return out
+
+
+@builtin(G, "An attribute's value, or null.", ("attr(first(html('<a href=\"/x\">x</a>'), 'a'), 'href')", "/x"))
+def attr(run: Run, node: object, name: object) -> str | None:
+    if node is None:
+        return None
+    n = _node(run, node, "attr")
+    value = n.node.attributes.get(want_str(name, "attr"))
+    return None if value is None else str(value)
+
+
+@builtin(G, "A table's rows with rowspan/colspan expanded: lists of texts; { header: true } gives objects keyed "
+            "by the header row; { cells: true } gives { text, row, col, rowspan, colspan, id } records.",
+         ("tableRows(html('<table><tr><th>楼</th><th>时间</th></tr><tr><td>一教</td><td>8:00</td></tr></table>'), "
+          "{ header: true })", [{"楼": "一教", "时间": "8:00"}]),
+         ("tableRows('<table><tr><td rowspan=2>a</td><td>1</td></tr><tr><td>2</td></tr></table>')",
+          [["a", "1"], ["a", "2"]]))
+def tableRows(run: Run, node: object, options: object = None) -> list[Any]:
+    n = _node(run, node, "tableRows")
+    mode = table_mode(options)
+    table = n.node if n.node.tag == "table" else n.node.css_first("table")
+    if table is None:
+        return []
+    return table_rows(run, table, mode, _text_of)
+
+
+__all__ = ["want_list"]

@@ -1,0 +1,481 @@
+"""List functions: map, filter, reduce, sortBy, groupBy, sum and the rest (language.md §4)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tui.lang.expr.errors import EvalError, LimitError
+from tui.lang.expr.limits import MAX_ITEMS, Run
+from tui.lang.expr.ops import eq, truth
+from tui.lang.expr.stdlib.calling import first_true, keys_of, results
+from tui.lang.expr.stdlib.registry import bad, builtin, want_fn, want_int, want_list, want_num, want_str
+from tui.lang.expr.values import MAX_DEPTH, Closure, is_num, stringify, to_str, type_of
+
+G = "lists"
+
+
+@builtin(G, "Length of a list or a string, or the number of an object's keys.",
+         ("len([1, 2, 3])", 3), ("len('北大')", 2), ("len({ a: 1 })", 1))
+def len_(run: Run, x: object) -> float:
+    c = x.__class__
+    if c is list or c is str or c is dict:
+        return float(len(x))  # type: ignore[arg-type]
+    raise bad("len", "a list, text or an object", x)
+
+
+@builtin(G, "A new list of `fn(item, index)` for each item.", ("[1, 2].map(x => x * 10)", [10, 20]))
+def map_(run: Run, items: object, fn: object) -> list[Any]:
+    return results(run, want_fn(fn, "map"), want_list(items, "map"))
+
+
+@builtin(G, "The items for which `fn(item, index)` is truthy.", ("[1, 2, 3].filter(x => x > 1)", [2, 3]))
+def filter_(run: Run, items: object, fn: object) -> list[Any]:
+    lst, clo = want_list(items, "filter"), want_fn(fn, "filter")
+    n = len(lst)
+    run.charge(n + 1)
+    f = clo.fn
+    if clo.nparams < 2 and run.fits(n * clo.cost):
+        # The hot path of most plugins: no index, no per-item budget check (see calling.results).
+        out = [x for x in lst if (k := f(x)) is True or (k is not False and truth(k))]
+        run.check()
+        return out
+    run.used -= n + 1  # results() charges the same items again
+    keep = results(run, clo, lst)
+    return [x for x, k in zip(lst, keep, strict=True) if truth(k)]
+
+
+@builtin(G, "The first item for which `fn` is truthy, or null.", ("[1, 5, 7].find(x => x > 4)", 5))
+def find(run: Run, items: object, fn: object) -> object:
+    lst = want_list(items, "find")
+    i = first_true(run, want_fn(fn, "find"), lst)
+    return lst[i] if i >= 0 else None
+
+
+@builtin(G, "Index of the first item for which `fn` is truthy, or -1.", ("[1, 5, 7].findIndex(x => x > 4)", 1))
+def findIndex(run: Run, items: object, fn: object) -> float:
+    return float(first_true(run, want_fn(fn, "findIndex"), want_list(items, "findIndex")))
+
+
+@builtin(G, "True when `fn` is truthy for some item.", ("[1, 5].some(x => x > 4)", True))
+def some(run: Run, items: object, fn: object) -> bool:
+    return first_true(run, want_fn(fn, "some"), want_list(items, "some")) >= 0
+
+
+@builtin(G, "True when `fn` is truthy for every item (true for an empty list).", ("[1, 5].every(x => x > 0)", True))
+def every(run: Run, items: object, fn: object) -> bool:
+    lst, clo = want_list(items, "every"), want_fn(fn, "every")
+    f, two = clo.fn, clo.nparams >= 2
+    for i, x in enumerate(lst):
+        run.used += 1
+        if not truth(f(x, float(i)) if two else f(x)):
+            run.check()
+            return False
+        if run.used > run.limit:
+            raise run.exceeded()
+    return True
+
+
+@builtin(G, "Folds the list: `fn(acc, item, index)`, starting from `init` (or the first item).",
+         ("[1, 2, 3].reduce((a, b) => a + b, 0)", 6), min_args=2, max_args=3)
+def reduce(run: Run, items: object, fn: object, *init: object) -> object:
+    lst, clo = want_list(items, "reduce"), want_fn(fn, "reduce")
+    start = 0
+    if init:
+        acc = init[0]
+    else:
+        if not lst:
+            raise EvalError("reduce() of an empty list needs a starting value")
+        acc, start = lst[0], 1
+    f, three = clo.fn, clo.nparams >= 3
+    for i in range(start, len(lst)):
+        run.used += 1
+        acc = f(acc, lst[i], float(i)) if three else f(acc, lst[i])
+        if run.used > run.limit:
+            raise run.exceeded()
+    return acc
+
+
+def same_value_zero(a: object, b: object) -> bool:
+    """Equality for includes/uniq: like === but NaN matches NaN and containers never match (no error)."""
+    ca, cb = a.__class__, b.__class__
+    if ca in (list, dict) or cb in (list, dict) or ca is Closure or cb is Closure:
+        return False
+    if is_num(a) and is_num(b) and a != a and b != b:  # type: ignore[comparison-overlap]
+        return True
+    try:
+        return eq(a, b)
+    except EvalError:
+        return False
+
+
+@builtin(G, "True when a list holds the value (or a text holds the substring).",
+         ("[1, 2].includes(2)", True), ("'北京大学'.includes('大学')", True), min_args=2, max_args=3)
+def includes(run: Run, hay: object, needle: object, *start: object) -> bool:
+    if hay.__class__ is str:
+        s = hay  # type: ignore[assignment]
+        sub = _text_arg(needle, "includes")
+        i = _clamp_index(start[0], len(s)) if start else 0  # type: ignore[arg-type]
+        run.charge(1 + len(s) // 64)  # type: ignore[arg-type]
+        return sub in s[i:]  # type: ignore[index]
+    lst = want_list(hay, "includes")
+    i = _clamp_index(start[0], len(lst)) if start else 0
+    run.charge(1 + len(lst))
+    return any(same_value_zero(x, needle) for x in lst[i:])
+
+
+def _text_arg(v: object, fname: str) -> str:
+    if v.__class__ in (list, dict) or v.__class__ is Closure:
+        raise bad(fname, "text to search for", v)
+    return to_str(v)
+
+
+def _clamp_index(v: object, n: int) -> int:
+    i = want_int(v, "index")
+    return max(0, n + i) if i < 0 else min(i, n)
+
+
+@builtin(G, "Position of a value in a list (or of a substring in a text), or -1.",
+         ("[3, 1, 2].indexOf(2)", 2), ("'hello'.indexOf('l')", 2), min_args=2, max_args=3)
+def indexOf(run: Run, hay: object, needle: object, *start: object) -> float:
+    if hay.__class__ is str:
+        s: str = hay  # type: ignore[assignment]
+        run.charge(1 + len(s) // 64)
+        return float(s.find(_text_arg(needle, "indexOf"), _clamp_index(start[0], len(s)) if start else 0))
+    lst = want_list(hay, "indexOf")
+    run.charge(1 + len(lst))
+    for i in range(_clamp_index(start[0], len(lst)) if start else 0, len(lst)):
+        x = lst[i]
+        if x.__class__ not in (list, dict) and x.__class__ is not Closure and same_value_zero(x, needle) \
+                and not (x != x):
+            return float(i)
+    return -1.0
+
+
+def _join_item(run: Run, x: object, depth: int) -> str:
+    if x is None:
+        return ""
+    c = x.__class__
+    if c is list:
+        if depth > MAX_DEPTH:
+            raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
+        return ",".join(_join_item(run, y, depth + 1) for y in x)  # type: ignore[attr-defined]
+    if c is dict:
+        raise EvalError("join() cannot put an object into text; map it to text first")
+    return to_str(x)
+
+
+@builtin(G, "The items as text with `sep` between (default ','); null items give ''.",
+         ("[1, null, 2].join('-')", "1--2"), ("['a', 'b'].join()", "a,b"))
+def join(run: Run, items: object, sep: object = ",") -> str:
+    lst = want_list(items, "join")
+    s = "," if sep is None else to_str(sep) if sep.__class__ is not str else sep
+    run.charge(1 + len(lst))
+    parts = [_join_item(run, x, 0) for x in lst]
+    run.charge_text(sum(map(len, parts)) + len(s) * max(0, len(parts) - 1))  # type: ignore[arg-type]
+    return s.join(parts)  # type: ignore[union-attr]
+
+
+def _slice_bounds(n: int, start: object, end: object) -> tuple[int, int]:
+    def norm(v: object, default: int) -> int:
+        if v is None:
+            return default
+        i = want_int(v, "slice")
+        return max(0, n + i) if i < 0 else min(i, n)
+
+    return norm(start, 0), norm(end, n)
+
+
+@builtin(G, "Part of a list or text from `start` up to (not including) `end`; negatives count from the end.",
+         ("[1, 2, 3].slice(1)", [2, 3]), ("'Hello'.slice(0, -1)", "Hell"), ("'Hello'.slice(-3)", "llo"))
+def slice_(run: Run, x: object, start: object = None, end: object = None) -> object:
+    if x.__class__ is str or x.__class__ is list:
+        a, b = _slice_bounds(len(x), start, end)  # type: ignore[arg-type]
+        run.charge(1 + max(0, b - a) // 64)
+        return x[a:b]  # type: ignore[index]
+    raise bad("slice", "a list or text", x)
+
+
+@builtin(G, "A list with more items (lists are spread one level), or texts joined.",
+         ("[1].concat([2, 3], 4)", [1, 2, 3, 4]), ("'a'.concat('b', 1)", "ab1"), max_args=None)
+def concat(run: Run, x: object, *more: object) -> object:
+    if x.__class__ is str:
+        parts = [x] + [to_str(m) if m.__class__ is not str else m for m in more]  # type: ignore[list-item]
+        run.charge_text(sum(len(p) for p in parts))  # type: ignore[arg-type]
+        return "".join(parts)  # type: ignore[arg-type]
+    lst = want_list(x, "concat")
+    n = len(lst) + sum(len(m) if m.__class__ is list else 1 for m in more)  # type: ignore[arg-type]
+    run.charge_items(n)
+    out = list(lst)
+    for m in more:
+        if m.__class__ is list:
+            out.extend(m)  # type: ignore[arg-type]
+        else:
+            out.append(m)
+    return out
+
+
+def _flatten(run: Run, lst: list[Any], depth: float, level: int, out: list[Any]) -> None:
+    if level > MAX_DEPTH:
+        raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
+    for x in lst:
+        if x.__class__ is list and depth >= 1:
+            _flatten(run, x, depth - 1, level + 1, out)
+        else:
+            out.append(x)
+            if len(out) > MAX_ITEMS:
+                raise LimitError(f"list of more than {MAX_ITEMS:,} items")
+    run.charge(1 + len(lst))
+
+
+@builtin(G, "Nested lists flattened `depth` levels (default 1).", ("[[1, 2], [3, [4]]].flat()", [1, 2, 3, [4]]),
+         ("[[1, [2, [3]]]].flat(5)", [1, 2, 3]))
+def flat(run: Run, items: object, depth: object = 1.0) -> list[Any]:
+    d = want_num(depth, "flat") if depth is not None else 1.0
+    out: list[Any] = []
+    _flatten(run, want_list(items, "flat"), d, 0, out)
+    return out
+
+
+@builtin(G, "map, then flatten one level.", ("[1, 2].flatMap(x => [x, x * 10])", [1, 10, 2, 20]))
+def flatMap(run: Run, items: object, fn: object) -> list[Any]:
+    mapped = results(run, want_fn(fn, "flatMap"), want_list(items, "flatMap"))
+    out: list[Any] = []
+    _flatten(run, mapped, 1, 0, out)
+    return out
+
+
+@builtin(G, "A reversed copy (nothing is changed in place).", ("[1, 2, 3].reverse()", [3, 2, 1]))
+def reverse(run: Run, items: object) -> list[Any]:
+    lst = want_list(items, "reverse")
+    run.charge(1 + len(lst))
+    return lst[::-1]
+
+
+@builtin(G, "The item at an index; negative indexes count from the end.", ("[1, 2, 3].at(-1)", 3),
+         ("'abc'.at(0)", "a"))
+def at(run: Run, x: object, index: object) -> object:
+    if x.__class__ is not list and x.__class__ is not str:
+        raise bad("at", "a list or text", x)
+    i = want_int(index, "at")
+    n = len(x)  # type: ignore[arg-type]
+    if i < 0:
+        i += n
+    return x[i] if 0 <= i < n else None  # type: ignore[index]
+
+
+@builtin(G, "The last item, or null.", ("last([1, 2, 3])", 3))
+def last(run: Run, items: object) -> object:
+    lst = want_list(items, "last")
+    return lst[-1] if lst else None
+
+
+@builtin(G, "The first `n` items.", ("take([1, 2, 3], 2)", [1, 2]))
+def take(run: Run, items: object, n: object) -> list[Any]:
+    lst = want_list(items, "take")
+    k = max(0, want_int(n, "take"))
+    run.charge(1 + min(k, len(lst)))
+    return lst[:k]
+
+
+@builtin(G, "All but the first `n` items.", ("drop([1, 2, 3], 1)", [2, 3]))
+def drop(run: Run, items: object, n: object) -> list[Any]:
+    lst = want_list(items, "drop")
+    k = max(0, want_int(n, "drop"))
+    run.charge(1 + max(0, len(lst) - k))
+    return lst[k:]
+
+
+@builtin(G, "The items in lists of `size`.", ("chunk([1, 2, 3, 4, 5], 2)", [[1, 2], [3, 4], [5]]))
+def chunk(run: Run, items: object, size: object) -> list[Any]:
+    lst = want_list(items, "chunk")
+    k = want_int(size, "chunk")
+    if k < 1:
+        raise EvalError("chunk() size must be at least 1")
+    run.charge(1 + len(lst))
+    return [lst[i : i + k] for i in range(0, len(lst), k)]
+
+
+def _hash_key(x: object) -> object:
+    c = x.__class__
+    if c is list or c is dict:
+        return ("j", stringify(x))
+    if c is float or c is int:
+        return ("n", "NaN" if x != x else float(x))  # type: ignore[arg-type]
+    if c is Closure:
+        return ("f", id(x))
+    return (type_of(x), x)
+
+
+@builtin(G, "The items without repeats (deep equality for lists and objects), first one kept.",
+         ("uniq([1, 1, 2, '1'])", [1, 2, "1"]))
+def uniq(run: Run, items: object) -> list[Any]:
+    lst = want_list(items, "uniq")
+    run.charge(1 + len(lst))
+    seen: set[object] = set()
+    out = []
+    for x in lst:
+        k = _hash_key(x)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
+@builtin(G, "The items whose key (a function or a field name) was not seen before.",
+         ("uniqBy([{ a: 1 }, { a: 1 }, { a: 2 }], 'a').length", 2))
+def uniqBy(run: Run, items: object, key: object) -> list[Any]:
+    lst = want_list(items, "uniqBy")
+    ks = keys_of(run, key, lst, "uniqBy")
+    seen: set[object] = set()
+    out = []
+    for x, k in zip(lst, ks, strict=True):
+        hk = _hash_key(k)
+        if hk not in seen:
+            seen.add(hk)
+            out.append(x)
+    return out
+
+
+def _sort_rank(k: object) -> tuple[int, Any]:
+    c = k.__class__
+    if c is float or c is int:
+        if k != k:
+            return (3, 0)
+        return (0, k)
+    if c is str:
+        return (1, k)
+    if c is bool:
+        return (2, k)
+    if k is None:
+        return (3, 0)
+    raise EvalError(f"sortBy() keys must be numbers, text, booleans or null, got {type_of(k)}")
+
+
+@builtin(G, "A sorted copy, stable; numbers numerically, texts by code point, null last; 'desc' reverses.",
+         ("sortBy([{ n: 2 }, { n: 1 }], 'n').map(x => x.n)", [1, 2]),
+         ("sortBy([3, 1, 2], x => x, 'desc')", [3, 2, 1]))
+def sortBy(run: Run, items: object, key: object, order: object = "asc") -> list[Any]:
+    lst = want_list(items, "sortBy")
+    if order not in ("asc", "desc"):
+        raise EvalError("sortBy() order must be 'asc' or 'desc'")
+    ks = [_sort_rank(k) for k in keys_of(run, key, lst, "sortBy")]
+    n = len(lst)
+    run.charge(1 + int(n * math.log2(n + 1)))
+    present = [i for i in range(n) if ks[i][0] != 3]
+    missing = [i for i in range(n) if ks[i][0] == 3]
+    present.sort(key=lambda i: ks[i], reverse=order == "desc")
+    return [lst[i] for i in present + missing]
+
+
+def _group_key(k: object) -> str:
+    if k.__class__ in (list, dict) or k.__class__ is Closure:
+        raise EvalError(f"group keys must be text, numbers, booleans or null, got {type_of(k)}")
+    return to_str(k)
+
+
+@builtin(G, "An object from each key (as text) to the list of its items, keys in first-seen order.",
+         ("groupBy([1, 2, 3], x => x % 2 == 0 ? 'even' : 'odd')", {"odd": [1, 3], "even": [2]}))
+def groupBy(run: Run, items: object, key: object) -> dict[str, Any]:
+    lst = want_list(items, "groupBy")
+    out: dict[str, list[Any]] = {}
+    for x, k in zip(lst, keys_of(run, key, lst, "groupBy"), strict=True):
+        out.setdefault(_group_key(k), []).append(x)
+    return out
+
+
+@builtin(G, "An object from each key to its (last) item.", ("keyBy([{ id: 'a', n: 1 }], 'id')", {"a": {"id": "a", "n": 1}}))
+def keyBy(run: Run, items: object, key: object) -> dict[str, Any]:
+    lst = want_list(items, "keyBy")
+    return {_group_key(k): x for x, k in zip(lst, keys_of(run, key, lst, "keyBy"), strict=True)}
+
+
+@builtin(G, "An object from each key to how many items have it.", ("countBy(['a', 'b', 'a'], x => x)", {"a": 2, "b": 1}))
+def countBy(run: Run, items: object, key: object) -> dict[str, Any]:
+    lst = want_list(items, "countBy")
+    out: dict[str, float] = {}
+    for k in keys_of(run, key, lst, "countBy"):
+        gk = _group_key(k)
+        out[gk] = out.get(gk, 0.0) + 1.0
+    return out
+
+
+def _numbers(run: Run, items: object, key: object, fname: str) -> list[Any]:
+    lst = want_list(items, fname)
+    vals = keys_of(run, key, lst, fname) if key is not None else lst
+    if key is None:
+        run.charge(1 + len(lst))
+    return vals
+
+
+@builtin(G, "The sum of the numbers (or of `fn(item)`); 0 for an empty list.", ("sum([1, 2, 3])", 6),
+         ("sum([{ n: 2 }, { n: 3 }], x => x.n)", 5))
+def sum_(run: Run, items: object, key: object = None) -> float:
+    total = 0.0
+    for v in _numbers(run, items, key, "sum"):
+        total += want_num(v, "sum")
+    return total
+
+
+@builtin(G, "The mean of the numbers; null for an empty list.", ("avg([1, 2])", 1.5))
+def avg(run: Run, items: object, key: object = None) -> float | None:
+    vals = _numbers(run, items, key, "avg")
+    if not vals:
+        return None
+    return sum(want_num(v, "avg") for v in vals) / len(vals)
+
+
+def _extreme(run: Run, items: object, key: object, fname: str, pick: Any) -> object:
+    vals = _numbers(run, items, key, fname)
+    if not vals:
+        return None
+    if all(v.__class__ is str for v in vals):
+        return pick(vals)
+    nums = [want_num(v, fname) for v in vals]
+    if any(x != x for x in nums):
+        return math.nan
+    return pick(nums)
+
+
+@builtin(G, "The smallest number (or text); null for an empty list.", ("min([3, 1, 2])", 1))
+def min_(run: Run, items: object, key: object = None) -> object:
+    return _extreme(run, items, key, "min", min)
+
+
+@builtin(G, "The largest number (or text); null for an empty list.", ("max([3, 1, 2])", 3),
+         ("max(['2026-01-02', '2026-03-01'])", "2026-03-01"))
+def max_(run: Run, items: object, key: object = None) -> object:
+    return _extreme(run, items, key, "max", max)
+
+
+@builtin(G, "Numbers from `start` (default 0) up to, not including, `end`, by `step`.",
+         ("range(3)", [0, 1, 2]), ("range(1, 7, 2)", [1, 3, 5]))
+def range_(run: Run, a: object, b: object = None, step: object = 1.0) -> list[Any]:
+    start, end = (0.0, want_num(a, "range")) if b is None else (want_num(a, "range"), want_num(b, "range"))
+    st = want_num(step, "range")
+    if st == 0 or st != st:
+        raise EvalError("range() step cannot be 0")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise EvalError("range() needs finite numbers")
+    n = max(0, math.ceil((end - start) / st))
+    run.charge_items(n)
+    return [start + i * st for i in range(n)]
+
+
+@builtin(G, "Lists of the items at the same index; shorter lists give null.", ("zip([1, 2], ['a', 'b'])", [[1, "a"], [2, "b"]]),
+         min_args=1, max_args=None)
+def zip_(run: Run, *lists: object) -> list[Any]:
+    ls = [want_list(x, "zip") for x in lists]
+    n = max(len(x) for x in ls)
+    run.charge_items(n * len(ls))
+    return [[x[i] if i < len(x) else None for x in ls] for i in range(n)]
+
+
+@builtin(G, "The items that are truthy.", ("compact([0, 1, null, '', 'a', false])", [1, "a"]))
+def compact(run: Run, items: object) -> list[Any]:
+    lst = want_list(items, "compact")
+    run.charge(1 + len(lst))
+    return [x for x in lst if truth(x)]
+
+
+__all__ = ["same_value_zero", "want_str"]

@@ -1,0 +1,123 @@
+"""Number functions: num and int parse untrusted text safely; round and toFixed follow JavaScript."""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
+
+from tui.lang.expr.errors import EvalError
+from tui.lang.expr.limits import Run
+from tui.lang.expr.stdlib.registry import bad, builtin, want_int, want_num
+from tui.lang.expr.values import is_num, num_to_str
+
+G = "numbers"
+
+# A leading decimal number after thousands separators are removed: '1,234.5' → 1234.5, '12元' → 12.
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))", re.ASCII)
+
+
+def parse_number(x: object) -> float | None:
+    """The number in `x` or None: numbers as they are, text parsed leniently, never a big int (E9)."""
+    if is_num(x):
+        f = float(x)  # type: ignore[arg-type]
+        return None if f != f else f
+    if x.__class__ is bool:
+        return 1.0 if x else 0.0
+    if x.__class__ is not str:
+        return None
+    t = x.strip()  # type: ignore[attr-defined]
+    if len(t) > 400:  # no number has that many digits that float() needs; avoids slow scans of junk
+        t = t[:400]
+    t = _THOUSANDS.sub("", t)
+    m = _NUMBER.match(t)
+    if not m:
+        return None
+    return float(m.group(0))  # float() never builds a big int: '9' * 5000 is Infinity
+
+
+@builtin(G, "A number from text ('1,234.5', ' 42 ', '12元' → 12); `default` (or null) when there is none.",
+         ("num('1,234.5')", 1234.5), ("num('12元')", 12), ("num('abc', 0)", 0))
+def num(run: Run, x: object, default: object = None) -> object:
+    v = parse_number(x)
+    return default if v is None else v
+
+
+@builtin(G, "num(), truncated toward zero.", ("int('7.9')", 7), ("int('-7.9')", -7), ("int('x', 0)", 0))
+def int_(run: Run, x: object, default: object = None) -> object:
+    v = parse_number(x)
+    if v is None:
+        return default
+    if math.isinf(v):
+        return v
+    return float(math.trunc(v))
+
+
+@builtin(G, "Rounded half up, as Math.round (2.5 → 3, -2.5 → -2), optionally to `digits` decimals.",
+         ("round(2.5)", 3), ("round(-2.5)", -2), ("round(3.14159, 2)", 3.14))
+def round_(run: Run, x: object, digits: object = None) -> float:
+    v = want_num(x, "round")
+    d = 0 if digits is None else want_int(digits, "round")
+    if not math.isfinite(v):
+        return v
+    if d == 0:
+        return _js_round(v)
+    if not -20 <= d <= 20:
+        raise EvalError("round() digits must be between -20 and 20")
+    # Shift by exponent in text (as lodash does) so 1.005 rounds to 1.01, not 1.00.
+    shifted = float(f"{num_to_str(v)}e{d}") if "e" not in num_to_str(v) else v * 10.0**d
+    r = _js_round(shifted)
+    return float(f"{num_to_str(r)}e{-d}") if "e" not in num_to_str(r) else r / 10.0**d
+
+
+def _js_round(v: float) -> float:
+    f = math.floor(v)
+    return float(f + 1) if v - f >= 0.5 else float(f)
+
+
+@builtin(G, "Rounded down.", ("floor(2.7)", 2))
+def floor(run: Run, x: object) -> float:
+    v = want_num(x, "floor")
+    return float(math.floor(v)) if math.isfinite(v) else v
+
+
+@builtin(G, "Rounded up.", ("ceil(2.1)", 3))
+def ceil(run: Run, x: object) -> float:
+    v = want_num(x, "ceil")
+    return float(math.ceil(v)) if math.isfinite(v) else v
+
+
+@builtin(G, "The absolute value.", ("abs(-3)", 3))
+def abs_(run: Run, x: object) -> float:
+    return abs(want_num(x, "abs"))
+
+
+@builtin(G, "`x` kept between `lo` and `hi`.", ("clamp(15, 0, 10)", 10))
+def clamp(run: Run, x: object, lo: object, hi: object) -> float:
+    v, a, b = want_num(x, "clamp"), want_num(lo, "clamp"), want_num(hi, "clamp")
+    return min(max(v, a), b)
+
+
+@builtin(G, "Text with exactly `digits` decimals, as JavaScript's toFixed ((2.5).toFixed(0) is '3').",
+         ("(3.14159).toFixed(2)", "3.14"), ("(2.5).toFixed(0)", "3"), ("toFixed(1.005, 2)", "1.00"))
+def toFixed(run: Run, x: object, digits: object = 0.0) -> str:
+    v = want_num(x, "toFixed")
+    d = want_int(digits, "toFixed")
+    if not 0 <= d <= 100:
+        raise EvalError("toFixed() digits must be between 0 and 100")
+    if not math.isfinite(v) or abs(v) >= 1e21:
+        return num_to_str(v)
+    # The exact binary value, rounded half away from zero: what ECMA-262 Number.prototype.toFixed specifies.
+    q = Decimal(v).quantize(Decimal(1).scaleb(-d), rounding=ROUND_HALF_UP)
+    text = f"{q:f}"
+    # -0 prints without its sign, but (-0.0001).toFixed(2) is '-0.00' in JavaScript.
+    return text.lstrip("-") if v == 0 else text
+
+
+@builtin(G, "True for a number that is not NaN.", ("isNumber(3)", True), ("isNumber('3')", False))
+def isNumber(run: Run, x: object) -> bool:
+    return is_num(x) and x == x
+
+
+__all__ = ["bad", "parse_number"]

@@ -1,0 +1,197 @@
+"""Regular expressions on RE2 (linear time): test, match, matchAll, regex() (language.md §5, threats §3.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import re2
+
+from tui.lang.expr.errors import RegexError
+from tui.lang.expr.limits import MAX_PATTERN, MAX_PATTERNS_PER_RUN, Run
+from tui.lang.expr.stdlib.registry import bad, builtin, want_str
+from tui.lang.expr.values import Opaque
+
+G = "regex"
+
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False  # RE2 would print compile errors over the terminal UI (threats.md R4)
+_OPTIONS.max_mem = 8 << 20
+
+#: Compiled patterns shared by all runs (patterns are pure), bounded.
+_CACHE: dict[str, Any] = {}
+_CACHE_MAX = 2048
+
+#: Constructs RE2 refuses, found before compiling so the message can name them and suggest a way out.
+_UNSUPPORTED = (
+    ("(?=", "lookahead (?=…) is not supported (RE2 has no lookaround)"),
+    ("(?!", "negative lookahead (?!…) is not supported (RE2 has no lookaround)"),
+    ("(?<=", "lookbehind (?<=…) is not supported (RE2 has no lookaround)"),
+    ("(?<!", "negative lookbehind (?<!…) is not supported (RE2 has no lookaround)"),
+    ("(?>", "atomic groups (?>…) are not supported"),
+)
+
+
+class Regex(Opaque):
+    """A compiled pattern, the value of regex(text); its type is 'regex'."""
+
+    __slots__ = ("pattern", "re")
+    type_name = "regex"
+
+    def __init__(self, pattern: str, compiled: Any) -> None:
+        self.pattern = pattern
+        self.re = compiled
+
+    def search(self, run: Run, text: str) -> Any:
+        run.charge(1 + len(text) // 64)
+        return self.re.search(text)
+
+    def finditer(self, run: Run, text: str) -> list[Any]:
+        run.charge(1 + len(text) // 64)
+        out = []
+        for m in self.re.finditer(text):
+            out.append(m)
+            run.used += 1
+            if run.used > run.limit:
+                raise run.exceeded()
+        return out
+
+    def replace(self, run: Run, text: str, repl: Callable[[str, tuple[str | None, ...], int], str]) -> str:
+        pieces: list[str] = []
+        last = 0
+        for m in self.finditer(run, text):
+            pieces.append(text[last : m.start()])
+            pieces.append(repl(m.group(0), m.groups(), m.start()))
+            last = m.end()
+        pieces.append(text[last:])
+        run.charge_text(sum(map(len, pieces)))
+        return "".join(pieces)
+
+    def split(self, run: Run, text: str) -> list[str]:
+        out: list[str] = []
+        last = 0
+        for m in self.finditer(run, text):
+            if m.end() == m.start() and (m.start() == 0 or m.start() == len(text)):
+                continue
+            out.append(text[last : m.start()])
+            out.extend(g for g in m.groups())
+            last = m.end()
+        out.append(text[last:])
+        return out
+
+    def __repr__(self) -> str:
+        return f"regex({self.pattern!r})"
+
+
+def translate(pattern: str) -> str:
+    """Check a plugin pattern and turn the language's flags into RE2's.
+
+    Leading flag groups may hold i, m, s and u; `u` is dropped (RE2 always matches UTF-8) and `U` is refused
+    (in RE2 it means ungreedy, which is not what a JavaScript author means).
+    """
+    if len(pattern) > MAX_PATTERN:
+        raise RegexError(f"pattern is {len(pattern):,} characters; the limit is {MAX_PATTERN:,}")
+    flags = ""
+    rest = pattern
+    while rest.startswith("(?") and ")" in rest[:8]:
+        end = rest.index(")")
+        group = rest[2:end]
+        if not group or any(c not in "imsuU" for c in group):
+            break
+        if "U" in group:
+            raise RegexError("flag U is not supported (RE2 reads it as 'ungreedy'); flags are i, m, s and u")
+        flags += group.replace("u", "")
+        rest = rest[end + 1 :]
+    _check_constructs(rest)
+    flags = "".join(sorted(set(flags)))
+    return (f"(?{flags})" if flags else "") + rest
+
+
+def _check_constructs(p: str) -> None:
+    for text, msg in _UNSUPPORTED:
+        if text in p:
+            raise RegexError(msg)
+    i, n = 0, len(p)
+    in_class = False
+    while i < n:
+        ch = p[i]
+        if ch == "\\" and i + 1 < n:
+            nxt = p[i + 1]
+            if not in_class and nxt in "123456789":
+                raise RegexError(f"backreference \\{nxt} is not supported (RE2 matches in linear time)")
+            if nxt == "Z":
+                raise RegexError("\\Z is not supported: use \\z or $")
+            if nxt == "k" and i + 2 < n and p[i + 2] == "<":
+                raise RegexError("named backreferences \\k<…> are not supported")
+            i += 2
+            continue
+        if ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        elif not in_class and ch in "*+?}" and i + 1 < n and p[i + 1] == "+":
+            raise RegexError(f"possessive quantifier {ch}+ is not supported")
+        i += 1
+    if p.startswith("(?") and not p.startswith(("(?:", "(?P<", "(?<", "(?i", "(?m", "(?s")):
+        raise RegexError(f"unsupported group {p[:4]!r}")
+
+
+def compile_pattern(run: Run | None, pattern: str) -> Regex:
+    """Compile (or fetch) a pattern; errors name the construct or RE2's reason."""
+    if run is not None:
+        hit = run.regexes.get(pattern)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
+        if len(run.regexes) >= MAX_PATTERNS_PER_RUN:
+            raise RegexError(f"more than {MAX_PATTERNS_PER_RUN} distinct patterns in one run")
+        run.charge(1 + len(pattern))
+    compiled = _CACHE.get(pattern)
+    if compiled is None:
+        translated = translate(pattern)
+        try:
+            compiled = re2.compile(translated, _OPTIONS)
+        except re2.error as e:
+            reason = e.args[0].decode() if e.args and isinstance(e.args[0], bytes) else str(e)
+            raise RegexError(f"invalid regular expression {pattern!r}: {reason}") from None
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.clear()
+        _CACHE[pattern] = compiled
+    rx = Regex(pattern, compiled)
+    if run is not None:
+        run.regexes[pattern] = rx
+    return rx
+
+
+def as_regex(run: Run, v: object, fname: str) -> Regex:
+    if isinstance(v, Regex):
+        return v
+    if v.__class__ is str:
+        return compile_pattern(run, v)  # type: ignore[arg-type]
+    raise bad(fname, "a pattern (text or regex())", v)
+
+
+def _match_list(m: Any) -> list[Any]:
+    return [m.group(0), *m.groups()]
+
+
+@builtin(G, "A pattern value, for replace(), replaceAll() and split() to treat as a regex.",
+         ("type(regex('\\d+'))", "regex"))
+def regex(run: Run, pattern: object) -> Regex:
+    return compile_pattern(run, want_str(pattern, "regex"))
+
+
+@builtin(G, "True when the pattern matches somewhere in the text.", ("test('Yanyuan', '(?i)^yanyuan')", True))
+def test(run: Run, s: object, pattern: object) -> bool:
+    return as_regex(run, pattern, "test").search(run, want_str(s, "test")) is not None
+
+
+@builtin(G, "The first match as [whole, group1, …] (unmatched groups null), or null.",
+         ("match('票价 12 元', '(\\d+) 元')", ["12 元", "12"]))
+def match(run: Run, s: object, pattern: object) -> list[Any] | None:
+    m = as_regex(run, pattern, "match").search(run, want_str(s, "match"))
+    return None if m is None else _match_list(m)
+
+
+@builtin(G, "Every match, each as [whole, group1, …].", ("matchAll('a1b22', '\\d+').map(m => m[0])", ["1", "22"]))
+def matchAll(run: Run, s: object, pattern: object) -> list[Any]:
+    return [_match_list(m) for m in as_regex(run, pattern, "matchAll").finditer(run, want_str(s, "matchAll"))]

@@ -1,0 +1,133 @@
+"""The standard-library registry: every function declares its arity, group, doc line and a tested example."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tui.lang.expr.errors import EvalError
+from tui.lang.expr.values import Closure, article, is_num, type_of
+
+Impl = Callable[..., Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    """One standard-library function. `impl(run, *args)`; a method call passes the receiver as args[0]."""
+
+    name: str
+    impl: Impl
+    min_args: int
+    max_args: int | None
+    group: str
+    doc: str
+    """One line for docs/PLUGIN-LANGUAGE.md."""
+    examples: tuple[tuple[str, Any], ...]
+    """(expression, expected JSON value) pairs: shown in the docs and run by the test suite."""
+
+    def check_arity(self, n: int) -> None:
+        """Raise a clear error when `n` arguments do not fit."""
+        if n < self.min_args or (self.max_args is not None and n > self.max_args):
+            if self.max_args is None:
+                want = f"at least {self.min_args}"
+            elif self.min_args == self.max_args:
+                want = str(self.min_args)
+            else:
+                want = f"{self.min_args} to {self.max_args}"
+            raise EvalError(f"{self.name}() takes {want} argument{'s' if want != '1' else ''}, got {n}")
+
+
+FUNCTIONS: dict[str, Builtin] = {}
+"""Every function of the standard library, by name."""
+
+
+def builtin(
+    group: str,
+    doc: str,
+    *examples: tuple[str, Any],
+    name: str | None = None,
+    min_args: int | None = None,
+    max_args: int | None = -1,
+) -> Callable[[Impl], Impl]:
+    """Register `impl` under `name` (default: the function's name without a trailing underscore).
+
+    The arity defaults to the Python signature (minus `run`); `max_args=None` means variadic.
+    """
+
+    def deco(impl: Impl) -> Impl:
+        import inspect
+
+        fname = name or impl.__name__.rstrip("_")
+        params = list(inspect.signature(impl).parameters.values())[1:]
+        lo = sum(1 for p in params if p.default is inspect.Parameter.empty and p.kind is p.POSITIONAL_OR_KEYWORD)
+        variadic = any(p.kind is p.VAR_POSITIONAL for p in params)
+        hi = None if variadic else len(params)
+        FUNCTIONS[fname] = Builtin(
+            fname,
+            impl,
+            lo if min_args is None else min_args,
+            hi if max_args == -1 else max_args,
+            group,
+            doc,
+            tuple(examples),
+        )
+        return impl
+
+    return deco
+
+
+def alias(new: str, old: str, doc: str, *examples: tuple[str, Any]) -> None:
+    """Register `new` as another name of `old` (toLowerCase for lower)."""
+    b = FUNCTIONS[old]
+    FUNCTIONS[new] = Builtin(new, b.impl, b.min_args, b.max_args, b.group, doc, tuple(examples))
+
+
+# -- argument checks shared by the library -----------------------------------------------------------------
+def bad(fname: str, what: str, v: object) -> EvalError:
+    """The error for an argument of the wrong type."""
+    return EvalError(f"{fname}() expects {what}, got {article(type_of(v))}")
+
+
+def want_list(v: object, fname: str) -> list[Any]:
+    if v.__class__ is not list:
+        raise bad(fname, "a list", v)
+    return v  # type: ignore[return-value]
+
+
+def want_str(v: object, fname: str) -> str:
+    if v.__class__ is not str:
+        raise bad(fname, "text", v)
+    return v  # type: ignore[return-value]
+
+
+def want_dict(v: object, fname: str) -> dict[str, Any]:
+    if v.__class__ is not dict:
+        raise bad(fname, "an object", v)
+    return v  # type: ignore[return-value]
+
+
+def want_num(v: object, fname: str) -> float:
+    if not is_num(v):
+        raise bad(fname, "a number", v)
+    return float(v)  # type: ignore[arg-type]
+
+
+def want_int(v: object, fname: str, default: int | None = None) -> int:
+    """A whole number argument (JavaScript's ToIntegerOrInfinity, clamped to a safe range)."""
+    if v is None and default is not None:
+        return default
+    x = want_num(v, fname)
+    if x != x:
+        return 0
+    if x > 2**53:
+        return 2**53
+    if x < -(2**53):
+        return -(2**53)
+    return int(x)
+
+
+def want_fn(v: object, fname: str) -> Closure:
+    if v.__class__ is not Closure:
+        raise bad(fname, "a function (x => …)", v)
+    return v  # type: ignore[return-value]

@@ -1,0 +1,278 @@
+"""Text functions with JavaScript's meaning: split, replace, padStart, substring, trim and the rest."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tui.lang.expr.errors import EvalError
+from tui.lang.expr.limits import MAX_ITEMS, MAX_STRING, Run
+from tui.lang.expr.stdlib.registry import FUNCTIONS, alias, bad, builtin, want_int, want_num, want_str
+from tui.lang.expr.values import Closure, to_str, to_text
+
+G = "strings"
+
+#: JavaScript's WhiteSpace and LineTerminator set (what trim() removes) — not Python's str.strip set.
+JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"  # noqa: E501
+
+
+@builtin(G, "Text without leading and trailing white space.", ("trim('  二教  ')", "二教"))
+def trim(run: Run, s: object) -> str:
+    return want_str(s, "trim").strip(JS_SPACE)
+
+
+@builtin(G, "Text without leading white space.", ("trimStart('  a ')", "a "))
+def trimStart(run: Run, s: object) -> str:
+    return want_str(s, "trimStart").lstrip(JS_SPACE)
+
+
+@builtin(G, "Text without trailing white space.", ("trimEnd('  a ')", "  a"))
+def trimEnd(run: Run, s: object) -> str:
+    return want_str(s, "trimEnd").rstrip(JS_SPACE)
+
+
+@builtin(G, "Lower-case text.", ("lower('ABC')", "abc"))
+def lower(run: Run, s: object) -> str:
+    t = want_str(s, "lower")
+    run.charge_text(len(t))
+    return t.lower()
+
+
+@builtin(G, "Upper-case text.", ("upper('abc')", "ABC"))
+def upper(run: Run, s: object) -> str:
+    t = want_str(s, "upper")
+    run.charge_text(len(t))
+    return t.upper()
+
+
+alias("toLowerCase", "lower", "Same as lower().", ("'ABC'.toLowerCase()", "abc"))
+alias("toUpperCase", "upper", "Same as upper().", ("'abc'.toUpperCase()", "ABC"))
+
+
+@builtin(G, "The pieces of a text between separators (text or regex()); '' splits into characters.",
+         ("'a,b,,c'.split(',')", ["a", "b", "", "c"]), ("'a1b22c'.split(regex('\\d+'))", ["a", "b", "c"]))
+def split(run: Run, s: object, sep: object = None, limit: object = None) -> list[Any]:
+    text = want_str(s, "split")
+    lim = MAX_ITEMS if limit is None else max(0, want_int(limit, "split"))
+    from tui.lang.expr.stdlib.regex import Regex
+
+    if sep is None:
+        parts = [text]
+    elif isinstance(sep, Regex):
+        parts = sep.split(run, text)
+    elif sep == "":
+        parts = list(text)
+    else:
+        parts = text.split(to_str(sep))
+    run.charge_items(min(len(parts), lim))
+    return parts[:lim]
+
+
+def substitute(repl: str, match: str, groups: tuple[str | None, ...], text: str, start: int) -> str:
+    """JavaScript's GetSubstitution: $$, $&, $`, $', $1…$9 in a replacement text."""
+    if "$" not in repl:
+        return repl
+    out: list[str] = []
+    i, n = 0, len(repl)
+    while i < n:
+        ch = repl[i]
+        if ch == "$" and i + 1 < n:
+            nxt = repl[i + 1]
+            if nxt == "$":
+                out.append("$")
+                i += 2
+                continue
+            if nxt == "&":
+                out.append(match)
+                i += 2
+                continue
+            if nxt == "`":
+                out.append(text[:start])
+                i += 2
+                continue
+            if nxt == "'":
+                out.append(text[start + len(match) :])
+                i += 2
+                continue
+            if nxt.isdigit() and nxt != "0":
+                # two-digit group numbers when that group exists, as JavaScript does
+                if i + 2 < n and repl[i + 2].isdigit() and int(repl[i + 1 : i + 3]) <= len(groups):
+                    k, i = int(repl[i + 1 : i + 3]), i + 3
+                else:
+                    k, i = int(nxt), i + 2
+                if k <= len(groups):
+                    out.append(groups[k - 1] or "")
+                else:
+                    out.append("$" + str(k))
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _replace_text(run: Run, text: str, pat: str, repl: object, every: bool) -> str:
+    if pat not in text:
+        return text
+    pieces: list[str] = []
+    start = 0
+    positions = []
+    if pat == "":
+        positions = list(range(len(text) + 1)) if every else [0]
+    else:
+        i = text.find(pat)
+        while i >= 0:
+            positions.append(i)
+            if not every:
+                break
+            i = text.find(pat, i + len(pat))
+    run.charge(1 + len(positions))
+    for p in positions:
+        pieces.append(text[start:p])
+        pieces.append(_replacement(run, repl, pat, (), text, p))
+        start = p + len(pat)
+    pieces.append(text[start:])
+    run.charge_text(sum(map(len, pieces)))
+    return "".join(pieces)
+
+
+def _replacement(run: Run, repl: object, match: str, groups: tuple[str | None, ...], text: str, pos: int) -> str:
+    if repl.__class__ is Closure:
+        run.charge(1)
+        v = repl.fn(match, *groups)  # type: ignore[attr-defined]
+        return to_str(v)
+    return substitute(repl, match, groups, text, pos)  # type: ignore[arg-type]
+
+
+def _repl_arg(repl: object, fname: str) -> object:
+    if repl.__class__ is Closure or repl.__class__ is str:
+        return repl
+    if repl.__class__ in (list, dict):
+        raise bad(fname, "replacement text or a function", repl)
+    return to_str(repl)
+
+
+@builtin(G, "With a text pattern: the first occurrence replaced (as JavaScript); with regex(): every match, "
+            "$1…$9 and $& allowed.",
+         ("'a-b-c'.replace('-', '+')", "a+b-c"), ("replace('a1b22', regex('\\d+'), '#')", "a#b#"),
+         ("replace('2026-11-30', regex('(\\d+)-(\\d+)-(\\d+)'), '$3/$2')", "30/11"))
+def replace(run: Run, s: object, pattern: object, repl: object) -> str:
+    from tui.lang.expr.stdlib.regex import Regex
+
+    text = want_str(s, "replace")
+    r = _repl_arg(repl, "replace")
+    if isinstance(pattern, Regex):
+        return pattern.replace(run, text, lambda m, g, p: _replacement(run, r, m, g, text, p))
+    return _replace_text(run, text, _text_pattern(pattern, "replace"), r, every=False)
+
+
+def _text_pattern(p: object, fname: str) -> str:
+    if p.__class__ in (list, dict) or p.__class__ is Closure:
+        raise bad(fname, "a text or regex() pattern", p)
+    return to_str(p)
+
+
+@builtin(G, "Every occurrence replaced.", ("'a-b-c'.replaceAll('-', '+')", "a+b+c"))
+def replaceAll(run: Run, s: object, pattern: object, repl: object) -> str:
+    from tui.lang.expr.stdlib.regex import Regex
+
+    text = want_str(s, "replaceAll")
+    r = _repl_arg(repl, "replaceAll")
+    if isinstance(pattern, Regex):
+        return pattern.replace(run, text, lambda m, g, p: _replacement(run, r, m, g, text, p))
+    return _replace_text(run, text, _text_pattern(pattern, "replaceAll"), r, every=True)
+
+
+@builtin(G, "True when the text starts with `prefix` (at `position`).", ("'Hello'.startsWith('He')", True))
+def startsWith(run: Run, s: object, prefix: object, position: object = None) -> bool:
+    text = want_str(s, "startsWith")
+    p = 0 if position is None else min(max(0, want_int(position, "startsWith")), len(text))
+    return text.startswith(_text_pattern(prefix, "startsWith"), p)
+
+
+@builtin(G, "True when the text ends with `suffix` (before `endPosition`).", ("'北大'.endsWith('大')", True))
+def endsWith(run: Run, s: object, suffix: object, end_position: object = None) -> bool:
+    text = want_str(s, "endsWith")
+    e = len(text) if end_position is None else min(max(0, want_int(end_position, "endsWith")), len(text))
+    return text[:e].endswith(_text_pattern(suffix, "endsWith"))
+
+
+def _pad(run: Run, s: object, length: object, fill: object, fname: str, left: bool) -> str:
+    text = want_str(s, fname)
+    n = want_int(length, fname)
+    f = " " if fill is None else to_str(fill)
+    if n <= len(text) or f == "":
+        return text
+    if n > MAX_STRING:
+        run.charge_text(n)  # raises: checked before anything is built
+    run.charge_text(n)
+    need = n - len(text)
+    pad = (f * (need // len(f) + 1))[:need]
+    return pad + text if left else text + pad
+
+
+@builtin(G, "Text padded at the start to `length` with `fill` (default ' ').", ("'7'.padStart(3, '0')", "007"))
+def padStart(run: Run, s: object, length: object, fill: object = None) -> str:
+    return _pad(run, s, length, fill, "padStart", True)
+
+
+@builtin(G, "Text padded at the end to `length`.", ("'ab'.padEnd(4, '.')", "ab.."))
+def padEnd(run: Run, s: object, length: object, fill: object = None) -> str:
+    return _pad(run, s, length, fill, "padEnd", False)
+
+
+@builtin(G, "The text `count` times.", ("'ab'.repeat(3)", "ababab"))
+def repeat(run: Run, s: object, count: object) -> str:
+    text = want_str(s, "repeat")
+    c = want_num(count, "repeat")
+    if c < 0 or math.isinf(c):
+        raise EvalError("repeat() count must be a finite number ≥ 0")
+    k = int(c)
+    run.charge_text(len(text) * k)
+    return text * k
+
+
+@builtin(G, "Text between two indexes (swapped when start > end; negatives are 0).",
+         ("'Hello'.substring(1, 3)", "el"), ("'Hello'.substring(3, 1)", "el"))
+def substring(run: Run, s: object, start: object, end: object = None) -> str:
+    text = want_str(s, "substring")
+    n = len(text)
+    a = min(max(0, want_int(start, "substring")), n) if start is not None else 0
+    b = n if end is None else min(max(0, want_int(end, "substring")), n)
+    if a > b:
+        a, b = b, a
+    return text[a:b]
+
+
+@builtin(G, "The character at an index, or ''.", ("'abc'.charAt(1)", "b"))
+def charAt(run: Run, s: object, index: object = 0.0) -> str:
+    text = want_str(s, "charAt")
+    i = want_int(index, "charAt")
+    return text[i] if 0 <= i < len(text) else ""
+
+
+@builtin(G, "Last position of a substring (or of a value in a list), or -1.", ("'a-b-c'.lastIndexOf('-')", 3),
+         ("[1, 2, 1].lastIndexOf(1)", 2))
+def lastIndexOf(run: Run, hay: object, needle: object) -> float:
+    if hay.__class__ is list:
+        from tui.lang.expr.stdlib.lists import same_value_zero
+
+        run.charge(1 + len(hay))  # type: ignore[arg-type]
+        for i in range(len(hay) - 1, -1, -1):  # type: ignore[arg-type]
+            x = hay[i]  # type: ignore[index]
+            if same_value_zero(x, needle) and x == x:
+                return float(i)
+        return -1.0
+    text = want_str(hay, "lastIndexOf")
+    run.charge(1 + len(text) // 64)
+    return float(text.rfind(_text_pattern(needle, "lastIndexOf")))
+
+
+@builtin("text", "Text by the template rules: numbers as JavaScript prints them, lists and objects as JSON.",
+         ("str(4 / 2)", "2"), ("str(null)", "null"), ("str([1, 'a'])", '[1,"a"]'))
+def str_(run: Run, v: object) -> str:
+    out = to_text(v)
+    run.charge_text(len(out))
+    return out
+
+
+assert "str" in FUNCTIONS

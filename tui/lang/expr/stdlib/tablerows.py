@@ -1,0 +1,113 @@
+"""tableRows: an HTML table as rows, with rowspan and colspan expanded into every slot they cover."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.lang.expr.errors import EvalError, LimitError
+from tui.lang.expr.limits import MAX_ITEMS, Run
+
+#: The HTML spec's own caps on spans; more is read as the cap.
+MAX_ROWSPAN = 65_534
+MAX_COLSPAN = 1_000
+#: Most slots an expanded table may have (threats.md L9: a 65 M-cell grid is an error, not a hang).
+MAX_CELLS = MAX_ITEMS
+
+
+def _span(value: str | None, cap: int) -> int:
+    try:
+        n = int((value or "1").strip())
+    except ValueError:
+        return 1
+    return min(max(n, 0), cap)
+
+
+def table_rows(run: Run, table: Any, mode: str, text_of: Any) -> list[Any]:
+    """Rows of `table` (a selectolax node): 'plain' lists of texts, 'header' objects, 'cells' grid records."""
+    trs = []
+    for child in table.iter():
+        if child.tag == "tr":
+            trs.append(child)
+        elif child.tag in ("thead", "tbody", "tfoot"):
+            trs.extend(c for c in child.iter() if c.tag == "tr")
+    nrows = len(trs)
+    slots: dict[tuple[int, int], int] = {}
+    cells: list[tuple[str, int, int, int, int]] = []
+    width = 0
+    for r, tr in enumerate(trs):
+        c = 0
+        for td in tr.iter():
+            if td.tag not in ("td", "th"):
+                continue
+            while (r, c) in slots:
+                c += 1
+            attrs = td.attributes
+            rs = _span(attrs.get("rowspan"), MAX_ROWSPAN)
+            rs = nrows - r if rs == 0 else min(rs, nrows - r)  # rowspan=0: to the end of the table
+            cs = max(1, _span(attrs.get("colspan"), MAX_COLSPAN))
+            if len(slots) + rs * cs > MAX_CELLS:
+                raise LimitError(f"tableRows(): the expanded table has more than {MAX_CELLS:,} cells")
+            idx = len(cells)
+            cells.append((text_of(td), r, c, rs, cs))
+            for dr in range(rs):
+                for dc in range(cs):
+                    slots.setdefault((r + dr, c + dc), idx)
+            c += cs
+            width = max(width, c)
+    run.charge(1 + len(slots))
+
+    def text_at(r: int, c: int) -> str | None:
+        i = slots.get((r, c))
+        return None if i is None else cells[i][0]
+
+    if mode == "cells":
+        grid = []
+        for r in range(nrows):
+            row = []
+            for c in range(width):
+                i = slots.get((r, c))
+                if i is None:
+                    continue
+                t, r0, c0, rs, cs = cells[i]
+                row.append({"text": t, "row": float(r), "col": float(c), "rowspan": float(rs),
+                            "colspan": float(cs), "id": float(i)})
+            grid.append(row)
+        return grid
+    if mode == "header":
+        if not trs:
+            return []
+        keys = _header_keys([text_at(0, c) for c in range(width)])
+        return [{keys[c]: text_at(r, c) for c in range(width)} for r in range(1, nrows)]
+    return [[text_at(r, c) for c in range(width)] for r in range(nrows)]
+
+
+def _header_keys(names: list[str | None]) -> list[str]:
+    """Header texts as keys: an empty one becomes col1, col2 …; a repeated one gets _2, _3 …."""
+    out: list[str] = []
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        key = name or f"col{i + 1}"
+        if key in seen:
+            seen[key] += 1
+            key = f"{key}_{seen[key]}"
+        else:
+            seen[key] = 1
+        out.append(key)
+    return out
+
+
+def table_mode(options: object) -> str:
+    """'plain', 'header' or 'cells' from the options object."""
+    if options is None:
+        return "plain"
+    if options.__class__ is not dict:
+        raise EvalError("tableRows() options must be an object like { header: true } or { cells: true }")
+    opts: dict[str, Any] = options  # type: ignore[assignment]
+    unknown = set(opts) - {"header", "cells"}
+    if unknown:
+        raise EvalError(f"tableRows(): unknown option {sorted(unknown)[0]!r} (use header or cells)")
+    if opts.get("header") and opts.get("cells"):
+        raise EvalError("tableRows(): choose one of { header: true } and { cells: true }")
+    if opts.get("cells"):
+        return "cells"
+    return "header" if opts.get("header") else "plain"

@@ -1,0 +1,76 @@
+"""Templates (language.md §6): strings outside expression fields, with `${expr}` replaced by its text.
+
+A template that is exactly one `${expr}` keeps the value's type; `$${` is a literal `${`. Text pieces are
+taken as written (no backslash escapes: they are already YAML strings), and arrays and objects become JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tui.lang.expr import ast
+from tui.lang.expr.engine import Expression, cached, store
+from tui.lang.expr.errors import LangError, LimitError, ParseError
+from tui.lang.expr.lexer import MAX_SOURCE, Lexer
+from tui.lang.expr.limits import Run
+from tui.lang.expr.parser import Parser
+from tui.lang.expr.tokens import Kind
+
+
+def has_placeholders(text: str) -> bool:
+    """True when `text` holds a `${…}` to evaluate (a `$${` alone is only an escape)."""
+    return "${" in text.replace("$${", "")
+
+
+def parse_template(text: str) -> ast.Node:
+    """The syntax tree of a template: a Template node, or the single expression when it is one `${expr}`."""
+    if len(text) > MAX_SOURCE * 10:
+        raise LimitError(f"template longer than {MAX_SOURCE * 10:,} characters", 0)
+    quasis: list[str] = []
+    exprs: list[ast.Node] = []
+    buf: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text.startswith("$${", i):
+            buf.append("${")
+            i += 3
+            continue
+        if text.startswith("${", i):
+            tokens, after = Lexer(text, i + 2).until_brace()
+            if tokens[0].kind is Kind.EOF:
+                raise ParseError("empty '${}' in a template", i)
+            exprs.append(Parser(tokens, text).parse_all())
+            quasis.append("".join(buf))
+            buf = []
+            i = after
+            continue
+        buf.append(text[i])
+        i += 1
+    quasis.append("".join(buf))
+    if len(exprs) == 1 and quasis == ["", ""]:
+        return exprs[0]
+    return ast.Template(0, n, quasis, exprs, False)
+
+
+def compile_template(text: str) -> Expression:
+    """Compile a template once (cached by its text).
+
+    Raises:
+        ParseError, LimitError: a `${…}` part is not a valid expression (the position is in `text`).
+    """
+    hit = cached("t", text)
+    if hit is not None:
+        return hit
+    try:
+        tree = parse_template(text)
+    except LangError as e:
+        raise e.with_source(text) from None
+    return store("t", text, tree)
+
+
+def render(text: str, context: Mapping[str, Any], run: Run | None = None) -> Any:
+    """The value of a template: text, or the value itself when the template is one `${expr}`."""
+    if not has_placeholders(text):
+        return text.replace("$${", "${")
+    return compile_template(text).evaluate(context, run)

@@ -1,0 +1,261 @@
+"""The value model: what an expression can produce, and JavaScript's rules for turning values into text.
+
+Values are `None` (null), `bool`, `float` (an IEEE double; `int` from outside data is accepted and read as a
+number), `str`, `list`, `dict`, `Closure` (an arrow function), `Node` (parsed HTML) and `Regex`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal
+from collections.abc import Callable
+from typing import Any
+
+from tui.lang.expr.errors import EvalError, LimitError
+
+#: Deepest nesting of lists/objects that stringify/equals/output will walk (language.md §7).
+MAX_DEPTH = 64
+
+
+class Closure:
+    """An arrow function compiled from plugin text; only the standard library calls it."""
+
+    __slots__ = ("cost", "fn", "nparams", "source")
+
+    def __init__(self, fn: Callable[..., Any], nparams: int, cost: int, source: str) -> None:
+        self.fn = fn
+        """The compiled Python function; takes the arrow's parameters positionally."""
+        self.nparams = nparams
+        """How many parameters the arrow declares (the index is passed only when it asks for it)."""
+        self.cost = cost
+        """The most evaluations one call of the body charges by itself (for budget pre-checks)."""
+        self.source = source
+        """The arrow's text, for messages."""
+
+    def __repr__(self) -> str:
+        return f"<function {self.source}>"
+
+
+class Opaque:
+    """Base of the values that are not JSON and cannot leave the interpreter (nodes, regexes)."""
+
+    __slots__ = ()
+    type_name = "opaque"
+
+
+def is_num(v: object) -> bool:
+    """True for numbers (float, or int from outside data); never for booleans."""
+    c = v.__class__
+    return c is float or c is int
+
+
+def type_of(v: object) -> str:
+    """The language's type name of a value, as the `type()` function returns it."""
+    if v is None:
+        return "null"
+    c = v.__class__
+    if c is bool:
+        return "boolean"
+    if c is float or c is int:
+        return "number"
+    if c is str:
+        return "string"
+    if c is list:
+        return "array"
+    if c is dict:
+        return "object"
+    if c is Closure:
+        return "function"
+    if isinstance(v, Opaque):
+        return v.type_name
+    raise EvalError(f"not a plugin value: {c.__name__}")
+
+
+def truthy(v: object) -> bool:
+    """JavaScript truthiness: '', 0, NaN, null and false are falsy; [] and {} are truthy."""
+    if v is None or v is False:
+        return False
+    if v is True:
+        return True
+    c = v.__class__
+    if c is float:
+        return v == v and v != 0.0  # type: ignore[comparison-overlap]
+    if c is str or c is int:
+        return bool(v)
+    return True
+
+
+def num_to_str(x: float) -> str:
+    """JavaScript's Number::toString(x): shortest round-trip digits, JS exponent rules."""
+    if x != x:
+        return "NaN"
+    if x == math.inf:
+        return "Infinity"
+    if x == -math.inf:
+        return "-Infinity"
+    if x == 0:
+        return "0"  # also for -0, as JavaScript does
+    if x.__class__ is int:
+        if abs(x) < 2**53:  # type: ignore[arg-type]
+            return str(x)
+        x = float(x)
+    sign, digit_tuple, exp = Decimal(repr(x)).as_tuple()
+    digits = "".join(map(str, digit_tuple)).rstrip("0")
+    # n: where the decimal point sits relative to the start of `digits` (ECMA-262 Number::toString).
+    n = len(digit_tuple) + int(exp)
+    k = len(digits)
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
+    return ("-" if sign else "") + out
+
+
+def to_str(v: object) -> str:
+    """JavaScript's String(v) for scalars; arrays and objects are an error (use str() or join())."""
+    c = v.__class__
+    if c is str:
+        return v  # type: ignore[return-value]
+    if v is None:
+        return "null"
+    if c is bool:
+        return "true" if v else "false"
+    if c is float or c is int:
+        return num_to_str(v)  # type: ignore[arg-type]
+    raise EvalError(f"cannot turn {article(type_of(v))} into text here; use str(x) or join()")
+
+
+def to_text(v: object) -> str:
+    """Text by the template rules (language.md §6): scalars as String(), arrays and objects as JSON."""
+    c = v.__class__
+    if c is list or c is dict:
+        return stringify(v)
+    return to_str(v)
+
+
+def article(type_name: str) -> str:
+    """'an array', 'a string', 'null' — for messages."""
+    if type_name == "null":
+        return "null"
+    return ("an " if type_name[0] in "aeiou" else "a ") + type_name
+
+
+def stringify(v: object, indent: int | None = None) -> str:
+    """JSON.stringify: compact by default, numbers as JavaScript prints them, NaN/Infinity as null."""
+    parts: list[str] = []
+    _stringify(v, parts, 0, indent)
+    return "".join(parts)
+
+
+def _stringify(v: object, out: list[str], depth: int, indent: int | None) -> None:
+    if depth > MAX_DEPTH:
+        raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
+    c = v.__class__
+    if v is None:
+        out.append("null")
+    elif c is bool:
+        out.append("true" if v else "false")
+    elif c is float or c is int:
+        out.append(num_to_str(v) if math.isfinite(v) else "null")  # type: ignore[arg-type]
+    elif c is str:
+        out.append(json.dumps(v, ensure_ascii=False))
+    elif c is list:
+        if not v:
+            out.append("[]")
+            return
+        nl = "" if indent is None else "\n" + " " * (indent * (depth + 1))
+        out.append("[")
+        for i, item in enumerate(v):  # type: ignore[arg-type]
+            if i:
+                out.append(",")
+            out.append(nl)
+            _stringify(item if item.__class__ is not Closure else None, out, depth + 1, indent)
+        out.append("" if indent is None else "\n" + " " * (indent * depth))
+        out.append("]")
+    elif c is dict:
+        if not v:
+            out.append("{}")
+            return
+        nl = "" if indent is None else "\n" + " " * (indent * (depth + 1))
+        sep = ":" if indent is None else ": "
+        out.append("{")
+        first = True
+        for k, item in v.items():  # type: ignore[attr-defined]
+            if item.__class__ is Closure:
+                continue  # JSON.stringify drops function-valued keys
+            if not first:
+                out.append(",")
+            first = False
+            out.append(nl)
+            out.append(json.dumps(k, ensure_ascii=False))
+            out.append(sep)
+            _stringify(item, out, depth + 1, indent)
+        out.append("" if indent is None else "\n" + " " * (indent * depth))
+        out.append("}")
+    elif c is Closure:
+        out.append("null")
+    else:
+        raise EvalError(f"cannot turn {article(type_of(v))} into JSON")
+
+
+def to_json(v: object, path: str = "result") -> Any:
+    """Turn a value that leaves the interpreter into plain JSON data.
+
+    Whole numbers become `int` (`2`, not `2.0`), NaN and ±Infinity become `None`, and a function or node is
+    an error naming where it sits (`result[3].link`).
+    """
+    return _to_json(v, path, 0)
+
+
+def _to_json(v: object, path: str, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise LimitError(f"nesting depth {MAX_DEPTH} exceeded at {path}")
+    c = v.__class__
+    if v is None or c is bool or c is str:
+        return v
+    if c is float:
+        if not math.isfinite(v):  # type: ignore[arg-type]
+            return None
+        if v == int(v) and abs(v) < 2**53:  # type: ignore[arg-type]
+            return int(v)  # type: ignore[arg-type]
+        return v
+    if c is int:
+        return v if abs(v) < 2**53 else float(v)  # type: ignore[arg-type]
+    if c is list:
+        return [_to_json(x, f"{path}[{i}]", depth + 1) for i, x in enumerate(v)]  # type: ignore[arg-type]
+    if c is dict:
+        return {
+            k: _to_json(x, f"{path}.{k}" if k.isidentifier() else f"{path}[{json.dumps(k, ensure_ascii=False)}]",
+                        depth + 1)
+            for k, x in v.items()  # type: ignore[attr-defined]
+        }
+    raise EvalError(f"{path} is {article(type_of(v))}, which cannot be part of a result")
+
+
+def from_json(v: Any, depth: int = 0) -> Any:
+    """Bring outside data into the value model: ints become floats, tuples lists; anything else is refused."""
+    if depth > MAX_DEPTH:
+        raise LimitError(f"nesting depth {MAX_DEPTH} exceeded in data")
+    c = v.__class__
+    if v is None or c is bool or c is str or c is float:
+        return v
+    if c is int:
+        return float(v)
+    if c is list or c is tuple:
+        return [from_json(x, depth + 1) for x in v]
+    if c is dict:
+        out = {}
+        for k, x in v.items():
+            if k.__class__ is not str:
+                raise EvalError(f"object keys must be text, got {k!r}")
+            out[k] = from_json(x, depth + 1)
+        return out
+    if c is Closure or isinstance(v, Opaque):
+        return v
+    raise EvalError(f"not JSON data: {c.__name__}")

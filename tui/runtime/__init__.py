@@ -1,0 +1,1 @@
+"""Headless services: tools, permissions, abilities, store (issue 4). Never imports Textual or tui.app."""
