@@ -45,8 +45,12 @@ def eval_one(expr: str, context: dict[str, Any]) -> Any:
 @plugin.command("eval")
 @click.argument("expr", required=False)
 @click.option("--context", "context_text", help="Bound names as a JSON object, or @file.json.")
-@click.option("--batch", "batch_file", type=click.File("r", encoding="utf-8"),
-              help='JSON lines {"expr": …, "context": {…}}; writes {"value": …} or {"error": …} per line.')
+@click.option(
+    "--batch",
+    "batch_file",
+    type=click.File("r", encoding="utf-8"),
+    help='JSON lines {"expr": …, "context": {…}}; writes {"value": …} or {"error": …} per line.',
+)
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
 def eval_cmd(expr: str | None, context_text: str | None, batch_file: TextIO | None, pretty: bool) -> None:
     """Evaluate an expression and print its value as JSON (or the error, with a caret, and exit 1)."""
@@ -82,7 +86,7 @@ def batch_line(line: str, lineno: int) -> str:
     except json.JSONDecodeError as e:
         return json.dumps({"error": f"line {lineno}: not valid JSON ({e.msg})"}, ensure_ascii=False)
     if not isinstance(case, dict) or not isinstance(case.get("expr"), str):
-        return json.dumps({"error": f"line {lineno}: expected {{\"expr\": …, \"context\": {{…}}}}"})
+        return json.dumps({"error": f'line {lineno}: expected {{"expr": …, "context": {{…}}}}'})
     context = case.get("context") or {}
     if not isinstance(context, dict):
         return json.dumps({"error": f"line {lineno}: context must be an object"})

@@ -17,11 +17,17 @@ def same(actual: Any, expected: Any) -> bool:
     if isinstance(expected, int | float) and isinstance(actual, int | float):
         return actual == expected or (math.isnan(actual) and math.isnan(expected))
     if isinstance(expected, list):
-        return isinstance(actual, list) and len(actual) == len(expected) and all(
-            same(a, e) for a, e in zip(actual, expected, strict=True))
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(expected)
+            and all(same(a, e) for a, e in zip(actual, expected, strict=True))
+        )
     if isinstance(expected, dict):
-        return isinstance(actual, dict) and actual.keys() == expected.keys() and all(
-            same(actual[k], v) for k, v in expected.items())
+        return (
+            isinstance(actual, dict)
+            and actual.keys() == expected.keys()
+            and all(same(actual[k], v) for k, v in expected.items())
+        )
     return actual == expected and type(actual) is type(expected)
 
 
@@ -35,13 +41,17 @@ def test_every_case_passes_through_the_batch_cli(conformance_file: Path, tmp_pat
     contexts, cases = load_cases(conformance_file)
     batch = tmp_path / "cases.jsonl"
     batch.write_text(
-        "\n".join(json.dumps({"expr": c["expr"], "context": contexts[c["context"]]}, ensure_ascii=False)
-                  for c in cases) + "\n",
+        "\n".join(json.dumps({"expr": c["expr"], "context": contexts[c["context"]]}, ensure_ascii=False) for c in cases)
+        + "\n",
         encoding="utf-8",
     )
     proc = subprocess.run(
         [sys.executable, "-m", "tui", "plugin", "eval", "--batch", str(batch)],
-        capture_output=True, text=True, encoding="utf-8", timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     outputs = [json.loads(x) for x in proc.stdout.splitlines()]

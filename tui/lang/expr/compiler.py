@@ -146,7 +146,7 @@ class Compiler:
         for fname in self.calls:
             namespace[f"F_{fname}"] = FUNCTIONS[fname].impl
         code = compile(src, self.filename, "exec")
-        exec(code, namespace)  # noqa: S102 - our own generated code over a closed namespace
+        exec(code, namespace)
         LINE_MAPS[self.filename] = (self.source, linemap)
         return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src)
 
@@ -184,7 +184,7 @@ class Compiler:
     def gen(self, node: ast.Node) -> tuple[str, str | None]:
         self.block.cost += 1
         method = getattr(self, "gen_" + type(node).__name__)
-        return method(node)  # type: ignore[no-any-return]
+        return method(node)
 
     def gen_Literal(self, node: ast.Literal) -> tuple[str, str | None]:
         v = node.value
@@ -256,7 +256,7 @@ class Compiler:
             if isinstance(p.key, str):
                 key = repr(p.key)
             else:
-                kcode, kkind = self.gen(p.key)
+                kcode, _ = self.gen(p.key)
                 key = self.temp()
                 self.emit(f"{key} = {kcode} if {kcode}.__class__ is _str else _prop_key({kcode})", p.key.pos)
             vcode, _ = self.gen(p.value)
@@ -271,8 +271,9 @@ class Compiler:
         out = self.temp()
         desc = repr(self.text_of(node))
         if isinstance(node.key, str):
+            key = repr(node.key)
             self.emit(
-                f"{out} = {obj}.get({node.key!r}) if {obj}.__class__ is _dict else _member({obj}, {node.key!r}, {desc})",
+                f"{out} = {obj}.get({key}) if {obj}.__class__ is _dict else _member({obj}, {key}, {desc})",
                 node.end - len(node.key),
             )
         else:
@@ -336,8 +337,7 @@ class Compiler:
             if lk == STR and rk == STR:
                 self.emit(f"{out} = {left} {op} {right}", node.pos)
             else:
-                self.emit(f"{out} = {left} {op} {right} if {both_num} else {_CMP_FN[op]}({left}, {right})",
-                          node.pos)
+                self.emit(f"{out} = {left} {op} {right} if {both_num} else {_CMP_FN[op]}({left}, {right})", node.pos)
             return out, BOOL
         # == != === !==: strict equality
         negate = op in ("!=", "!==")

@@ -16,26 +16,29 @@ _inf = math.inf
 _nan = math.nan
 
 
-def _desc(v: object) -> str:
+def _desc(v: Any) -> str:
     return article(type_of(v))
 
 
-def need_num(v: object, op: str) -> float:
+def need_num(v: Any, op: str) -> float:
     """The number in `v`, or an error naming the operator (no '5' * 2: the language never coerces)."""
     c = v.__class__
     if c is float:
-        return v  # type: ignore[return-value]
+        return v
     if c is int:
-        return float(v)  # type: ignore[arg-type]
-    raise EvalError(f"'{op}' needs numbers, got {_desc(v)}" + (f" ({v!r})" if c is str and len(v) < 40 else ""))  # type: ignore[arg-type]
+        return float(v)
+    raise EvalError(f"'{op}' needs numbers, got {_desc(v)}" + (f" ({v!r})" if c is str and len(v) < 40 else ""))
 
 
-def add(a: object, b: object, run: Any) -> object:
+def add(a: Any, b: Any, run: Any) -> Any:
     """`a + b`: numbers add; if either side is a string, both become text (String() rules)."""
     ca, cb = a.__class__, b.__class__
     if ca is str or cb is str:
-        if ca in (list, dict) or cb in (list, dict) or isinstance(a, Opaque | Closure) or isinstance(
-            b, Opaque | Closure
+        if (
+            ca in (list, dict)
+            or cb in (list, dict)
+            or isinstance(a, Opaque | Closure)
+            or isinstance(b, Opaque | Closure)
         ):
             bad = a if ca is not str else b
             raise EvalError(f"'+' cannot join text and {_desc(bad)}; use join() or str()")
@@ -43,19 +46,19 @@ def add(a: object, b: object, run: Any) -> object:
         run.charge_text(len(sa) + len(sb))
         return sa + sb
     if is_num(a) and is_num(b):
-        return float(a) + float(b)  # type: ignore[arg-type]
+        return float(a) + float(b)
     raise EvalError(f"'+' needs two numbers or a string, got {_desc(a)} and {_desc(b)}")
 
 
-def sub(a: object, b: object) -> float:
+def sub(a: Any, b: Any) -> float:
     return need_num(a, "-") - need_num(b, "-")
 
 
-def mul(a: object, b: object) -> float:
+def mul(a: Any, b: Any) -> float:
     return need_num(a, "*") * need_num(b, "*")
 
 
-def div(a: object, b: object) -> float:
+def div(a: Any, b: Any) -> float:
     x, y = need_num(a, "/"), need_num(b, "/")
     if y == 0:
         if x == 0 or x != x:
@@ -64,7 +67,7 @@ def div(a: object, b: object) -> float:
     return x / y
 
 
-def mod(a: object, b: object) -> float:
+def mod(a: Any, b: Any) -> float:
     x, y = need_num(a, "%"), need_num(b, "%")
     if y == 0 or x != x or y != y or math.isinf(x):
         return _nan
@@ -73,7 +76,7 @@ def mod(a: object, b: object) -> float:
     return math.fmod(x, y)  # truncated remainder: -7 % 3 is -1, as in JavaScript
 
 
-def pow_(a: object, b: object) -> float:
+def pow_(a: Any, b: Any) -> float:
     """`a ** b` with JavaScript's special cases; never a Python big int, complex or OverflowError."""
     x, y = need_num(a, "**"), need_num(b, "**")
     if y != y:
@@ -98,15 +101,15 @@ def pow_(a: object, b: object) -> float:
         return _nan  # negative base, fractional power
 
 
-def neg(a: object) -> float:
+def neg(a: Any) -> float:
     return -need_num(a, "-")
 
 
-def pos(a: object) -> float:
+def pos(a: Any) -> float:
     return need_num(a, "+")
 
 
-def _compare(a: object, b: object, op: str) -> tuple[Any, Any]:
+def _compare(a: Any, b: Any, op: str) -> tuple[Any, Any]:
     ca, cb = a.__class__, b.__class__
     if ca is str and cb is str:
         return a, b
@@ -115,27 +118,27 @@ def _compare(a: object, b: object, op: str) -> tuple[Any, Any]:
     raise EvalError(f"'{op}' compares two numbers or two strings, got {_desc(a)} and {_desc(b)}")
 
 
-def lt(a: object, b: object) -> bool:
+def lt(a: Any, b: Any) -> bool:
     x, y = _compare(a, b, "<")
     return bool(x < y)
 
 
-def gt(a: object, b: object) -> bool:
+def gt(a: Any, b: Any) -> bool:
     x, y = _compare(a, b, ">")
     return bool(x > y)
 
 
-def le(a: object, b: object) -> bool:
+def le(a: Any, b: Any) -> bool:
     x, y = _compare(a, b, "<=")
     return bool(x <= y)
 
 
-def ge(a: object, b: object) -> bool:
+def ge(a: Any, b: Any) -> bool:
     x, y = _compare(a, b, ">=")
     return bool(x >= y)
 
 
-def eq(a: object, b: object) -> bool:
+def eq(a: Any, b: Any) -> bool:
     """`===`: same type and value; NaN is not equal to itself; two arrays/objects are an error."""
     if a is None or b is None:
         return a is b
@@ -153,46 +156,46 @@ def eq(a: object, b: object) -> bool:
     return False
 
 
-def ne(a: object, b: object) -> bool:
+def ne(a: Any, b: Any) -> bool:
     return not eq(a, b)
 
 
-def prop_key(k: object) -> str:
+def prop_key(k: Any) -> str:
     """A computed key as JavaScript turns it into a property name."""
     c = k.__class__
     if c is str:
-        return k  # type: ignore[return-value]
+        return k
     if c is float or c is int or c is bool or k is None:
         return to_str(k)
     raise EvalError(f"{_desc(k)} cannot be used as a key")
 
 
-def index_of_key(k: object) -> int | None:
+def index_of_key(k: Any) -> int | None:
     """The array index a key names (a whole number ≥ 0, or its canonical text), else None."""
     c = k.__class__
     if c is float or c is int:
-        if k == k and k >= 0 and k == int(k) and k < 2**53:  # type: ignore[operator,arg-type]
-            return int(k)  # type: ignore[arg-type]
+        if k == k and k >= 0 and k == int(k) and k < 2**53:
+            return int(k)
         return None
-    if c is str and k.isdigit() and k.isascii() and (k == "0" or k[0] != "0"):  # type: ignore[attr-defined]
-        return int(k)  # type: ignore[arg-type]
+    if c is str and k.isdigit() and k.isascii() and (k == "0" or k[0] != "0"):
+        return int(k)
     return None
 
 
-def member(obj: object, key: object, desc: str) -> object:
+def member(obj: Any, key: Any, desc: str) -> Any:
     """`obj.key` / `obj[key]` for everything but the dict fast path: own data only, never a host attribute."""
     c = obj.__class__
     if c is dict:
-        return obj.get(prop_key(key))  # type: ignore[attr-defined]
+        return obj.get(prop_key(key))
     if obj is None:
         name = key if key.__class__ is str else to_str(key) if key.__class__ in (float, int, bool) else "?"
         raise EvalError(f"cannot read '{name}' of null ({desc})")
     if c is list or c is str:
         if key == "length":
-            return float(len(obj))  # type: ignore[arg-type]
+            return float(len(obj))
         i = index_of_key(key)
         if i is not None:
-            return obj[i] if i < len(obj) else None  # type: ignore[index,arg-type]
+            return obj[i] if i < len(obj) else None
         _no_method_values(key, obj, desc)
         if key.__class__ in (list, dict):
             raise EvalError(f"{_desc(key)} cannot be used as an index ({desc})")
@@ -203,14 +206,14 @@ def member(obj: object, key: object, desc: str) -> object:
     raise EvalError(f"cannot read properties of {_desc(obj)} ({desc})")
 
 
-def _no_method_values(key: object, obj: object, desc: str) -> None:
+def _no_method_values(key: Any, obj: Any, desc: str) -> None:
     from tui.lang.expr.stdlib import FUNCTIONS
 
     if key.__class__ is str and key in FUNCTIONS:
         raise EvalError(f"'{key}' is a function: call it, like {desc}(…)")
 
 
-def truth(v: object) -> bool:
+def truth(v: Any) -> bool:
     """JavaScript truthiness (the compiled code inlines the boolean case)."""
     if v is None or v is False:
         return False
@@ -218,39 +221,39 @@ def truth(v: object) -> bool:
         return True
     c = v.__class__
     if c is float:
-        return v == v and v != 0.0  # type: ignore[comparison-overlap]
+        return v == v and v != 0.0
     if c is str or c is int:
         return bool(v)
     return True
 
 
-def spread_items(v: object, desc: str) -> list[Any]:
+def spread_items(v: Any, desc: str) -> list[Any]:
     """The items `...v` adds to an array or a call: a list, or a string's characters."""
     c = v.__class__
     if c is list:
-        return v  # type: ignore[return-value]
+        return v
     if c is str:
-        return list(v)  # type: ignore[arg-type]
+        return list(v)
     raise EvalError(f"cannot spread {_desc(v)} into a list ({desc})")
 
 
-def spread_props(v: object, desc: str) -> dict[str, Any]:
+def spread_props(v: Any, desc: str) -> dict[str, Any]:
     """The properties `...v` adds to an object (null adds none, as in JavaScript)."""
     c = v.__class__
     if c is dict:
-        return v  # type: ignore[return-value]
+        return v
     if v is None:
         return {}
     if c is list or c is str:
-        return {num_to_str(float(i)): x for i, x in enumerate(v)}  # type: ignore[arg-type]
+        return {num_to_str(float(i)): x for i, x in enumerate(v)}
     if c is float or c is int or c is bool:
         return {}
     raise EvalError(f"cannot spread {_desc(v)} into an object ({desc})")
 
 
-def call_value(run: Any, f: object, args: list[Any], desc: str) -> object:
+def call_value(run: Any, f: Any, args: list[Any], desc: str) -> Any:
     """Call a function value (an arrow obtained through a builtin)."""
     if f.__class__ is not Closure:
         raise EvalError(f"{desc} is {_desc(f)}, not a function")
     run.charge(1)
-    return f.fn(*args)  # type: ignore[attr-defined]
+    return f.fn(*args)

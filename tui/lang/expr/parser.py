@@ -61,6 +61,9 @@ class Parser:
         t = self.tokens[self.i]
         return t.kind is Kind.PUNCT and t.value == value
 
+    def at_end(self) -> bool:
+        return self.tokens[self.i].kind is Kind.EOF
+
     def advance(self) -> Token:
         t = self.tokens[self.i]
         if t.kind is not Kind.EOF:
@@ -75,9 +78,9 @@ class Parser:
     def fail_here(self, msg: str) -> None:
         t = self.tok
         if t.kind is Kind.PUNCT and t.value in FORBIDDEN_PUNCT:
-            raise ParseError(FORBIDDEN_PUNCT[t.value], t.pos)  # type: ignore[index]
+            raise ParseError(FORBIDDEN_PUNCT[t.value], t.pos)
         if t.kind is Kind.IDENT and t.value in RESERVED:
-            raise ParseError(RESERVED[t.value], t.pos)  # type: ignore[index]
+            raise ParseError(RESERVED[t.value], t.pos)
         raise ParseError(f"{msg}, found {t.describe()}", t.pos)
 
     # -- entry ---------------------------------------------------------------------------------------
@@ -85,12 +88,11 @@ class Parser:
         if self.tok.kind is Kind.EOF:
             raise ParseError("empty expression", self.tok.pos)
         node = self.expression()
-        if self.tok.kind is not Kind.EOF:
+        if not self.at_end():
             if self.at(","):
                 raise ParseError("one expression only: the comma operator is not part of the language", self.tok.pos)
             if self.at("=>"):
-                raise ParseError("arrow functions may only be passed to a call, like list.map(x => x.a)",
-                                 self.tok.pos)
+                raise ParseError("arrow functions may only be passed to a call, like list.map(x => x.a)", self.tok.pos)
             self.fail_here("expected an operator or the end of the expression")
         return node
 
@@ -120,7 +122,7 @@ class Parser:
                 other = self.expression(_CONDITIONAL_POWER - 1)
                 left = ast.Conditional(left.pos, other.end, left, then, other)
                 continue
-            power = BINARY_POWER.get(op)  # type: ignore[arg-type]
+            power = BINARY_POWER.get(op)
             if power is None or power <= min_power:
                 return left
             self.advance()
@@ -129,23 +131,22 @@ class Parser:
                 raise LimitError(f"expression nested deeper than {MAX_NESTING} levels", t.pos)
             if op == "**":
                 if isinstance(left, ast.Unary) and id(left) not in self.parenthesized:
-                    raise ParseError("put the unary expression in parentheses before '**', like (-2) ** 2",
-                                     t.pos)
+                    raise ParseError("put the unary expression in parentheses before '**', like (-2) ** 2", t.pos)
                 right = self.expression(power - 1)  # right-associative
             else:
                 right = self.expression(power)
             if op in _LOGICAL:
-                self._check_mixing(op, left, right, t)  # type: ignore[arg-type]
-                left = ast.Logical(left.pos, right.end, op, left, right)  # type: ignore[arg-type]
+                self._check_mixing(op, left, right, t)
+                left = ast.Logical(left.pos, right.end, op, left, right)
             else:
-                left = ast.Binary(left.pos, right.end, op, left, right)  # type: ignore[arg-type]
+                left = ast.Binary(left.pos, right.end, op, left, right)
 
     def _check_mixing(self, op: str, left: ast.Node, right: ast.Node, t: Token) -> None:
         # JavaScript refuses `a || b ?? c` without parentheses; so do we.
         for side in (left, right):
-            if isinstance(side, ast.Logical) and id(side) not in self.parenthesized:
-                if (op == "??") != (side.op == "??"):
-                    raise ParseError("'??' cannot be mixed with '&&' or '||' without parentheses", t.pos)
+            mixed = isinstance(side, ast.Logical) and (op == "??") != (side.op == "??")
+            if mixed and id(side) not in self.parenthesized:
+                raise ParseError("'??' cannot be mixed with '&&' or '||' without parentheses", t.pos)
 
     # -- prefix forms --------------------------------------------------------------------------------
     def unary(self) -> ast.Node:
@@ -159,7 +160,7 @@ class Parser:
                 operand = self.unary()
             finally:
                 self.depth -= 1
-            return ast.Unary(t.pos, operand.end, t.value, operand)  # type: ignore[arg-type]
+            return ast.Unary(t.pos, operand.end, t.value, operand)
         return self.postfix(self.primary())
 
     def postfix(self, node: ast.Node) -> ast.Node:
@@ -210,7 +211,7 @@ class Parser:
         if t.kind is not Kind.IDENT:
             self.fail_here("expected a property name after '.'")
         self.advance()
-        return t.value  # type: ignore[return-value]
+        return t.value
 
     def arguments(self) -> tuple[list[ast.Node], int]:
         self.expect("(")
@@ -239,7 +240,7 @@ class Parser:
             self.advance()
             return self.template(t)
         if k is Kind.IDENT:
-            name: str = t.value  # type: ignore[assignment]
+            name: str = t.value
             if name in _KEYWORD_LITERALS:
                 self.advance()
                 return ast.Literal(t.pos, t.end, _KEYWORD_LITERALS[name])
@@ -252,8 +253,7 @@ class Parser:
         if k is Kind.PUNCT:
             if t.value == "(":
                 if self._arrow_ahead():
-                    raise ParseError("arrow functions may only be passed to a call, like list.map(x => x.a)",
-                                     t.pos)
+                    raise ParseError("arrow functions may only be passed to a call, like list.map(x => x.a)", t.pos)
                 self.advance()
                 if self.at(")"):
                     self.fail_here("expected an expression inside '( )'")
@@ -266,8 +266,11 @@ class Parser:
             if t.value == "{":
                 return self.object()
             if t.value == "/":
-                raise ParseError("regex literals are not part of the language: write the pattern as a string, "
-                                 "like test(s, '\\\\d+')", t.pos)
+                raise ParseError(
+                    "regex literals are not part of the language: write the pattern as a string, "
+                    "like test(s, '\\\\d+')",
+                    t.pos,
+                )
             if t.value == "...":
                 raise ParseError("'...' may only spread into an array, an object or a call", t.pos)
         if k is Kind.EOF:
@@ -322,7 +325,7 @@ class Parser:
                     key = self.expression()
                     self.expect("]")
                 elif t.kind is Kind.IDENT:
-                    key = t.value  # type: ignore[assignment]
+                    key = t.value
                     self.advance()
                     if not self.at(":"):
                         if self.at("("):
@@ -331,25 +334,26 @@ class Parser:
                             raise ParseError(f"'{key}' cannot be used as a shorthand property", t.pos)
                         if key in ("get", "set") and self.tok.kind is Kind.IDENT:
                             raise ParseError("getters and setters are not part of the language", t.pos)
-                        props.append(ast.Prop(t.pos, t.end, key, ast.Name(t.pos, t.end, key)))
+                        props.append(ast.Prop(t.pos, t.end, t.value, ast.Name(t.pos, t.end, t.value)))
                         if not self.at("}"):
                             self.expect(",", " between properties")
                         continue
                 elif t.kind is Kind.STRING:
-                    key = t.value  # type: ignore[assignment]
+                    key = t.value
                     self.advance()
                 elif t.kind is Kind.NUMBER:
                     from tui.lang.expr.values import num_to_str
 
-                    key = num_to_str(t.value)  # type: ignore[arg-type]
+                    key = num_to_str(t.value)
                     self.advance()
                 else:
                     self.fail_here("expected a property name")
                     raise AssertionError("unreachable")
                 self.expect(":", " after a property name")
                 if self._arrow_ahead():
-                    raise ParseError("arrow functions may only be passed to a call, like list.map(x => x.a)",
-                                     self.tok.pos)
+                    raise ParseError(
+                        "arrow functions may only be passed to a call, like list.map(x => x.a)", self.tok.pos
+                    )
                 value = self.expression()
                 props.append(ast.Prop(t.pos, value.end, key, value))
             if not self.at("}"):
@@ -401,8 +405,7 @@ class Parser:
             raise ParseError(f"parameter {sorted(dup)[0]!r} is declared twice", start)
         self.expect("=>")
         if self.at("{") and self._looks_like_block():
-            raise ParseError("arrow bodies are one expression; to return an object write x => ({ … })",
-                             self.tok.pos)
+            raise ParseError("arrow bodies are one expression; to return an object write x => ({ … })", self.tok.pos)
         self.depth += 1
         try:
             body = self.expression()
@@ -425,7 +428,7 @@ class Parser:
             self.advance()
             if self.at("="):
                 raise ParseError("default parameter values are not part of the language", self.tok.pos)
-            return ast.Param(t.pos, t.end, t.value)  # type: ignore[arg-type]
+            return ast.Param(t.pos, t.end, t.value)
         if self.at("{") or self.at("["):
             close = "}" if self.at("{") else "]"
             self.advance()
@@ -434,7 +437,7 @@ class Parser:
                 f = self.tok
                 if f.kind is not Kind.IDENT or f.value in RESERVED:
                     self.fail_here("expected a name in the destructuring pattern")
-                fields.append(f.value)  # type: ignore[arg-type]
+                fields.append(f.value)
                 self.advance()
                 if not self.at(close):
                     self.expect(",", " between names")

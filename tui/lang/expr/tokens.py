@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class Kind(Enum):
@@ -22,7 +23,7 @@ class Token:
     """One token: its kind, its value (the text of a punctuator or name, the cooked value of a literal)."""
 
     kind: Kind
-    value: object
+    value: Any
     pos: int
     """Offset of the first character in the source."""
     end: int

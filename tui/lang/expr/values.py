@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import math
-from decimal import Decimal
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from tui.lang.expr.errors import EvalError, LimitError
@@ -44,13 +44,13 @@ class Opaque:
     type_name = "opaque"
 
 
-def is_num(v: object) -> bool:
+def is_num(v: Any) -> bool:
     """True for numbers (float, or int from outside data); never for booleans."""
     c = v.__class__
     return c is float or c is int
 
 
-def type_of(v: object) -> str:
+def type_of(v: Any) -> str:
     """The language's type name of a value, as the `type()` function returns it."""
     if v is None:
         return "null"
@@ -72,7 +72,7 @@ def type_of(v: object) -> str:
     raise EvalError(f"not a plugin value: {c.__name__}")
 
 
-def truthy(v: object) -> bool:
+def truthy(v: Any) -> bool:
     """JavaScript truthiness: '', 0, NaN, null and false are falsy; [] and {} are truthy."""
     if v is None or v is False:
         return False
@@ -80,7 +80,7 @@ def truthy(v: object) -> bool:
         return True
     c = v.__class__
     if c is float:
-        return v == v and v != 0.0  # type: ignore[comparison-overlap]
+        return v == v and v != 0.0
     if c is str or c is int:
         return bool(v)
     return True
@@ -97,7 +97,7 @@ def num_to_str(x: float) -> str:
     if x == 0:
         return "0"  # also for -0, as JavaScript does
     if x.__class__ is int:
-        if abs(x) < 2**53:  # type: ignore[arg-type]
+        if abs(x) < 2**53:
             return str(x)
         x = float(x)
     sign, digit_tuple, exp = Decimal(repr(x)).as_tuple()
@@ -117,21 +117,21 @@ def num_to_str(x: float) -> str:
     return ("-" if sign else "") + out
 
 
-def to_str(v: object) -> str:
+def to_str(v: Any) -> str:
     """JavaScript's String(v) for scalars; arrays and objects are an error (use str() or join())."""
     c = v.__class__
     if c is str:
-        return v  # type: ignore[return-value]
+        return v
     if v is None:
         return "null"
     if c is bool:
         return "true" if v else "false"
     if c is float or c is int:
-        return num_to_str(v)  # type: ignore[arg-type]
+        return num_to_str(v)
     raise EvalError(f"cannot turn {article(type_of(v))} into text here; use str(x) or join()")
 
 
-def to_text(v: object) -> str:
+def to_text(v: Any) -> str:
     """Text by the template rules (language.md §6): scalars as String(), arrays and objects as JSON."""
     c = v.__class__
     if c is list or c is dict:
@@ -146,14 +146,14 @@ def article(type_name: str) -> str:
     return ("an " if type_name[0] in "aeiou" else "a ") + type_name
 
 
-def stringify(v: object, indent: int | None = None) -> str:
+def stringify(v: Any, indent: int | None = None) -> str:
     """JSON.stringify: compact by default, numbers as JavaScript prints them, NaN/Infinity as null."""
     parts: list[str] = []
     _stringify(v, parts, 0, indent)
     return "".join(parts)
 
 
-def _stringify(v: object, out: list[str], depth: int, indent: int | None) -> None:
+def _stringify(v: Any, out: list[str], depth: int, indent: int | None) -> None:
     if depth > MAX_DEPTH:
         raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
     c = v.__class__
@@ -162,7 +162,7 @@ def _stringify(v: object, out: list[str], depth: int, indent: int | None) -> Non
     elif c is bool:
         out.append("true" if v else "false")
     elif c is float or c is int:
-        out.append(num_to_str(v) if math.isfinite(v) else "null")  # type: ignore[arg-type]
+        out.append(num_to_str(v) if math.isfinite(v) else "null")
     elif c is str:
         out.append(json.dumps(v, ensure_ascii=False))
     elif c is list:
@@ -171,7 +171,7 @@ def _stringify(v: object, out: list[str], depth: int, indent: int | None) -> Non
             return
         nl = "" if indent is None else "\n" + " " * (indent * (depth + 1))
         out.append("[")
-        for i, item in enumerate(v):  # type: ignore[arg-type]
+        for i, item in enumerate(v):
             if i:
                 out.append(",")
             out.append(nl)
@@ -186,7 +186,7 @@ def _stringify(v: object, out: list[str], depth: int, indent: int | None) -> Non
         sep = ":" if indent is None else ": "
         out.append("{")
         first = True
-        for k, item in v.items():  # type: ignore[attr-defined]
+        for k, item in v.items():
             if item.__class__ is Closure:
                 continue  # JSON.stringify drops function-valued keys
             if not first:
@@ -204,7 +204,7 @@ def _stringify(v: object, out: list[str], depth: int, indent: int | None) -> Non
         raise EvalError(f"cannot turn {article(type_of(v))} into JSON")
 
 
-def to_json(v: object, path: str = "result") -> Any:
+def to_json(v: Any, path: str = "result") -> Any:
     """Turn a value that leaves the interpreter into plain JSON data.
 
     Whole numbers become `int` (`2`, not `2.0`), NaN and ±Infinity become `None`, and a function or node is
@@ -213,27 +213,30 @@ def to_json(v: object, path: str = "result") -> Any:
     return _to_json(v, path, 0)
 
 
-def _to_json(v: object, path: str, depth: int) -> Any:
+def _to_json(v: Any, path: str, depth: int) -> Any:
     if depth > MAX_DEPTH:
         raise LimitError(f"nesting depth {MAX_DEPTH} exceeded at {path}")
     c = v.__class__
     if v is None or c is bool or c is str:
         return v
     if c is float:
-        if not math.isfinite(v):  # type: ignore[arg-type]
+        if not math.isfinite(v):
             return None
-        if v == int(v) and abs(v) < 2**53:  # type: ignore[arg-type]
-            return int(v)  # type: ignore[arg-type]
+        if v == int(v) and abs(v) < 2**53:
+            return int(v)
         return v
     if c is int:
-        return v if abs(v) < 2**53 else float(v)  # type: ignore[arg-type]
+        return v if abs(v) < 2**53 else float(v)
     if c is list:
-        return [_to_json(x, f"{path}[{i}]", depth + 1) for i, x in enumerate(v)]  # type: ignore[arg-type]
+        return [_to_json(x, f"{path}[{i}]", depth + 1) for i, x in enumerate(v)]
     if c is dict:
         return {
-            k: _to_json(x, f"{path}.{k}" if k.isidentifier() else f"{path}[{json.dumps(k, ensure_ascii=False)}]",
-                        depth + 1)
-            for k, x in v.items()  # type: ignore[attr-defined]
+            k: _to_json(
+                x,
+                f"{path}.{k}" if k.isidentifier() else f"{path}[{json.dumps(k, ensure_ascii=False)}]",
+                depth + 1,
+            )
+            for k, x in v.items()
         }
     raise EvalError(f"{path} is {article(type_of(v))}, which cannot be part of a result")
 

@@ -9,8 +9,17 @@ from tui.lang.expr.stdlib.registry import FUNCTIONS, Builtin
 from tui.lang.expr.values import Closure, article, type_of
 
 # Importing the modules registers their functions.
-from tui.lang.expr.stdlib import (  # noqa: E402,F401  isort: skip
-    lists, objects, strings, numbers, regex, dates, urls, jsondata, html, misc,
+from tui.lang.expr.stdlib import (  # noqa: F401  isort: skip
+    lists,
+    objects,
+    strings,
+    numbers,
+    regex,
+    dates,
+    urls,
+    jsondata,
+    html,
+    misc,
 )
 
 _NOT_PROVIDED = {
@@ -31,10 +40,10 @@ _NOT_PROVIDED = {
 }
 
 
-def call_method(run: Any, recv: object, name: str, args: list[Any], desc: str, optional: bool) -> object:
+def call_method(run: Any, recv: Any, name: str, args: list[Any], desc: str, optional: bool) -> Any:
     """`recv.name(args)`: an object's own function-valued key first, then the library with recv first."""
-    if recv.__class__ is dict and name in recv:  # type: ignore[operator]
-        f = recv[name]  # type: ignore[index]
+    if recv.__class__ is dict and name in recv:
+        f = recv[name]
         if f.__class__ is not Closure:
             if f is None and optional:
                 return None
@@ -54,7 +63,7 @@ def call_method(run: Any, recv: object, name: str, args: list[Any], desc: str, o
     return b.impl(run, recv, *args)
 
 
-def apply(run: Any, name: str, args: list[Any]) -> object:
+def apply(run: Any, name: str, args: list[Any]) -> Any:
     """Call a library function with arguments built at run time (a call with `...spread`)."""
     b = FUNCTIONS[name]
     b.check_arity(len(args))

@@ -23,10 +23,7 @@ def results(run: Run, fn: Closure, items: list[Any]) -> list[Any]:
     f = fn.fn
     two = fn.nparams >= 2
     if run.fits(n * fn.cost):
-        if two:
-            out = [f(x, float(i)) for i, x in enumerate(items)]
-        else:
-            out = [f(x) for x in items]
+        out = [f(x, float(i)) for i, x in enumerate(items)] if two else [f(x) for x in items]
         run.check()  # nested builtins may have spent more than the body's own cost
         return out
     out = []
@@ -51,11 +48,11 @@ def first_true(run: Run, fn: Closure, items: list[Any]) -> int:
     return -1
 
 
-def key_fn(run: Run, key: object, fname: str) -> Callable[[Any, int], Any]:
+def key_fn(run: Run, key: Any, fname: str) -> Callable[[Any, int], Any]:
     """A key given as an arrow (`r => r.cap`) or a field name (`'cap'`), as a Python callable(item, i)."""
     if key.__class__ is Closure:
-        f = key.fn  # type: ignore[attr-defined]
-        if key.nparams >= 2:  # type: ignore[attr-defined]
+        f = key.fn
+        if key.nparams >= 2:
             return lambda x, i: f(x, float(i))
         return lambda x, i: f(x)
     if key.__class__ is str:
@@ -64,10 +61,10 @@ def key_fn(run: Run, key: object, fname: str) -> Callable[[Any, int], Any]:
     raise bad(fname, "a function or a field name as its key", key)
 
 
-def keys_of(run: Run, key: object, items: list[Any], fname: str) -> list[Any]:
+def keys_of(run: Run, key: Any, items: list[Any], fname: str) -> list[Any]:
     """The key of every item, charging per item."""
     if key.__class__ is Closure:
-        return results(run, key, items)  # type: ignore[arg-type]
+        return results(run, key, items)
     run.charge(len(items) + 1)
     f = key_fn(run, key, fname)
     return [f(x, i) for i, x in enumerate(items)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run
@@ -31,16 +32,16 @@ def now_dt(run: Run) -> datetime:
     return parse(run, run.now)
 
 
-def parse(run: Run, x: object, fname: str = "date") -> datetime:
+def parse(run: Run, x: Any, fname: str = "date") -> datetime:
     """Any accepted date form to an aware datetime in Beijing time."""
     if is_num(x):
-        ms = float(x)  # type: ignore[arg-type]
+        ms = float(x)
         if not math.isfinite(ms) or abs(ms) > 8.64e15:
             raise EvalError(f"{fname}(): {x} is not a valid time in milliseconds")
         return datetime.fromtimestamp(ms / 1000, UTC).astimezone(BEIJING)
     if x.__class__ is not str:
         raise EvalError(f"{fname}() expects a date (ISO text, 'YYYY-MM-DD HH:mm', 'M月D日' or milliseconds)")
-    s: str = x.strip()  # type: ignore[attr-defined]
+    s: str = x.strip()
     try:
         m = _ISO.fullmatch(s)
         if m:
@@ -48,7 +49,7 @@ def parse(run: Run, x: object, fname: str = "date") -> datetime:
             micro = int((frac or "0")[:6].ljust(6, "0"))
             tzinfo = BEIJING
             if tz == "Z":
-                tzinfo = UTC  # type: ignore[assignment]
+                tzinfo = UTC
             elif tz:
                 sign = 1 if tz[0] == "+" else -1
                 digits = tz[1:].replace(":", "")
@@ -131,17 +132,27 @@ def parse_with(run: Run, s: str, fmt: str) -> datetime:
     g = m.groupdict()
     base = now_dt(run)
     try:
-        return datetime(int(g.get("Y") or base.year), int(g.get("M") or 1), int(g.get("D") or 1),
-                        int(g.get("H") or 0), int(g.get("m") or 0), int(g.get("s") or 0), tzinfo=BEIJING)
+        return datetime(
+            int(g.get("Y") or base.year),
+            int(g.get("M") or 1),
+            int(g.get("D") or 1),
+            int(g.get("H") or 0),
+            int(g.get("m") or 0),
+            int(g.get("s") or 0),
+            tzinfo=BEIJING,
+        )
     except ValueError as e:
         raise EvalError(f"date(): {s!r} is not a valid date ({e})") from None
 
 
-@builtin(G, "ISO text in Beijing time from any date form, or from text read by `fmt`.",
-         ("date('2026-11-30 08:00')", "2026-11-30T08:00:00+08:00"),
-         ("date('30/11/2026', 'DD/MM/YYYY')", "2026-11-30T00:00:00+08:00"),
-         ("date(0)", "1970-01-01T08:00:00+08:00"))
-def date(run: Run, x: object, fmt: object = None) -> str:
+@builtin(
+    G,
+    "ISO text in Beijing time from any date form, or from text read by `fmt`.",
+    ("date('2026-11-30 08:00')", "2026-11-30T08:00:00+08:00"),
+    ("date('30/11/2026', 'DD/MM/YYYY')", "2026-11-30T00:00:00+08:00"),
+    ("date(0)", "1970-01-01T08:00:00+08:00"),
+)
+def date(run: Run, x: Any, fmt: Any = None) -> str:
     if fmt is not None:
         return iso(parse_with(run, want_str(x, "date"), want_str(fmt, "date")))
     return iso(parse(run, x))
@@ -152,14 +163,17 @@ def today(run: Run) -> str:
     return now_dt(run).strftime("%Y-%m-%d")
 
 
-@builtin(G, "A date as text by a format: YYYY MM M DD D HH H mm ss, dddd (星期一), ddd (周一), [literal].",
-         ("formatDate('2026-11-30 17:05', 'YYYY-MM-DD HH:mm')", "2026-11-30 17:05"),
-         ("formatDate('2026-12-02', 'M月D日 dddd')", "12月2日 星期三"))
-def formatDate(run: Run, d: object, fmt: object) -> str:
+@builtin(
+    G,
+    "A date as text by a format: YYYY MM M DD D HH H mm ss, dddd (星期一), ddd (周一), [literal].",
+    ("formatDate('2026-11-30 17:05', 'YYYY-MM-DD HH:mm')", "2026-11-30 17:05"),
+    ("formatDate('2026-12-02', 'M月D日 dddd')", "12月2日 星期三"),
+)
+def formatDate(run: Run, d: Any, fmt: Any) -> str:
     return format_dt(parse(run, d, "formatDate"), want_str(fmt, "formatDate"), run.locale)
 
 
-def _shift(run: Run, d: object, n: object, unit: str, fname: str) -> str:
+def _shift(run: Run, d: Any, n: Any, unit: str, fname: str) -> str:
     amount = want_num(n, fname)
     if not math.isfinite(amount) or abs(amount) > 1e7:
         raise EvalError(f"{fname}(): {amount} is out of range")
@@ -169,44 +183,52 @@ def _shift(run: Run, d: object, n: object, unit: str, fname: str) -> str:
         raise EvalError(f"{fname}(): the date is out of range") from None
 
 
-@builtin(G, "The date `n` days later (negative: earlier).", ("addDays('2026-11-30', 2)", "2026-12-02T00:00:00+08:00"))
-def addDays(run: Run, d: object, n: object) -> str:
+@builtin(
+    G,
+    "The date `n` days later (negative: earlier).",
+    ("addDays('2026-11-30', 2)", "2026-12-02T00:00:00+08:00"),
+)
+def addDays(run: Run, d: Any, n: Any) -> str:
     return _shift(run, d, n, "days", "addDays")
 
 
 @builtin(G, "The time `n` hours later.", ("addHours('2026-11-30 23:00', 2)", "2026-12-01T01:00:00+08:00"))
-def addHours(run: Run, d: object, n: object) -> str:
+def addHours(run: Run, d: Any, n: Any) -> str:
     return _shift(run, d, n, "hours", "addHours")
 
 
 @builtin(G, "The time `n` minutes later.", ("addMinutes('2026-11-30 08:00', 90)", "2026-11-30T09:30:00+08:00"))
-def addMinutes(run: Run, d: object, n: object) -> str:
+def addMinutes(run: Run, d: Any, n: Any) -> str:
     return _shift(run, d, n, "minutes", "addMinutes")
 
 
 @builtin(G, "Minutes from `b` to `a` (a - b).", ("diffMinutes('2026-11-30 18:00', '2026-11-30 17:05')", 55))
-def diffMinutes(run: Run, a: object, b: object) -> float:
+def diffMinutes(run: Run, a: Any, b: Any) -> float:
     return (parse(run, a, "diffMinutes") - parse(run, b, "diffMinutes")).total_seconds() / 60
 
 
 @builtin(G, "Calendar days from `b` to `a` in Beijing.", ("diffDays('2026-12-01 00:10', '2026-11-30 23:50')", 1))
-def diffDays(run: Run, a: object, b: object) -> float:
+def diffDays(run: Run, a: Any, b: Any) -> float:
     return float((parse(run, a, "diffDays").date() - parse(run, b, "diffDays").date()).days)
 
 
 @builtin(G, "Day of the week, 1 = Monday … 7 = Sunday.", ("weekday('2026-11-30')", 1))
-def weekday(run: Run, d: object) -> float:
+def weekday(run: Run, d: Any) -> float:
     return float(parse(run, d, "weekday").isoweekday())
 
 
 @builtin(G, "Midnight at the start of that day.", ("startOfDay('2026-11-30 17:05')", "2026-11-30T00:00:00+08:00"))
-def startOfDay(run: Run, d: object) -> str:
+def startOfDay(run: Run, d: Any) -> str:
     return iso(parse(run, d, "startOfDay").replace(hour=0, minute=0, second=0, microsecond=0))
 
 
-@builtin("ui", "How long ago (or until) a time is, in the app's language: '3 分钟前' / '3 min ago'.",
-         ("relTime(addMinutes(now, -3))", "3 分钟前"), ("relTime(addDays(now, 2))", "2 天后"))
-def relTime(run: Run, d: object) -> str:
+@builtin(
+    "ui",
+    "How long ago (or until) a time is, in the app's language: '3 分钟前' / '3 min ago'.",
+    ("relTime(addMinutes(now, -3))", "3 分钟前"),
+    ("relTime(addDays(now, 2))", "2 天后"),
+)
+def relTime(run: Run, d: Any) -> str:
     secs = (now_dt(run) - parse(run, d, "relTime")).total_seconds()
     past = secs >= 0
     s = abs(secs)

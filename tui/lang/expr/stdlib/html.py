@@ -15,10 +15,13 @@ from tui.lang.expr.values import Opaque
 G = "html"
 
 _BLOCKS = frozenset(
-    "address article aside blockquote caption dd details div dl dt fieldset figcaption figure footer form h1 h2 "
-    "h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody tfoot thead tr ul".split()
-)
-_SKIP = frozenset("script style head template noscript title".split())
+    {
+        "address", "article", "aside", "blockquote", "caption", "dd", "details", "div", "dl", "dt", "fieldset",
+        "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li",
+        "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul",
+    }
+)  # fmt: skip
+_SKIP = frozenset(["script", "style", "head", "template", "noscript", "title"])
 
 
 class HtmlNode(Opaque):
@@ -42,15 +45,15 @@ def parse_html(run: Run | None, text: str, base_url: str | None = None) -> HtmlN
     return HtmlNode(LexborHTMLParser(text).root, base_url)
 
 
-def _node(run: Run, v: object, fname: str) -> HtmlNode:
+def _node(run: Run, v: Any, fname: str) -> HtmlNode:
     if isinstance(v, HtmlNode):
         return v
     if v.__class__ is str:
-        return parse_html(run, v)  # type: ignore[arg-type]
+        return parse_html(run, v)
     raise bad(fname, "an HTML node or text", v)
 
 
-def _css(fname: str, node: HtmlNode, selector: object) -> Any:
+def _css(fname: str, node: HtmlNode, selector: Any) -> Any:
     sel = want_str(selector, fname)
     try:
         return node.node.css(sel)
@@ -64,24 +67,32 @@ def collapse(text: str) -> str:
 
 
 @builtin(G, "Parses HTML text into a node.", ("type(html('<p>x</p>'))", "node"))
-def html(run: Run, text: object) -> HtmlNode:
+def html(run: Run, text: Any) -> HtmlNode:
     return parse_html(run, want_str(text, "html"))
 
 
-@builtin(G, "Every element matching a CSS selector.",
-         ("select(html('<ul><li>a</li><li> b </li></ul>'), 'li').map(x => text(x))", ["a", "b"]))
-def select(run: Run, node: object, selector: object) -> list[Any]:
+@builtin(
+    G,
+    "Every element matching a CSS selector.",
+    ("select(html('<ul><li>a</li><li> b </li></ul>'), 'li').map(x => text(x))", ["a", "b"]),
+)
+def select(run: Run, node: Any, selector: Any) -> list[Any]:
     n = _node(run, node, "select")
     found = _css("select", n, selector)
     run.charge(1 + len(found))
     return [HtmlNode(x, n.base_url) for x in found]
 
 
-@builtin(G, "The first element matching a selector, or null; `first(list)` is the list's first item.",
-         ("text(first(html('<p>x <b>y</b></p>'), 'p'))", "x y"), ("first([3, 1])", 3), min_args=1)
-def first(run: Run, x: object, selector: object = None) -> object:
+@builtin(
+    G,
+    "The first element matching a selector, or null; `first(list)` is the list's first item.",
+    ("text(first(html('<p>x <b>y</b></p>'), 'p'))", "x y"),
+    ("first([3, 1])", 3),
+    min_args=1,
+)
+def first(run: Run, x: Any, selector: Any = None) -> Any:
     if x.__class__ is list and selector is None:
-        return x[0] if x else None  # type: ignore[index]
+        return x[0] if x else None
     if x is None:
         return None
     if selector is None:
@@ -96,8 +107,12 @@ def _text_of(node: Any) -> str:
     return collapse(node.text(deep=True) or "")
 
 
-@builtin(G, "An element's text with white space collapsed (null gives null).", ("text(html('<p> a\\n b </p>'))", "a b"))
-def text(run: Run, node: object) -> str | None:
+@builtin(
+    G,
+    "An element's text with white space collapsed (null gives null).",
+    ("text(html('<p> a\\n b </p>'))", "a b"),
+)
+def text(run: Run, node: Any) -> str | None:
     if node is None:
         return None
     n = _node(run, node, "text")
@@ -138,9 +153,13 @@ def block_text(node: Any) -> str:
     return "\n".join(line for line in lines if line)
 
 
-@builtin(G, "Readable text of a node or HTML text: one line per block, <br> kept as a line break.",
-         ("htmlText('<p>a</p><p>b</p>')", "a\nb"), ("htmlText('x<br>y')", "x\ny"))
-def htmlText(run: Run, node: object) -> str | None:
+@builtin(
+    G,
+    "Readable text of a node or HTML text: one line per block, <br> kept as a line break.",
+    ("htmlText('<p>a</p><p>b</p>')", "a\nb"),
+    ("htmlText('x<br>y')", "x\ny"),
+)
+def htmlText(run: Run, node: Any) -> str | None:
     if node is None:
         return None
     n = _node(run, node, "htmlText")
@@ -150,7 +169,7 @@ def htmlText(run: Run, node: object) -> str | None:
 
 
 @builtin(G, "An attribute's value, or null.", ("attr(first(html('<a href=\"/x\">x</a>'), 'a'), 'href')", "/x"))
-def attr(run: Run, node: object, name: object) -> str | None:
+def attr(run: Run, node: Any, name: Any) -> str | None:
     if node is None:
         return None
     n = _node(run, node, "attr")
@@ -158,13 +177,21 @@ def attr(run: Run, node: object, name: object) -> str | None:
     return None if value is None else str(value)
 
 
-@builtin(G, "A table's rows with rowspan/colspan expanded: lists of texts; { header: true } gives objects keyed "
-            "by the header row; { cells: true } gives { text, row, col, rowspan, colspan, id } records.",
-         ("tableRows(html('<table><tr><th>楼</th><th>时间</th></tr><tr><td>一教</td><td>8:00</td></tr></table>'), "
-          "{ header: true })", [{"楼": "一教", "时间": "8:00"}]),
-         ("tableRows('<table><tr><td rowspan=2>a</td><td>1</td></tr><tr><td>2</td></tr></table>')",
-          [["a", "1"], ["a", "2"]]))
-def tableRows(run: Run, node: object, options: object = None) -> list[Any]:
+@builtin(
+    G,
+    "A table's rows with rowspan/colspan expanded: lists of texts; { header: true } gives objects keyed "
+    "by the header row; { cells: true } gives { text, row, col, rowspan, colspan, id } records.",
+    (
+        "tableRows(html('<table><tr><th>楼</th><th>时间</th></tr><tr><td>一教</td><td>8:00</td></tr></table>'), "
+        "{ header: true })",
+        [{"楼": "一教", "时间": "8:00"}],
+    ),
+    (
+        "tableRows('<table><tr><td rowspan=2>a</td><td>1</td></tr><tr><td>2</td></tr></table>')",
+        [["a", "1"], ["a", "2"]],
+    ),
+)
+def tableRows(run: Run, node: Any, options: Any = None) -> list[Any]:
     n = _node(run, node, "tableRows")
     mode = table_mode(options)
     table = n.node if n.node.tag == "table" else n.node.css_first("table")

@@ -8,7 +8,8 @@ from typing import Any
 from tui.lang.expr.errors import EvalError, LimitError
 from tui.lang.expr.limits import Run
 from tui.lang.expr.stdlib.registry import builtin, want_int, want_str
-from tui.lang.expr.values import MAX_DEPTH, stringify as _stringify
+from tui.lang.expr.values import MAX_DEPTH
+from tui.lang.expr.values import stringify as _stringify
 
 
 def _check_depth(v: Any) -> None:
@@ -41,15 +42,18 @@ def parse_json(text: str) -> Any:
 
 
 @builtin("json", "Parses JSON text; a bad text is an error naming the offset.", ("json('{\"a\":[1,2]}').a[1]", 2))
-def json(run: Run, text: object) -> object:
+def json(run: Run, text: Any) -> Any:
     t = want_str(text, "json")
     run.charge(1 + len(t) // 64)
     return parse_json(t)
 
 
-@builtin("json", "JSON text of a value (compact, or indented by `indent` spaces).",
-         ("stringify({ a: [1, 'x'] })", '{"a":[1,"x"]}'))
-def stringify(run: Run, v: object, indent: object = None) -> str:
+@builtin(
+    "json",
+    "JSON text of a value (compact, or indented by `indent` spaces).",
+    ("stringify({ a: [1, 'x'] })", '{"a":[1,"x"]}'),
+)
+def stringify(run: Run, v: Any, indent: Any = None) -> str:
     ind = None if indent is None else min(10, max(0, want_int(indent, "stringify")))
     out = _stringify(v, ind or None)
     run.charge_text(len(out))

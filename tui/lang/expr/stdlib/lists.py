@@ -15,22 +15,27 @@ from tui.lang.expr.values import MAX_DEPTH, Closure, is_num, stringify, to_str, 
 G = "lists"
 
 
-@builtin(G, "Length of a list or a string, or the number of an object's keys.",
-         ("len([1, 2, 3])", 3), ("len('北大')", 2), ("len({ a: 1 })", 1))
-def len_(run: Run, x: object) -> float:
+@builtin(
+    G,
+    "Length of a list or a string, or the number of an object's keys.",
+    ("len([1, 2, 3])", 3),
+    ("len('北大')", 2),
+    ("len({ a: 1 })", 1),
+)
+def len_(run: Run, x: Any) -> float:
     c = x.__class__
     if c is list or c is str or c is dict:
-        return float(len(x))  # type: ignore[arg-type]
+        return float(len(x))
     raise bad("len", "a list, text or an object", x)
 
 
 @builtin(G, "A new list of `fn(item, index)` for each item.", ("[1, 2].map(x => x * 10)", [10, 20]))
-def map_(run: Run, items: object, fn: object) -> list[Any]:
+def map_(run: Run, items: Any, fn: Any) -> list[Any]:
     return results(run, want_fn(fn, "map"), want_list(items, "map"))
 
 
 @builtin(G, "The items for which `fn(item, index)` is truthy.", ("[1, 2, 3].filter(x => x > 1)", [2, 3]))
-def filter_(run: Run, items: object, fn: object) -> list[Any]:
+def filter_(run: Run, items: Any, fn: Any) -> list[Any]:
     lst, clo = want_list(items, "filter"), want_fn(fn, "filter")
     n = len(lst)
     run.charge(n + 1)
@@ -46,24 +51,24 @@ def filter_(run: Run, items: object, fn: object) -> list[Any]:
 
 
 @builtin(G, "The first item for which `fn` is truthy, or null.", ("[1, 5, 7].find(x => x > 4)", 5))
-def find(run: Run, items: object, fn: object) -> object:
+def find(run: Run, items: Any, fn: Any) -> Any:
     lst = want_list(items, "find")
     i = first_true(run, want_fn(fn, "find"), lst)
     return lst[i] if i >= 0 else None
 
 
 @builtin(G, "Index of the first item for which `fn` is truthy, or -1.", ("[1, 5, 7].findIndex(x => x > 4)", 1))
-def findIndex(run: Run, items: object, fn: object) -> float:
+def findIndex(run: Run, items: Any, fn: Any) -> float:
     return float(first_true(run, want_fn(fn, "findIndex"), want_list(items, "findIndex")))
 
 
 @builtin(G, "True when `fn` is truthy for some item.", ("[1, 5].some(x => x > 4)", True))
-def some(run: Run, items: object, fn: object) -> bool:
+def some(run: Run, items: Any, fn: Any) -> bool:
     return first_true(run, want_fn(fn, "some"), want_list(items, "some")) >= 0
 
 
 @builtin(G, "True when `fn` is truthy for every item (true for an empty list).", ("[1, 5].every(x => x > 0)", True))
-def every(run: Run, items: object, fn: object) -> bool:
+def every(run: Run, items: Any, fn: Any) -> bool:
     lst, clo = want_list(items, "every"), want_fn(fn, "every")
     f, two = clo.fn, clo.nparams >= 2
     for i, x in enumerate(lst):
@@ -76,9 +81,14 @@ def every(run: Run, items: object, fn: object) -> bool:
     return True
 
 
-@builtin(G, "Folds the list: `fn(acc, item, index)`, starting from `init` (or the first item).",
-         ("[1, 2, 3].reduce((a, b) => a + b, 0)", 6), min_args=2, max_args=3)
-def reduce(run: Run, items: object, fn: object, *init: object) -> object:
+@builtin(
+    G,
+    "Folds the list: `fn(acc, item, index)`, starting from `init` (or the first item).",
+    ("[1, 2, 3].reduce((a, b) => a + b, 0)", 6),
+    min_args=2,
+    max_args=3,
+)
+def reduce(run: Run, items: Any, fn: Any, *init: Any) -> Any:
     lst, clo = want_list(items, "reduce"), want_fn(fn, "reduce")
     start = 0
     if init:
@@ -96,12 +106,12 @@ def reduce(run: Run, items: object, fn: object, *init: object) -> object:
     return acc
 
 
-def same_value_zero(a: object, b: object) -> bool:
+def same_value_zero(a: Any, b: Any) -> bool:
     """Equality for includes/uniq: like === but NaN matches NaN and containers never match (no error)."""
     ca, cb = a.__class__, b.__class__
     if ca in (list, dict) or cb in (list, dict) or ca is Closure or cb is Closure:
         return False
-    if is_num(a) and is_num(b) and a != a and b != b:  # type: ignore[comparison-overlap]
+    if is_num(a) and is_num(b) and a != a and b != b:
         return True
     try:
         return eq(a, b)
@@ -109,75 +119,90 @@ def same_value_zero(a: object, b: object) -> bool:
         return False
 
 
-@builtin(G, "True when a list holds the value (or a text holds the substring).",
-         ("[1, 2].includes(2)", True), ("'北京大学'.includes('大学')", True), min_args=2, max_args=3)
-def includes(run: Run, hay: object, needle: object, *start: object) -> bool:
+@builtin(
+    G,
+    "True when a list holds the value (or a text holds the substring).",
+    ("[1, 2].includes(2)", True),
+    ("'北京大学'.includes('大学')", True),
+    min_args=2,
+    max_args=3,
+)
+def includes(run: Run, hay: Any, needle: Any, *start: Any) -> bool:
     if hay.__class__ is str:
-        s = hay  # type: ignore[assignment]
+        s = hay
         sub = _text_arg(needle, "includes")
-        i = _clamp_index(start[0], len(s)) if start else 0  # type: ignore[arg-type]
-        run.charge(1 + len(s) // 64)  # type: ignore[arg-type]
-        return sub in s[i:]  # type: ignore[index]
+        i = _clamp_index(start[0], len(s)) if start else 0
+        run.charge(1 + len(s) // 64)
+        return sub in s[i:]
     lst = want_list(hay, "includes")
     i = _clamp_index(start[0], len(lst)) if start else 0
     run.charge(1 + len(lst))
     return any(same_value_zero(x, needle) for x in lst[i:])
 
 
-def _text_arg(v: object, fname: str) -> str:
+def _text_arg(v: Any, fname: str) -> str:
     if v.__class__ in (list, dict) or v.__class__ is Closure:
         raise bad(fname, "text to search for", v)
     return to_str(v)
 
 
-def _clamp_index(v: object, n: int) -> int:
+def _clamp_index(v: Any, n: int) -> int:
     i = want_int(v, "index")
     return max(0, n + i) if i < 0 else min(i, n)
 
 
-@builtin(G, "Position of a value in a list (or of a substring in a text), or -1.",
-         ("[3, 1, 2].indexOf(2)", 2), ("'hello'.indexOf('l')", 2), min_args=2, max_args=3)
-def indexOf(run: Run, hay: object, needle: object, *start: object) -> float:
+@builtin(
+    G,
+    "Position of a value in a list (or of a substring in a text), or -1.",
+    ("[3, 1, 2].indexOf(2)", 2),
+    ("'hello'.indexOf('l')", 2),
+    min_args=2,
+    max_args=3,
+)
+def indexOf(run: Run, hay: Any, needle: Any, *start: Any) -> float:
     if hay.__class__ is str:
-        s: str = hay  # type: ignore[assignment]
+        s: str = hay
         run.charge(1 + len(s) // 64)
         return float(s.find(_text_arg(needle, "indexOf"), _clamp_index(start[0], len(s)) if start else 0))
     lst = want_list(hay, "indexOf")
     run.charge(1 + len(lst))
     for i in range(_clamp_index(start[0], len(lst)) if start else 0, len(lst)):
         x = lst[i]
-        if x.__class__ not in (list, dict) and x.__class__ is not Closure and same_value_zero(x, needle) \
-                and not (x != x):
+        if x == x and same_value_zero(x, needle):  # strict equality: NaN is never found
             return float(i)
     return -1.0
 
 
-def _join_item(run: Run, x: object, depth: int) -> str:
+def _join_item(run: Run, x: Any, depth: int) -> str:
     if x is None:
         return ""
     c = x.__class__
     if c is list:
         if depth > MAX_DEPTH:
             raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
-        return ",".join(_join_item(run, y, depth + 1) for y in x)  # type: ignore[attr-defined]
+        return ",".join(_join_item(run, y, depth + 1) for y in x)
     if c is dict:
         raise EvalError("join() cannot put an object into text; map it to text first")
     return to_str(x)
 
 
-@builtin(G, "The items as text with `sep` between (default ','); null items give ''.",
-         ("[1, null, 2].join('-')", "1--2"), ("['a', 'b'].join()", "a,b"))
-def join(run: Run, items: object, sep: object = ",") -> str:
+@builtin(
+    G,
+    "The items as text with `sep` between (default ','); null items give ''.",
+    ("[1, null, 2].join('-')", "1--2"),
+    ("['a', 'b'].join()", "a,b"),
+)
+def join(run: Run, items: Any, sep: Any = ",") -> str:
     lst = want_list(items, "join")
     s = "," if sep is None else to_str(sep) if sep.__class__ is not str else sep
     run.charge(1 + len(lst))
     parts = [_join_item(run, x, 0) for x in lst]
-    run.charge_text(sum(map(len, parts)) + len(s) * max(0, len(parts) - 1))  # type: ignore[arg-type]
-    return s.join(parts)  # type: ignore[union-attr]
+    run.charge_text(sum(map(len, parts)) + len(s) * max(0, len(parts) - 1))
+    return s.join(parts)
 
 
-def _slice_bounds(n: int, start: object, end: object) -> tuple[int, int]:
-    def norm(v: object, default: int) -> int:
+def _slice_bounds(n: int, start: Any, end: Any) -> tuple[int, int]:
+    def norm(v: Any, default: int) -> int:
         if v is None:
             return default
         i = want_int(v, "slice")
@@ -186,30 +211,40 @@ def _slice_bounds(n: int, start: object, end: object) -> tuple[int, int]:
     return norm(start, 0), norm(end, n)
 
 
-@builtin(G, "Part of a list or text from `start` up to (not including) `end`; negatives count from the end.",
-         ("[1, 2, 3].slice(1)", [2, 3]), ("'Hello'.slice(0, -1)", "Hell"), ("'Hello'.slice(-3)", "llo"))
-def slice_(run: Run, x: object, start: object = None, end: object = None) -> object:
+@builtin(
+    G,
+    "Part of a list or text from `start` up to (not including) `end`; negatives count from the end.",
+    ("[1, 2, 3].slice(1)", [2, 3]),
+    ("'Hello'.slice(0, -1)", "Hell"),
+    ("'Hello'.slice(-3)", "llo"),
+)
+def slice_(run: Run, x: Any, start: Any = None, end: Any = None) -> Any:
     if x.__class__ is str or x.__class__ is list:
-        a, b = _slice_bounds(len(x), start, end)  # type: ignore[arg-type]
+        a, b = _slice_bounds(len(x), start, end)
         run.charge(1 + max(0, b - a) // 64)
-        return x[a:b]  # type: ignore[index]
+        return x[a:b]
     raise bad("slice", "a list or text", x)
 
 
-@builtin(G, "A list with more items (lists are spread one level), or texts joined.",
-         ("[1].concat([2, 3], 4)", [1, 2, 3, 4]), ("'a'.concat('b', 1)", "ab1"), max_args=None)
-def concat(run: Run, x: object, *more: object) -> object:
+@builtin(
+    G,
+    "A list with more items (lists are spread one level), or texts joined.",
+    ("[1].concat([2, 3], 4)", [1, 2, 3, 4]),
+    ("'a'.concat('b', 1)", "ab1"),
+    max_args=None,
+)
+def concat(run: Run, x: Any, *more: Any) -> Any:
     if x.__class__ is str:
-        parts = [x] + [to_str(m) if m.__class__ is not str else m for m in more]  # type: ignore[list-item]
-        run.charge_text(sum(len(p) for p in parts))  # type: ignore[arg-type]
-        return "".join(parts)  # type: ignore[arg-type]
+        parts = [x] + [to_str(m) if m.__class__ is not str else m for m in more]
+        run.charge_text(sum(len(p) for p in parts))
+        return "".join(parts)
     lst = want_list(x, "concat")
-    n = len(lst) + sum(len(m) if m.__class__ is list else 1 for m in more)  # type: ignore[arg-type]
+    n = len(lst) + sum(len(m) if m.__class__ is list else 1 for m in more)
     run.charge_items(n)
     out = list(lst)
     for m in more:
         if m.__class__ is list:
-            out.extend(m)  # type: ignore[arg-type]
+            out.extend(m)
         else:
             out.append(m)
     return out
@@ -228,9 +263,13 @@ def _flatten(run: Run, lst: list[Any], depth: float, level: int, out: list[Any])
     run.charge(1 + len(lst))
 
 
-@builtin(G, "Nested lists flattened `depth` levels (default 1).", ("[[1, 2], [3, [4]]].flat()", [1, 2, 3, [4]]),
-         ("[[1, [2, [3]]]].flat(5)", [1, 2, 3]))
-def flat(run: Run, items: object, depth: object = 1.0) -> list[Any]:
+@builtin(
+    G,
+    "Nested lists flattened `depth` levels (default 1).",
+    ("[[1, 2], [3, [4]]].flat()", [1, 2, 3, [4]]),
+    ("[[1, [2, [3]]]].flat(5)", [1, 2, 3]),
+)
+def flat(run: Run, items: Any, depth: Any = 1.0) -> list[Any]:
     d = want_num(depth, "flat") if depth is not None else 1.0
     out: list[Any] = []
     _flatten(run, want_list(items, "flat"), d, 0, out)
@@ -238,7 +277,7 @@ def flat(run: Run, items: object, depth: object = 1.0) -> list[Any]:
 
 
 @builtin(G, "map, then flatten one level.", ("[1, 2].flatMap(x => [x, x * 10])", [1, 10, 2, 20]))
-def flatMap(run: Run, items: object, fn: object) -> list[Any]:
+def flatMap(run: Run, items: Any, fn: Any) -> list[Any]:
     mapped = results(run, want_fn(fn, "flatMap"), want_list(items, "flatMap"))
     out: list[Any] = []
     _flatten(run, mapped, 1, 0, out)
@@ -246,32 +285,36 @@ def flatMap(run: Run, items: object, fn: object) -> list[Any]:
 
 
 @builtin(G, "A reversed copy (nothing is changed in place).", ("[1, 2, 3].reverse()", [3, 2, 1]))
-def reverse(run: Run, items: object) -> list[Any]:
+def reverse(run: Run, items: Any) -> list[Any]:
     lst = want_list(items, "reverse")
     run.charge(1 + len(lst))
     return lst[::-1]
 
 
-@builtin(G, "The item at an index; negative indexes count from the end.", ("[1, 2, 3].at(-1)", 3),
-         ("'abc'.at(0)", "a"))
-def at(run: Run, x: object, index: object) -> object:
+@builtin(
+    G,
+    "The item at an index; negative indexes count from the end.",
+    ("[1, 2, 3].at(-1)", 3),
+    ("'abc'.at(0)", "a"),
+)
+def at(run: Run, x: Any, index: Any) -> Any:
     if x.__class__ is not list and x.__class__ is not str:
         raise bad("at", "a list or text", x)
     i = want_int(index, "at")
-    n = len(x)  # type: ignore[arg-type]
+    n = len(x)
     if i < 0:
         i += n
-    return x[i] if 0 <= i < n else None  # type: ignore[index]
+    return x[i] if 0 <= i < n else None
 
 
 @builtin(G, "The last item, or null.", ("last([1, 2, 3])", 3))
-def last(run: Run, items: object) -> object:
+def last(run: Run, items: Any) -> Any:
     lst = want_list(items, "last")
     return lst[-1] if lst else None
 
 
 @builtin(G, "The first `n` items.", ("take([1, 2, 3], 2)", [1, 2]))
-def take(run: Run, items: object, n: object) -> list[Any]:
+def take(run: Run, items: Any, n: Any) -> list[Any]:
     lst = want_list(items, "take")
     k = max(0, want_int(n, "take"))
     run.charge(1 + min(k, len(lst)))
@@ -279,7 +322,7 @@ def take(run: Run, items: object, n: object) -> list[Any]:
 
 
 @builtin(G, "All but the first `n` items.", ("drop([1, 2, 3], 1)", [2, 3]))
-def drop(run: Run, items: object, n: object) -> list[Any]:
+def drop(run: Run, items: Any, n: Any) -> list[Any]:
     lst = want_list(items, "drop")
     k = max(0, want_int(n, "drop"))
     run.charge(1 + max(0, len(lst) - k))
@@ -287,7 +330,7 @@ def drop(run: Run, items: object, n: object) -> list[Any]:
 
 
 @builtin(G, "The items in lists of `size`.", ("chunk([1, 2, 3, 4, 5], 2)", [[1, 2], [3, 4], [5]]))
-def chunk(run: Run, items: object, size: object) -> list[Any]:
+def chunk(run: Run, items: Any, size: Any) -> list[Any]:
     lst = want_list(items, "chunk")
     k = want_int(size, "chunk")
     if k < 1:
@@ -296,20 +339,23 @@ def chunk(run: Run, items: object, size: object) -> list[Any]:
     return [lst[i : i + k] for i in range(0, len(lst), k)]
 
 
-def _hash_key(x: object) -> object:
+def _hash_key(x: Any) -> Any:
     c = x.__class__
     if c is list or c is dict:
         return ("j", stringify(x))
     if c is float or c is int:
-        return ("n", "NaN" if x != x else float(x))  # type: ignore[arg-type]
+        return ("n", "NaN" if x != x else float(x))
     if c is Closure:
         return ("f", id(x))
     return (type_of(x), x)
 
 
-@builtin(G, "The items without repeats (deep equality for lists and objects), first one kept.",
-         ("uniq([1, 1, 2, '1'])", [1, 2, "1"]))
-def uniq(run: Run, items: object) -> list[Any]:
+@builtin(
+    G,
+    "The items without repeats (deep equality for lists and objects), first one kept.",
+    ("uniq([1, 1, 2, '1'])", [1, 2, "1"]),
+)
+def uniq(run: Run, items: Any) -> list[Any]:
     lst = want_list(items, "uniq")
     run.charge(1 + len(lst))
     seen: set[object] = set()
@@ -322,9 +368,12 @@ def uniq(run: Run, items: object) -> list[Any]:
     return out
 
 
-@builtin(G, "The items whose key (a function or a field name) was not seen before.",
-         ("uniqBy([{ a: 1 }, { a: 1 }, { a: 2 }], 'a').length", 2))
-def uniqBy(run: Run, items: object, key: object) -> list[Any]:
+@builtin(
+    G,
+    "The items whose key (a function or a field name) was not seen before.",
+    ("uniqBy([{ a: 1 }, { a: 1 }, { a: 2 }], 'a').length", 2),
+)
+def uniqBy(run: Run, items: Any, key: Any) -> list[Any]:
     lst = want_list(items, "uniqBy")
     ks = keys_of(run, key, lst, "uniqBy")
     seen: set[object] = set()
@@ -337,7 +386,7 @@ def uniqBy(run: Run, items: object, key: object) -> list[Any]:
     return out
 
 
-def _sort_rank(k: object) -> tuple[int, Any]:
+def _sort_rank(k: Any) -> tuple[int, Any]:
     c = k.__class__
     if c is float or c is int:
         if k != k:
@@ -352,10 +401,13 @@ def _sort_rank(k: object) -> tuple[int, Any]:
     raise EvalError(f"sortBy() keys must be numbers, text, booleans or null, got {type_of(k)}")
 
 
-@builtin(G, "A sorted copy, stable; numbers numerically, texts by code point, null last; 'desc' reverses.",
-         ("sortBy([{ n: 2 }, { n: 1 }], 'n').map(x => x.n)", [1, 2]),
-         ("sortBy([3, 1, 2], x => x, 'desc')", [3, 2, 1]))
-def sortBy(run: Run, items: object, key: object, order: object = "asc") -> list[Any]:
+@builtin(
+    G,
+    "A sorted copy, stable; numbers numerically, texts by code point, null last; 'desc' reverses.",
+    ("sortBy([{ n: 2 }, { n: 1 }], 'n').map(x => x.n)", [1, 2]),
+    ("sortBy([3, 1, 2], x => x, 'desc')", [3, 2, 1]),
+)
+def sortBy(run: Run, items: Any, key: Any, order: Any = "asc") -> list[Any]:
     lst = want_list(items, "sortBy")
     if order not in ("asc", "desc"):
         raise EvalError("sortBy() order must be 'asc' or 'desc'")
@@ -368,15 +420,18 @@ def sortBy(run: Run, items: object, key: object, order: object = "asc") -> list[
     return [lst[i] for i in present + missing]
 
 
-def _group_key(k: object) -> str:
+def _group_key(k: Any) -> str:
     if k.__class__ in (list, dict) or k.__class__ is Closure:
         raise EvalError(f"group keys must be text, numbers, booleans or null, got {type_of(k)}")
     return to_str(k)
 
 
-@builtin(G, "An object from each key (as text) to the list of its items, keys in first-seen order.",
-         ("groupBy([1, 2, 3], x => x % 2 == 0 ? 'even' : 'odd')", {"odd": [1, 3], "even": [2]}))
-def groupBy(run: Run, items: object, key: object) -> dict[str, Any]:
+@builtin(
+    G,
+    "An object from each key (as text) to the list of its items, keys in first-seen order.",
+    ("groupBy([1, 2, 3], x => x % 2 == 0 ? 'even' : 'odd')", {"odd": [1, 3], "even": [2]}),
+)
+def groupBy(run: Run, items: Any, key: Any) -> dict[str, Any]:
     lst = want_list(items, "groupBy")
     out: dict[str, list[Any]] = {}
     for x, k in zip(lst, keys_of(run, key, lst, "groupBy"), strict=True):
@@ -384,14 +439,22 @@ def groupBy(run: Run, items: object, key: object) -> dict[str, Any]:
     return out
 
 
-@builtin(G, "An object from each key to its (last) item.", ("keyBy([{ id: 'a', n: 1 }], 'id')", {"a": {"id": "a", "n": 1}}))
-def keyBy(run: Run, items: object, key: object) -> dict[str, Any]:
+@builtin(
+    G,
+    "An object from each key to its (last) item.",
+    ("keyBy([{ id: 'a', n: 1 }], 'id')", {"a": {"id": "a", "n": 1}}),
+)
+def keyBy(run: Run, items: Any, key: Any) -> dict[str, Any]:
     lst = want_list(items, "keyBy")
     return {_group_key(k): x for x, k in zip(lst, keys_of(run, key, lst, "keyBy"), strict=True)}
 
 
-@builtin(G, "An object from each key to how many items have it.", ("countBy(['a', 'b', 'a'], x => x)", {"a": 2, "b": 1}))
-def countBy(run: Run, items: object, key: object) -> dict[str, Any]:
+@builtin(
+    G,
+    "An object from each key to how many items have it.",
+    ("countBy(['a', 'b', 'a'], x => x)", {"a": 2, "b": 1}),
+)
+def countBy(run: Run, items: Any, key: Any) -> dict[str, Any]:
     lst = want_list(items, "countBy")
     out: dict[str, float] = {}
     for k in keys_of(run, key, lst, "countBy"):
@@ -400,7 +463,7 @@ def countBy(run: Run, items: object, key: object) -> dict[str, Any]:
     return out
 
 
-def _numbers(run: Run, items: object, key: object, fname: str) -> list[Any]:
+def _numbers(run: Run, items: Any, key: Any, fname: str) -> list[Any]:
     lst = want_list(items, fname)
     vals = keys_of(run, key, lst, fname) if key is not None else lst
     if key is None:
@@ -408,9 +471,13 @@ def _numbers(run: Run, items: object, key: object, fname: str) -> list[Any]:
     return vals
 
 
-@builtin(G, "The sum of the numbers (or of `fn(item)`); 0 for an empty list.", ("sum([1, 2, 3])", 6),
-         ("sum([{ n: 2 }, { n: 3 }], x => x.n)", 5))
-def sum_(run: Run, items: object, key: object = None) -> float:
+@builtin(
+    G,
+    "The sum of the numbers (or of `fn(item)`); 0 for an empty list.",
+    ("sum([1, 2, 3])", 6),
+    ("sum([{ n: 2 }, { n: 3 }], x => x.n)", 5),
+)
+def sum_(run: Run, items: Any, key: Any = None) -> float:
     total = 0.0
     for v in _numbers(run, items, key, "sum"):
         total += want_num(v, "sum")
@@ -418,14 +485,14 @@ def sum_(run: Run, items: object, key: object = None) -> float:
 
 
 @builtin(G, "The mean of the numbers; null for an empty list.", ("avg([1, 2])", 1.5))
-def avg(run: Run, items: object, key: object = None) -> float | None:
+def avg(run: Run, items: Any, key: Any = None) -> float | None:
     vals = _numbers(run, items, key, "avg")
     if not vals:
         return None
     return sum(want_num(v, "avg") for v in vals) / len(vals)
 
 
-def _extreme(run: Run, items: object, key: object, fname: str, pick: Any) -> object:
+def _extreme(run: Run, items: Any, key: Any, fname: str, pick: Any) -> Any:
     vals = _numbers(run, items, key, fname)
     if not vals:
         return None
@@ -438,19 +505,27 @@ def _extreme(run: Run, items: object, key: object, fname: str, pick: Any) -> obj
 
 
 @builtin(G, "The smallest number (or text); null for an empty list.", ("min([3, 1, 2])", 1))
-def min_(run: Run, items: object, key: object = None) -> object:
+def min_(run: Run, items: Any, key: Any = None) -> Any:
     return _extreme(run, items, key, "min", min)
 
 
-@builtin(G, "The largest number (or text); null for an empty list.", ("max([3, 1, 2])", 3),
-         ("max(['2026-01-02', '2026-03-01'])", "2026-03-01"))
-def max_(run: Run, items: object, key: object = None) -> object:
+@builtin(
+    G,
+    "The largest number (or text); null for an empty list.",
+    ("max([3, 1, 2])", 3),
+    ("max(['2026-01-02', '2026-03-01'])", "2026-03-01"),
+)
+def max_(run: Run, items: Any, key: Any = None) -> Any:
     return _extreme(run, items, key, "max", max)
 
 
-@builtin(G, "Numbers from `start` (default 0) up to, not including, `end`, by `step`.",
-         ("range(3)", [0, 1, 2]), ("range(1, 7, 2)", [1, 3, 5]))
-def range_(run: Run, a: object, b: object = None, step: object = 1.0) -> list[Any]:
+@builtin(
+    G,
+    "Numbers from `start` (default 0) up to, not including, `end`, by `step`.",
+    ("range(3)", [0, 1, 2]),
+    ("range(1, 7, 2)", [1, 3, 5]),
+)
+def range_(run: Run, a: Any, b: Any = None, step: Any = 1.0) -> list[Any]:
     start, end = (0.0, want_num(a, "range")) if b is None else (want_num(a, "range"), want_num(b, "range"))
     st = want_num(step, "range")
     if st == 0 or st != st:
@@ -462,9 +537,14 @@ def range_(run: Run, a: object, b: object = None, step: object = 1.0) -> list[An
     return [start + i * st for i in range(n)]
 
 
-@builtin(G, "Lists of the items at the same index; shorter lists give null.", ("zip([1, 2], ['a', 'b'])", [[1, "a"], [2, "b"]]),
-         min_args=1, max_args=None)
-def zip_(run: Run, *lists: object) -> list[Any]:
+@builtin(
+    G,
+    "Lists of the items at the same index; shorter lists give null.",
+    ("zip([1, 2], ['a', 'b'])", [[1, "a"], [2, "b"]]),
+    min_args=1,
+    max_args=None,
+)
+def zip_(run: Run, *lists: Any) -> list[Any]:
     ls = [want_list(x, "zip") for x in lists]
     n = max(len(x) for x in ls)
     run.charge_items(n * len(ls))
@@ -472,7 +552,7 @@ def zip_(run: Run, *lists: object) -> list[Any]:
 
 
 @builtin(G, "The items that are truthy.", ("compact([0, 1, null, '', 'a', false])", [1, "a"]))
-def compact(run: Run, items: object) -> list[Any]:
+def compact(run: Run, items: Any) -> list[Any]:
     lst = want_list(items, "compact")
     run.charge(1 + len(lst))
     return [x for x in lst if truth(x)]

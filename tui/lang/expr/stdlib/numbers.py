@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run
@@ -18,16 +19,16 @@ _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))", re.ASCII)
 
 
-def parse_number(x: object) -> float | None:
+def parse_number(x: Any) -> float | None:
     """The number in `x` or None: numbers as they are, text parsed leniently, never a big int (E9)."""
     if is_num(x):
-        f = float(x)  # type: ignore[arg-type]
+        f = float(x)
         return None if f != f else f
     if x.__class__ is bool:
         return 1.0 if x else 0.0
     if x.__class__ is not str:
         return None
-    t = x.strip()  # type: ignore[attr-defined]
+    t = x.strip()
     if len(t) > 400:  # no number has that many digits that float() needs; avoids slow scans of junk
         t = t[:400]
     t = _THOUSANDS.sub("", t)
@@ -37,15 +38,20 @@ def parse_number(x: object) -> float | None:
     return float(m.group(0))  # float() never builds a big int: '9' * 5000 is Infinity
 
 
-@builtin(G, "A number from text ('1,234.5', ' 42 ', '12元' → 12); `default` (or null) when there is none.",
-         ("num('1,234.5')", 1234.5), ("num('12元')", 12), ("num('abc', 0)", 0))
-def num(run: Run, x: object, default: object = None) -> object:
+@builtin(
+    G,
+    "A number from text ('1,234.5', ' 42 ', '12元' → 12); `default` (or null) when there is none.",
+    ("num('1,234.5')", 1234.5),
+    ("num('12元')", 12),
+    ("num('abc', 0)", 0),
+)
+def num(run: Run, x: Any, default: Any = None) -> Any:
     v = parse_number(x)
     return default if v is None else v
 
 
 @builtin(G, "num(), truncated toward zero.", ("int('7.9')", 7), ("int('-7.9')", -7), ("int('x', 0)", 0))
-def int_(run: Run, x: object, default: object = None) -> object:
+def int_(run: Run, x: Any, default: Any = None) -> Any:
     v = parse_number(x)
     if v is None:
         return default
@@ -54,9 +60,14 @@ def int_(run: Run, x: object, default: object = None) -> object:
     return float(math.trunc(v))
 
 
-@builtin(G, "Rounded half up, as Math.round (2.5 → 3, -2.5 → -2), optionally to `digits` decimals.",
-         ("round(2.5)", 3), ("round(-2.5)", -2), ("round(3.14159, 2)", 3.14))
-def round_(run: Run, x: object, digits: object = None) -> float:
+@builtin(
+    G,
+    "Rounded half up, as Math.round (2.5 → 3, -2.5 → -2), optionally to `digits` decimals.",
+    ("round(2.5)", 3),
+    ("round(-2.5)", -2),
+    ("round(3.14159, 2)", 3.14),
+)
+def round_(run: Run, x: Any, digits: Any = None) -> float:
     v = want_num(x, "round")
     d = 0 if digits is None else want_int(digits, "round")
     if not math.isfinite(v):
@@ -77,31 +88,36 @@ def _js_round(v: float) -> float:
 
 
 @builtin(G, "Rounded down.", ("floor(2.7)", 2))
-def floor(run: Run, x: object) -> float:
+def floor(run: Run, x: Any) -> float:
     v = want_num(x, "floor")
     return float(math.floor(v)) if math.isfinite(v) else v
 
 
 @builtin(G, "Rounded up.", ("ceil(2.1)", 3))
-def ceil(run: Run, x: object) -> float:
+def ceil(run: Run, x: Any) -> float:
     v = want_num(x, "ceil")
     return float(math.ceil(v)) if math.isfinite(v) else v
 
 
 @builtin(G, "The absolute value.", ("abs(-3)", 3))
-def abs_(run: Run, x: object) -> float:
+def abs_(run: Run, x: Any) -> float:
     return abs(want_num(x, "abs"))
 
 
 @builtin(G, "`x` kept between `lo` and `hi`.", ("clamp(15, 0, 10)", 10))
-def clamp(run: Run, x: object, lo: object, hi: object) -> float:
+def clamp(run: Run, x: Any, lo: Any, hi: Any) -> float:
     v, a, b = want_num(x, "clamp"), want_num(lo, "clamp"), want_num(hi, "clamp")
     return min(max(v, a), b)
 
 
-@builtin(G, "Text with exactly `digits` decimals, as JavaScript's toFixed ((2.5).toFixed(0) is '3').",
-         ("(3.14159).toFixed(2)", "3.14"), ("(2.5).toFixed(0)", "3"), ("toFixed(1.005, 2)", "1.00"))
-def toFixed(run: Run, x: object, digits: object = 0.0) -> str:
+@builtin(
+    G,
+    "Text with exactly `digits` decimals, as JavaScript's toFixed ((2.5).toFixed(0) is '3').",
+    ("(3.14159).toFixed(2)", "3.14"),
+    ("(2.5).toFixed(0)", "3"),
+    ("toFixed(1.005, 2)", "1.00"),
+)
+def toFixed(run: Run, x: Any, digits: Any = 0.0) -> str:
     v = want_num(x, "toFixed")
     d = want_int(digits, "toFixed")
     if not 0 <= d <= 100:
@@ -116,7 +132,7 @@ def toFixed(run: Run, x: object, digits: object = 0.0) -> str:
 
 
 @builtin(G, "True for a number that is not NaN.", ("isNumber(3)", True), ("isNumber('3')", False))
-def isNumber(run: Run, x: object) -> bool:
+def isNumber(run: Run, x: Any) -> bool:
     return is_num(x) and x == x
 
 

@@ -14,28 +14,28 @@ G = "objects"
 
 
 @builtin(G, "The object's keys, in insertion order.", ("keys({ a: 1, b: 2 })", ["a", "b"]))
-def keys(run: Run, obj: object) -> list[Any]:
+def keys(run: Run, obj: Any) -> list[Any]:
     d = want_dict(obj, "keys")
     run.charge(1 + len(d))
     return list(d)
 
 
 @builtin(G, "The object's values, in key order.", ("values({ a: 1, b: 2 })", [1, 2]))
-def values(run: Run, obj: object) -> list[Any]:
+def values(run: Run, obj: Any) -> list[Any]:
     d = want_dict(obj, "values")
     run.charge(1 + len(d))
     return list(d.values())
 
 
 @builtin(G, "The object's [key, value] pairs.", ("entries({ x: 1 })", [["x", 1]]))
-def entries(run: Run, obj: object) -> list[Any]:
+def entries(run: Run, obj: Any) -> list[Any]:
     d = want_dict(obj, "entries")
     run.charge(1 + len(d))
     return [[k, v] for k, v in d.items()]
 
 
 @builtin(G, "An object from [key, value] pairs.", ("fromEntries([['a', 1], ['b', 2]])", {"a": 1, "b": 2}))
-def fromEntries(run: Run, pairs: object) -> dict[str, Any]:
+def fromEntries(run: Run, pairs: Any) -> dict[str, Any]:
     lst = want_list(pairs, "fromEntries")
     run.charge(1 + len(lst))
     out: dict[str, Any] = {}
@@ -46,14 +46,14 @@ def fromEntries(run: Run, pairs: object) -> dict[str, Any]:
     return out
 
 
-def _key_list(keys_: object, fname: str) -> list[str]:
+def _key_list(keys_: Any, fname: str) -> list[str]:
     if keys_.__class__ is str:
-        return [keys_]  # type: ignore[list-item]
+        return [keys_]
     return [prop_key(k) for k in want_list(keys_, fname)]
 
 
 @builtin(G, "A copy with only the given keys.", ("pick({ a: 1, b: 2 }, ['a'])", {"a": 1}))
-def pick(run: Run, obj: object, keys_: object) -> dict[str, Any]:
+def pick(run: Run, obj: Any, keys_: Any) -> dict[str, Any]:
     d = want_dict(obj, "pick")
     ks = _key_list(keys_, "pick")
     run.charge(1 + len(ks))
@@ -61,16 +61,21 @@ def pick(run: Run, obj: object, keys_: object) -> dict[str, Any]:
 
 
 @builtin(G, "A copy without the given keys.", ("omit({ a: 1, b: 2 }, ['a'])", {"b": 2}))
-def omit(run: Run, obj: object, keys_: object) -> dict[str, Any]:
+def omit(run: Run, obj: Any, keys_: Any) -> dict[str, Any]:
     d = want_dict(obj, "omit")
     ks = set(_key_list(keys_, "omit"))
     run.charge(1 + len(d))
     return {k: v for k, v in d.items() if k not in ks}
 
 
-@builtin(G, "A new object with the keys of each argument in turn (later ones win); null is skipped.",
-         ("merge({ a: 1 }, { b: 2 }, { a: 3 })", {"a": 3, "b": 2}), min_args=1, max_args=None)
-def merge(run: Run, *objs: object) -> dict[str, Any]:
+@builtin(
+    G,
+    "A new object with the keys of each argument in turn (later ones win); null is skipped.",
+    ("merge({ a: 1 }, { b: 2 }, { a: 3 })", {"a": 3, "b": 2}),
+    min_args=1,
+    max_args=None,
+)
+def merge(run: Run, *objs: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for o in objs:
         if o is None:
@@ -80,11 +85,15 @@ def merge(run: Run, *objs: object) -> dict[str, Any]:
     return out
 
 
-@builtin(G, "The value at a path ('a.b.0' or a list of keys), or `default` when any step is missing.",
-         ("get({ a: { b: [10, 20] } }, 'a.b.1')", 20), ("get({}, 'x.y', 'none')", "none"))
-def get(run: Run, obj: object, path: object, default: object = None) -> object:
+@builtin(
+    G,
+    "The value at a path ('a.b.0' or a list of keys), or `default` when any step is missing.",
+    ("get({ a: { b: [10, 20] } }, 'a.b.1')", 20),
+    ("get({}, 'x.y', 'none')", "none"),
+)
+def get(run: Run, obj: Any, path: Any, default: Any = None) -> Any:
     if path.__class__ is str:
-        steps: list[Any] = path.split(".") if path else []  # type: ignore[attr-defined]
+        steps: list[Any] = path.split(".") if path else []
     else:
         steps = want_list(path, "get")
     run.charge(1 + len(steps))
@@ -92,30 +101,30 @@ def get(run: Run, obj: object, path: object, default: object = None) -> object:
     for step in steps:
         if cur.__class__ is dict:
             key = prop_key(step)
-            if key not in cur:  # type: ignore[operator]
+            if key not in cur:
                 return default
-            cur = cur[key]  # type: ignore[index]
+            cur = cur[key]
         elif cur.__class__ is list:
             i = index_of_key(step)
-            if i is None or i >= len(cur):  # type: ignore[arg-type]
+            if i is None or i >= len(cur):
                 return default
-            cur = cur[i]  # type: ignore[index]
+            cur = cur[i]
         else:
             return default
     return default if cur is None else cur
 
 
 @builtin(G, "True when the object has the key (or the list has the index).", ("has({ a: null }, 'a')", True))
-def has(run: Run, obj: object, key: object) -> bool:
+def has(run: Run, obj: Any, key: Any) -> bool:
     if obj.__class__ is dict:
-        return prop_key(key) in obj  # type: ignore[operator]
+        return prop_key(key) in obj
     if obj.__class__ is list:
         i = index_of_key(key)
-        return i is not None and i < len(obj)  # type: ignore[arg-type]
+        return i is not None and i < len(obj)
     raise bad("has", "an object or a list", obj)
 
 
-def deep_equal(run: Run, a: object, b: object, depth: int = 0) -> bool:
+def deep_equal(run: Run, a: Any, b: Any, depth: int = 0) -> bool:
     """Deep equality: same types, equal scalars (=== rules), same keys and items in any key order."""
     if depth > MAX_DEPTH:
         raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
@@ -126,17 +135,20 @@ def deep_equal(run: Run, a: object, b: object, depth: int = 0) -> bool:
     if ca is not cb:
         return False
     if ca is list:
-        return len(a) == len(b) and all(deep_equal(run, x, y, depth + 1) for x, y in zip(a, b, strict=True))  # type: ignore[arg-type]
+        return len(a) == len(b) and all(deep_equal(run, x, y, depth + 1) for x, y in zip(a, b, strict=True))
     if ca is dict:
-        return a.keys() == b.keys() and all(deep_equal(run, v, b[k], depth + 1) for k, v in a.items())  # type: ignore[attr-defined,index]
+        return a.keys() == b.keys() and all(deep_equal(run, v, b[k], depth + 1) for k, v in a.items())
     if ca is Closure:
         return a is b
     return a == b
 
 
-@builtin(G, "Deep equality of two values (what == cannot do for lists and objects).",
-         ("equals([1, { a: 2 }], [1, { a: 2 }])", True))
-def equals(run: Run, a: object, b: object) -> bool:
+@builtin(
+    G,
+    "Deep equality of two values (what == cannot do for lists and objects).",
+    ("equals([1, { a: 2 }], [1, { a: 2 }])", True),
+)
+def equals(run: Run, a: Any, b: Any) -> bool:
     result = deep_equal(run, a, b)
     run.check()
     return result

@@ -141,7 +141,7 @@ def compile_pattern(run: Run | None, pattern: str) -> Regex:
     if run is not None:
         hit = run.regexes.get(pattern)
         if hit is not None:
-            return hit  # type: ignore[no-any-return]
+            return hit
         if len(run.regexes) >= MAX_PATTERNS_PER_RUN:
             raise RegexError(f"more than {MAX_PATTERNS_PER_RUN} distinct patterns in one run")
         run.charge(1 + len(pattern))
@@ -162,11 +162,11 @@ def compile_pattern(run: Run | None, pattern: str) -> Regex:
     return rx
 
 
-def as_regex(run: Run, v: object, fname: str) -> Regex:
+def as_regex(run: Run, v: Any, fname: str) -> Regex:
     if isinstance(v, Regex):
         return v
     if v.__class__ is str:
-        return compile_pattern(run, v)  # type: ignore[arg-type]
+        return compile_pattern(run, v)
     raise bad(fname, "a pattern (text or regex())", v)
 
 
@@ -174,24 +174,30 @@ def _match_list(m: Any) -> list[Any]:
     return [m.group(0), *m.groups()]
 
 
-@builtin(G, "A pattern value, for replace(), replaceAll() and split() to treat as a regex.",
-         ("type(regex('\\d+'))", "regex"))
-def regex(run: Run, pattern: object) -> Regex:
+@builtin(
+    G,
+    "A pattern value, for replace(), replaceAll() and split() to treat as a regex.",
+    ("type(regex('\\d+'))", "regex"),
+)
+def regex(run: Run, pattern: Any) -> Regex:
     return compile_pattern(run, want_str(pattern, "regex"))
 
 
 @builtin(G, "True when the pattern matches somewhere in the text.", ("test('Yanyuan', '(?i)^yanyuan')", True))
-def test(run: Run, s: object, pattern: object) -> bool:
+def test(run: Run, s: Any, pattern: Any) -> bool:
     return as_regex(run, pattern, "test").search(run, want_str(s, "test")) is not None
 
 
-@builtin(G, "The first match as [whole, group1, …] (unmatched groups null), or null.",
-         ("match('票价 12 元', '(\\d+) 元')", ["12 元", "12"]))
-def match(run: Run, s: object, pattern: object) -> list[Any] | None:
+@builtin(
+    G,
+    "The first match as [whole, group1, …] (unmatched groups null), or null.",
+    ("match('票价 12 元', '(\\d+) 元')", ["12 元", "12"]),
+)
+def match(run: Run, s: Any, pattern: Any) -> list[Any] | None:
     m = as_regex(run, pattern, "match").search(run, want_str(s, "match"))
     return None if m is None else _match_list(m)
 
 
 @builtin(G, "Every match, each as [whole, group1, …].", ("matchAll('a1b22', '\\d+').map(m => m[0])", ["1", "22"]))
-def matchAll(run: Run, s: object, pattern: object) -> list[Any]:
+def matchAll(run: Run, s: Any, pattern: Any) -> list[Any]:
     return [_match_list(m) for m in as_regex(run, pattern, "matchAll").finditer(run, want_str(s, "matchAll"))]

@@ -84,36 +84,36 @@ def alias(new: str, old: str, doc: str, *examples: tuple[str, Any]) -> None:
 
 
 # -- argument checks shared by the library -----------------------------------------------------------------
-def bad(fname: str, what: str, v: object) -> EvalError:
+def bad(fname: str, what: str, v: Any) -> EvalError:
     """The error for an argument of the wrong type."""
     return EvalError(f"{fname}() expects {what}, got {article(type_of(v))}")
 
 
-def want_list(v: object, fname: str) -> list[Any]:
+def want_list(v: Any, fname: str) -> list[Any]:
     if v.__class__ is not list:
         raise bad(fname, "a list", v)
-    return v  # type: ignore[return-value]
+    return v
 
 
-def want_str(v: object, fname: str) -> str:
+def want_str(v: Any, fname: str) -> str:
     if v.__class__ is not str:
         raise bad(fname, "text", v)
-    return v  # type: ignore[return-value]
+    return v
 
 
-def want_dict(v: object, fname: str) -> dict[str, Any]:
+def want_dict(v: Any, fname: str) -> dict[str, Any]:
     if v.__class__ is not dict:
         raise bad(fname, "an object", v)
-    return v  # type: ignore[return-value]
+    return v
 
 
-def want_num(v: object, fname: str) -> float:
+def want_num(v: Any, fname: str) -> float:
     if not is_num(v):
         raise bad(fname, "a number", v)
-    return float(v)  # type: ignore[arg-type]
+    return float(v)
 
 
-def want_int(v: object, fname: str, default: int | None = None) -> int:
+def want_int(v: Any, fname: str, default: int | None = None) -> int:
     """A whole number argument (JavaScript's ToIntegerOrInfinity, clamped to a safe range)."""
     if v is None and default is not None:
         return default
@@ -127,7 +127,7 @@ def want_int(v: object, fname: str, default: int | None = None) -> int:
     return int(x)
 
 
-def want_fn(v: object, fname: str) -> Closure:
+def want_fn(v: Any, fname: str) -> Closure:
     if v.__class__ is not Closure:
         raise bad(fname, "a function (x => …)", v)
-    return v  # type: ignore[return-value]
+    return v

@@ -17,29 +17,29 @@ JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2
 
 
 @builtin(G, "Text without leading and trailing white space.", ("trim('  二教  ')", "二教"))
-def trim(run: Run, s: object) -> str:
+def trim(run: Run, s: Any) -> str:
     return want_str(s, "trim").strip(JS_SPACE)
 
 
 @builtin(G, "Text without leading white space.", ("trimStart('  a ')", "a "))
-def trimStart(run: Run, s: object) -> str:
+def trimStart(run: Run, s: Any) -> str:
     return want_str(s, "trimStart").lstrip(JS_SPACE)
 
 
 @builtin(G, "Text without trailing white space.", ("trimEnd('  a ')", "  a"))
-def trimEnd(run: Run, s: object) -> str:
+def trimEnd(run: Run, s: Any) -> str:
     return want_str(s, "trimEnd").rstrip(JS_SPACE)
 
 
 @builtin(G, "Lower-case text.", ("lower('ABC')", "abc"))
-def lower(run: Run, s: object) -> str:
+def lower(run: Run, s: Any) -> str:
     t = want_str(s, "lower")
     run.charge_text(len(t))
     return t.lower()
 
 
 @builtin(G, "Upper-case text.", ("upper('abc')", "ABC"))
-def upper(run: Run, s: object) -> str:
+def upper(run: Run, s: Any) -> str:
     t = want_str(s, "upper")
     run.charge_text(len(t))
     return t.upper()
@@ -49,9 +49,13 @@ alias("toLowerCase", "lower", "Same as lower().", ("'ABC'.toLowerCase()", "abc")
 alias("toUpperCase", "upper", "Same as upper().", ("'abc'.toUpperCase()", "ABC"))
 
 
-@builtin(G, "The pieces of a text between separators (text or regex()); '' splits into characters.",
-         ("'a,b,,c'.split(',')", ["a", "b", "", "c"]), ("'a1b22c'.split(regex('\\d+'))", ["a", "b", "c"]))
-def split(run: Run, s: object, sep: object = None, limit: object = None) -> list[Any]:
+@builtin(
+    G,
+    "The pieces of a text between separators (text or regex()); '' splits into characters.",
+    ("'a,b,,c'.split(',')", ["a", "b", "", "c"]),
+    ("'a1b22c'.split(regex('\\d+'))", ["a", "b", "c"]),
+)
+def split(run: Run, s: Any, sep: Any = None, limit: Any = None) -> list[Any]:
     text = want_str(s, "split")
     lim = MAX_ITEMS if limit is None else max(0, want_int(limit, "split"))
     from tui.lang.expr.stdlib.regex import Regex
@@ -110,7 +114,7 @@ def substitute(repl: str, match: str, groups: tuple[str | None, ...], text: str,
     return "".join(out)
 
 
-def _replace_text(run: Run, text: str, pat: str, repl: object, every: bool) -> str:
+def _replace_text(run: Run, text: str, pat: str, repl: Any, every: bool) -> str:
     if pat not in text:
         return text
     pieces: list[str] = []
@@ -135,15 +139,15 @@ def _replace_text(run: Run, text: str, pat: str, repl: object, every: bool) -> s
     return "".join(pieces)
 
 
-def _replacement(run: Run, repl: object, match: str, groups: tuple[str | None, ...], text: str, pos: int) -> str:
+def _replacement(run: Run, repl: Any, match: str, groups: tuple[str | None, ...], text: str, pos: int) -> str:
     if repl.__class__ is Closure:
         run.charge(1)
-        v = repl.fn(match, *groups)  # type: ignore[attr-defined]
+        v = repl.fn(match, *groups)
         return to_str(v)
-    return substitute(repl, match, groups, text, pos)  # type: ignore[arg-type]
+    return substitute(repl, match, groups, text, pos)
 
 
-def _repl_arg(repl: object, fname: str) -> object:
+def _repl_arg(repl: Any, fname: str) -> Any:
     if repl.__class__ is Closure or repl.__class__ is str:
         return repl
     if repl.__class__ in (list, dict):
@@ -151,11 +155,15 @@ def _repl_arg(repl: object, fname: str) -> object:
     return to_str(repl)
 
 
-@builtin(G, "With a text pattern: the first occurrence replaced (as JavaScript); with regex(): every match, "
-            "$1…$9 and $& allowed.",
-         ("'a-b-c'.replace('-', '+')", "a+b-c"), ("replace('a1b22', regex('\\d+'), '#')", "a#b#"),
-         ("replace('2026-11-30', regex('(\\d+)-(\\d+)-(\\d+)'), '$3/$2')", "30/11"))
-def replace(run: Run, s: object, pattern: object, repl: object) -> str:
+@builtin(
+    G,
+    "With a text pattern: the first occurrence replaced (as JavaScript); with regex(): every match, "
+    "$1…$9 and $& allowed.",
+    ("'a-b-c'.replace('-', '+')", "a+b-c"),
+    ("replace('a1b22', regex('\\d+'), '#')", "a#b#"),
+    ("replace('2026-11-30', regex('(\\d+)-(\\d+)-(\\d+)'), '$3/$2')", "30/11"),
+)
+def replace(run: Run, s: Any, pattern: Any, repl: Any) -> str:
     from tui.lang.expr.stdlib.regex import Regex
 
     text = want_str(s, "replace")
@@ -165,14 +173,14 @@ def replace(run: Run, s: object, pattern: object, repl: object) -> str:
     return _replace_text(run, text, _text_pattern(pattern, "replace"), r, every=False)
 
 
-def _text_pattern(p: object, fname: str) -> str:
+def _text_pattern(p: Any, fname: str) -> str:
     if p.__class__ in (list, dict) or p.__class__ is Closure:
         raise bad(fname, "a text or regex() pattern", p)
     return to_str(p)
 
 
 @builtin(G, "Every occurrence replaced.", ("'a-b-c'.replaceAll('-', '+')", "a+b+c"))
-def replaceAll(run: Run, s: object, pattern: object, repl: object) -> str:
+def replaceAll(run: Run, s: Any, pattern: Any, repl: Any) -> str:
     from tui.lang.expr.stdlib.regex import Regex
 
     text = want_str(s, "replaceAll")
@@ -183,20 +191,20 @@ def replaceAll(run: Run, s: object, pattern: object, repl: object) -> str:
 
 
 @builtin(G, "True when the text starts with `prefix` (at `position`).", ("'Hello'.startsWith('He')", True))
-def startsWith(run: Run, s: object, prefix: object, position: object = None) -> bool:
+def startsWith(run: Run, s: Any, prefix: Any, position: Any = None) -> bool:
     text = want_str(s, "startsWith")
     p = 0 if position is None else min(max(0, want_int(position, "startsWith")), len(text))
     return text.startswith(_text_pattern(prefix, "startsWith"), p)
 
 
 @builtin(G, "True when the text ends with `suffix` (before `endPosition`).", ("'北大'.endsWith('大')", True))
-def endsWith(run: Run, s: object, suffix: object, end_position: object = None) -> bool:
+def endsWith(run: Run, s: Any, suffix: Any, end_position: Any = None) -> bool:
     text = want_str(s, "endsWith")
     e = len(text) if end_position is None else min(max(0, want_int(end_position, "endsWith")), len(text))
     return text[:e].endswith(_text_pattern(suffix, "endsWith"))
 
 
-def _pad(run: Run, s: object, length: object, fill: object, fname: str, left: bool) -> str:
+def _pad(run: Run, s: Any, length: Any, fill: Any, fname: str, left: bool) -> str:
     text = want_str(s, fname)
     n = want_int(length, fname)
     f = " " if fill is None else to_str(fill)
@@ -211,17 +219,17 @@ def _pad(run: Run, s: object, length: object, fill: object, fname: str, left: bo
 
 
 @builtin(G, "Text padded at the start to `length` with `fill` (default ' ').", ("'7'.padStart(3, '0')", "007"))
-def padStart(run: Run, s: object, length: object, fill: object = None) -> str:
+def padStart(run: Run, s: Any, length: Any, fill: Any = None) -> str:
     return _pad(run, s, length, fill, "padStart", True)
 
 
 @builtin(G, "Text padded at the end to `length`.", ("'ab'.padEnd(4, '.')", "ab.."))
-def padEnd(run: Run, s: object, length: object, fill: object = None) -> str:
+def padEnd(run: Run, s: Any, length: Any, fill: Any = None) -> str:
     return _pad(run, s, length, fill, "padEnd", False)
 
 
 @builtin(G, "The text `count` times.", ("'ab'.repeat(3)", "ababab"))
-def repeat(run: Run, s: object, count: object) -> str:
+def repeat(run: Run, s: Any, count: Any) -> str:
     text = want_str(s, "repeat")
     c = want_num(count, "repeat")
     if c < 0 or math.isinf(c):
@@ -231,9 +239,13 @@ def repeat(run: Run, s: object, count: object) -> str:
     return text * k
 
 
-@builtin(G, "Text between two indexes (swapped when start > end; negatives are 0).",
-         ("'Hello'.substring(1, 3)", "el"), ("'Hello'.substring(3, 1)", "el"))
-def substring(run: Run, s: object, start: object, end: object = None) -> str:
+@builtin(
+    G,
+    "Text between two indexes (swapped when start > end; negatives are 0).",
+    ("'Hello'.substring(1, 3)", "el"),
+    ("'Hello'.substring(3, 1)", "el"),
+)
+def substring(run: Run, s: Any, start: Any, end: Any = None) -> str:
     text = want_str(s, "substring")
     n = len(text)
     a = min(max(0, want_int(start, "substring")), n) if start is not None else 0
@@ -244,21 +256,25 @@ def substring(run: Run, s: object, start: object, end: object = None) -> str:
 
 
 @builtin(G, "The character at an index, or ''.", ("'abc'.charAt(1)", "b"))
-def charAt(run: Run, s: object, index: object = 0.0) -> str:
+def charAt(run: Run, s: Any, index: Any = 0.0) -> str:
     text = want_str(s, "charAt")
     i = want_int(index, "charAt")
     return text[i] if 0 <= i < len(text) else ""
 
 
-@builtin(G, "Last position of a substring (or of a value in a list), or -1.", ("'a-b-c'.lastIndexOf('-')", 3),
-         ("[1, 2, 1].lastIndexOf(1)", 2))
-def lastIndexOf(run: Run, hay: object, needle: object) -> float:
+@builtin(
+    G,
+    "Last position of a substring (or of a value in a list), or -1.",
+    ("'a-b-c'.lastIndexOf('-')", 3),
+    ("[1, 2, 1].lastIndexOf(1)", 2),
+)
+def lastIndexOf(run: Run, hay: Any, needle: Any) -> float:
     if hay.__class__ is list:
         from tui.lang.expr.stdlib.lists import same_value_zero
 
-        run.charge(1 + len(hay))  # type: ignore[arg-type]
-        for i in range(len(hay) - 1, -1, -1):  # type: ignore[arg-type]
-            x = hay[i]  # type: ignore[index]
+        run.charge(1 + len(hay))
+        for i in range(len(hay) - 1, -1, -1):
+            x = hay[i]
             if same_value_zero(x, needle) and x == x:
                 return float(i)
         return -1.0
@@ -267,9 +283,14 @@ def lastIndexOf(run: Run, hay: object, needle: object) -> float:
     return float(text.rfind(_text_pattern(needle, "lastIndexOf")))
 
 
-@builtin("text", "Text by the template rules: numbers as JavaScript prints them, lists and objects as JSON.",
-         ("str(4 / 2)", "2"), ("str(null)", "null"), ("str([1, 'a'])", '[1,"a"]'))
-def str_(run: Run, v: object) -> str:
+@builtin(
+    "text",
+    "Text by the template rules: numbers as JavaScript prints them, lists and objects as JSON.",
+    ("str(4 / 2)", "2"),
+    ("str(null)", "null"),
+    ("str([1, 'a'])", '[1,"a"]'),
+)
+def str_(run: Run, v: Any) -> str:
     out = to_text(v)
     run.charge_text(len(out))
     return out

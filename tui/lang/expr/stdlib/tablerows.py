@@ -68,9 +68,17 @@ def table_rows(run: Run, table: Any, mode: str, text_of: Any) -> list[Any]:
                 i = slots.get((r, c))
                 if i is None:
                     continue
-                t, r0, c0, rs, cs = cells[i]
-                row.append({"text": t, "row": float(r), "col": float(c), "rowspan": float(rs),
-                            "colspan": float(cs), "id": float(i)})
+                t, _r0, _c0, rs, cs = cells[i]
+                row.append(
+                    {
+                        "text": t,
+                        "row": float(r),
+                        "col": float(c),
+                        "rowspan": float(rs),
+                        "colspan": float(cs),
+                        "id": float(i),
+                    }
+                )
             grid.append(row)
         return grid
     if mode == "header":
@@ -96,13 +104,13 @@ def _header_keys(names: list[str | None]) -> list[str]:
     return out
 
 
-def table_mode(options: object) -> str:
+def table_mode(options: Any) -> str:
     """'plain', 'header' or 'cells' from the options object."""
     if options is None:
         return "plain"
     if options.__class__ is not dict:
         raise EvalError("tableRows() options must be an object like { header: true } or { cells: true }")
-    opts: dict[str, Any] = options  # type: ignore[assignment]
+    opts: dict[str, Any] = options
     unknown = set(opts) - {"header", "cells"}
     if unknown:
         raise EvalError(f"tableRows(): unknown option {sorted(unknown)[0]!r} (use header or cells)")

@@ -7,38 +7,43 @@ from urllib.parse import parse_qsl, quote, unquote, urljoin, urlsplit
 
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run
+from tui.lang.expr.stdlib.html import HtmlNode
 from tui.lang.expr.stdlib.registry import bad, builtin, want_dict, want_str
-from tui.lang.expr.values import Opaque, to_str
+from tui.lang.expr.values import to_str
 
 G = "url"
 # encodeURIComponent leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) alone; quote() keeps letters, digits and _.-~
 _COMPONENT_SAFE = "-_.!~*'()"
 
 
-@builtin(G, "`relative` resolved against `base` (a URL, or a page from `as: html`).",
-         ("url('https://a.pku.edu.cn/x/y.html', '../z?q=1')", "https://a.pku.edu.cn/z?q=1"))
-def url(run: Run, base: object, relative: object = "") -> str:
-    if isinstance(base, Opaque) and hasattr(base, "base_url"):
-        b = base.base_url or ""
-    else:
-        b = want_str(base, "url")
+@builtin(
+    G,
+    "`relative` resolved against `base` (a URL, or a page from `as: html`).",
+    ("url('https://a.pku.edu.cn/x/y.html', '../z?q=1')", "https://a.pku.edu.cn/z?q=1"),
+)
+def url(run: Run, base: Any, relative: Any = "") -> str:
+    b = (base.base_url or "") if isinstance(base, HtmlNode) else want_str(base, "url")
     rel = want_str(relative, "url") if relative is not None else ""
     run.charge_text(len(b) + len(rel))
     return urljoin(b, rel.strip())
 
 
-def _enc(v: object) -> str:
+def _enc(v: Any) -> str:
     return quote(to_str(v), safe=_COMPONENT_SAFE)
 
 
-@builtin(G, "A query string from an object (null values left out, lists repeat the key).",
-         ("query({ a: 1, b: '二' })", "a=1&b=%E4%BA%8C"), ("query({ t: ['x', 'y'], n: null })", "t=x&t=y"))
-def query(run: Run, obj: object) -> str:
+@builtin(
+    G,
+    "A query string from an object (null values left out, lists repeat the key).",
+    ("query({ a: 1, b: '二' })", "a=1&b=%E4%BA%8C"),
+    ("query({ t: ['x', 'y'], n: null })", "t=x&t=y"),
+)
+def query(run: Run, obj: Any) -> str:
     d = want_dict(obj, "query")
     parts: list[str] = []
     for k, v in d.items():
         items = v if v.__class__ is list else [v]
-        for item in items:  # type: ignore[attr-defined]
+        for item in items:
             if item is None:
                 continue
             if item.__class__ in (list, dict):
@@ -50,7 +55,7 @@ def query(run: Run, obj: object) -> str:
 
 
 @builtin(G, "Text made safe for a URL component.", ("encodeURIComponent('二 教')", "%E4%BA%8C%20%E6%95%99"))
-def encodeURIComponent(run: Run, s: object) -> str:
+def encodeURIComponent(run: Run, s: Any) -> str:
     if s.__class__ in (list, dict):
         raise bad("encodeURIComponent", "text", s)
     out = _enc(s)
@@ -59,7 +64,7 @@ def encodeURIComponent(run: Run, s: object) -> str:
 
 
 @builtin(G, "The text an encoded URL component stands for.", ("decodeURIComponent('%E4%BA%8C')", "二"))
-def decodeURIComponent(run: Run, s: object) -> str:
+def decodeURIComponent(run: Run, s: Any) -> str:
     text = want_str(s, "decodeURIComponent")
     try:
         return unquote(text, errors="strict")
@@ -67,10 +72,13 @@ def decodeURIComponent(run: Run, s: object) -> str:
         raise EvalError("decodeURIComponent(): malformed percent-encoding") from None
 
 
-@builtin(G, "A URL's parts: { scheme, host, path, query (an object), hash }.",
-         ("parseUrl('https://x.pku.edu.cn/a/b?c=1').host", "x.pku.edu.cn"),
-         ("parseUrl('https://x.pku.edu.cn/a?c=1&d=%E4%BA%8C').query", {"c": "1", "d": "二"}))
-def parseUrl(run: Run, u: object) -> dict[str, Any]:
+@builtin(
+    G,
+    "A URL's parts: { scheme, host, path, query (an object), hash }.",
+    ("parseUrl('https://x.pku.edu.cn/a/b?c=1').host", "x.pku.edu.cn"),
+    ("parseUrl('https://x.pku.edu.cn/a?c=1&d=%E4%BA%8C').query", {"c": "1", "d": "二"}),
+)
+def parseUrl(run: Run, u: Any) -> dict[str, Any]:
     text = want_str(u, "parseUrl")
     try:
         parts = urlsplit(text.strip())
