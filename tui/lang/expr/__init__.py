@@ -19,11 +19,12 @@ from tui.lang.expr.errors import (
 from tui.lang.expr.limits import MAX_EVALUATIONS, Run
 from tui.lang.expr.stdlib import FUNCTIONS
 from tui.lang.expr.templates import compile_template, render
-from tui.lang.expr.values import from_json, stringify, to_json, to_text, type_of
+from tui.lang.expr.values import Closure, from_json, stringify, to_json, to_text, type_of
 
 __all__ = [
     "FUNCTIONS",
     "MAX_EVALUATIONS",
+    "Closure",
     "EvalError",
     "Expression",
     "LangError",

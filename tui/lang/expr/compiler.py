@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.lang.expr import ast, ops
-from tui.lang.expr.errors import ParseError, UnboundNameError
+from tui.lang.expr.errors import LangError, ParseError, UnboundNameError
 from tui.lang.expr.stdlib import FUNCTIONS
 from tui.lang.expr.values import Closure, to_text
 
@@ -348,21 +348,24 @@ class Compiler:
 
     @staticmethod
     def equality(left: str, lk: str | None, right: str, rk: str | None) -> str:
-        if lk == NULL:
+        # Identity tests only against a variable: `1.0 is True` would be a SyntaxWarning, and two literals
+        # are rare enough to take the general path.
+        lvar, rvar = _is_var(left), _is_var(right)
+        if lk == NULL and rvar:
             return f"{right} is None"
-        if rk == NULL:
+        if rk == NULL and lvar:
             return f"{left} is None"
-        if rk == BOOL:
+        if rk == BOOL and lvar:
             return f"{left} is {right}"
-        if lk == BOOL:
+        if lk == BOOL and rvar:
             return f"{right} is {left}"
-        if rk == STR:
+        if rk == STR and lvar:
             return f"{left} == {right} if {left}.__class__ is _str else _eq({left}, {right})"
-        if lk == STR:
+        if lk == STR and rvar:
             return f"{left} == {right} if {right}.__class__ is _str else _eq({left}, {right})"
-        if rk == NUM:
+        if rk == NUM and lvar:
             return f"{left} == {right} if {left}.__class__ is _float else _eq({left}, {right})"
-        if lk == NUM:
+        if lk == NUM and rvar:
             return f"{left} == {right} if {right}.__class__ is _float else _eq({left}, {right})"
         return f"_eq({left}, {right})"
 
@@ -474,8 +477,8 @@ class Compiler:
         if not has_spread:
             try:
                 b.check_arity(len(node.args))
-            except Exception as e:
-                raise ParseError(str(e), node.pos) from None
+            except LangError as e:
+                raise ParseError(e.msg, node.pos) from None
         args = self.gen_args(node.args)
         out = self.temp()
         if has_spread:
@@ -498,6 +501,11 @@ class Compiler:
             callee.end - len(name),
         )
         return out, None
+
+
+def _is_var(code: str) -> bool:
+    """True when generated `code` is a local variable (not a literal or a keyword constant)."""
+    return code.isidentifier() and code not in ("True", "False", "None")
 
 
 def _max_cost(block: Block) -> int:

@@ -62,11 +62,15 @@ class Expression:
         if "now" not in context:
             context = {**context, "now": run.now}
         try:
-            return self._fn(context, run)
+            value = self._fn(context, run)
         except LangError as e:
             raise locate(e, e.__traceback__, self.source) from None
         except RecursionError:
             raise LimitError("nesting too deep while evaluating", None, self.source) from None
+        if run.used > run.limit:
+            # Generated code charges without checking (builtins check); the last few nodes are checked here.
+            raise run.exceeded().with_source(self.source)
+        return value
 
     def __repr__(self) -> str:
         return f"Expression({self.source!r})"
@@ -101,10 +105,9 @@ def compile_expression(source: str) -> Expression:
     if hit is not None:
         return hit
     try:
-        tree = parse(source)
+        expr = Expression(source, parse(source))
     except LangError as e:
         raise e.with_source(source) from None
-    expr = Expression(source, tree)
     _remember(key, expr)
     return expr
 
@@ -127,6 +130,9 @@ def cached(kind: str, source: str) -> Expression | None:
 
 def store(kind: str, source: str, tree: ast.Node) -> Expression:
     """Compile `tree` (parsed from `source`) and cache it under `kind`."""
-    expr = Expression(source, tree)
+    try:
+        expr = Expression(source, tree)
+    except LangError as e:
+        raise e.with_source(source) from None
     _remember((kind, source), expr)
     return expr

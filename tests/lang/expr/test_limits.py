@@ -1,0 +1,143 @@
+"""Limits (language.md §7, threats.md §3.3): each one is a clear error naming it, and fires fast."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tui.lang.expr import LimitError, Run, compile_expression, evaluate
+from tui.lang.expr.limits import MAX_EVALUATIONS
+
+from .helpers import NOW, ev
+
+RUNAWAY = [
+    "range(100).map(i => range(100).map(j => range(100).map(k => i)))",
+    "range(99999).map(x => x + x + x + x + x + x + x + x + x + x + x + x)",
+    "range(50).reduce((s, i) => s + s, 'x')",
+    "range(50).reduce((l, i) => l.concat(l), [1])",
+    "range(1000).map(i => range(1000).filter(j => j == i).length)",
+    "range(30000).map(i => 'abcdefghij'.repeat(10)).join('')",
+    "range(60000).map(i => ({ i })).map(o => o.i).map(i => i + 1)",
+    "range(9999).flatMap(i => range(20))",
+    "range(5000).map(i => sortBy(range(100), x => -x).length)",
+]
+
+
+@pytest.mark.parametrize("src", RUNAWAY)
+def test_runaway_expressions_exhaust_the_budget_quickly(src: str) -> None:
+    t0 = time.perf_counter()
+    with pytest.raises(LimitError, match="budget|limit|characters|items"):
+        ev(src)
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_the_budget_counts_nodes_evaluated() -> None:
+    run = Run(NOW)
+    compile_expression("1 + 2 * 3").evaluate({}, run)
+    assert run.used == 5  # two operators, three literals
+    run = Run(NOW)
+    compile_expression("false && (1 + 2)").evaluate({}, run)
+    assert run.used == 2  # the right side is not evaluated, so not charged
+
+
+def test_builtins_charge_per_item() -> None:
+    small, big = Run(NOW), Run(NOW)
+    compile_expression("range(10).map(x => x)").evaluate({}, small)
+    compile_expression("range(1000).map(x => x)").evaluate({}, big)
+    assert big.used - small.used >= 2 * 990  # one for the item in range, one per call of the arrow
+
+
+@pytest.mark.parametrize(
+    ("smaller", "bigger"),
+    [
+        ("'ab'.repeat(10)", "'ab'.repeat(10000)"),
+        ("range(10).join(',')", "range(1000).join(',')"),
+        ("sortBy(range(10), x => -x)", "sortBy(range(1000), x => -x)"),
+        ("html('<p>x</p>'.repeat(10))", "html('<p>x</p>'.repeat(1000))"),
+        ("test('a'.repeat(10), 'b')", "test('a'.repeat(10000), 'b')"),
+        ("json(stringify(range(10)))", "json(stringify(range(1000)))"),
+        ("uniq(range(10))", "uniq(range(1000))"),
+        ("keys(fromEntries(range(10).map(i => [str(i), i])))", "keys(fromEntries(range(1000).map(i => [str(i), i])))"),
+    ],
+)
+def test_cost_grows_with_the_input(smaller: str, bigger: str) -> None:
+    a, b = Run(NOW), Run(NOW)
+    compile_expression(smaller).evaluate({}, a)
+    compile_expression(bigger).evaluate({}, b)
+    assert b.used > a.used
+
+
+def test_the_budget_is_shared_by_every_expression_of_a_run() -> None:
+    run = Run(NOW, limit=1000)
+    expr = compile_expression("range(300).map(x => x)")
+    expr.evaluate({}, run)
+    with pytest.raises(LimitError, match="budget of 1,000"):
+        expr.evaluate({}, run)
+
+
+def test_exactly_the_limit_is_allowed() -> None:
+    run = Run(NOW, limit=5)
+    compile_expression("1 + 2 * 3").evaluate({}, run)
+    run = Run(NOW, limit=4)
+    with pytest.raises(LimitError):
+        compile_expression("1 + 2 * 3").evaluate({}, run)
+    assert MAX_EVALUATIONS == 100_000
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "'x'.repeat(10000000)",
+        "'x'.padStart(2000000)",
+        "'ab'.repeat(400000) + 'ab'.repeat(400000)",
+        "`${'ab'.repeat(400000)}${'ab'.repeat(400000)}`",
+        "range(200000)",
+        "range(1000000000)",
+        "range(0, 1e300)",
+        "zip(range(60000), range(60000))",
+    ],
+)
+def test_strings_and_lists_are_capped_before_they_are_built(src: str) -> None:
+    t0 = time.perf_counter()
+    with pytest.raises(LimitError, match="limit|budget"):
+        ev(src)
+    assert time.perf_counter() - t0 < 0.5
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "(" * 65 + "1" + ")" * 65,
+        "[" * 65 + "]" * 65,
+        "1" + " + 1" * 70,
+        "a" + ".b" * 70,
+        "!" * 70 + "a",
+        "x ? " * 70 + "1" + " : 2" * 70,
+        "f(" * 70 + ")" * 70,
+    ],
+)
+def test_nesting_deeper_than_64_is_a_limit_error(src: str) -> None:
+    with pytest.raises(LimitError, match="nested deeper than 64"):
+        compile_expression(src)
+
+
+def test_nesting_of_64_is_fine() -> None:
+    assert evaluate("(" * 60 + "1" + ")" * 60) == 1
+    assert evaluate("1" + " + 1" * 60) == 61
+
+
+def test_huge_sources_are_refused_without_recursion() -> None:
+    with pytest.raises(LimitError, match="longer than"):
+        compile_expression("1" + "+1" * 100_000)
+    with pytest.raises(LimitError):
+        compile_expression("(" * 10_000 + "1" + ")" * 10_000)
+
+
+def test_deep_values_are_refused_not_a_recursion_error() -> None:
+    with pytest.raises(LimitError, match="nesting depth|nested deeper"):
+        ev("json('[' .repeat(100000) + ']'.repeat(100000))")
+    with pytest.raises(LimitError, match="nesting depth"):
+        ev("stringify(range(100).reduce((acc, i) => [acc], []))")
+    with pytest.raises(LimitError, match="nesting depth"):
+        ev("range(100).reduce((acc, i) => [acc], [])")  # leaving the interpreter walks it too
