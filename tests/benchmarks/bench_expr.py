@@ -81,8 +81,10 @@ def main() -> None:
     w1 = bench_w1()
     budget = bench_budget()
     print(f"python {sys.version.split()[0]}")
-    print(f"W1 over 2,000 rows: native {w1['native_us']:.0f} µs, engine {w1['engine_us']:.0f} µs, "
-          f"ratio {w1['ratio']:.1f}x (target ≤ 20x, aim 10x)")
+    print(
+        f"W1 over 2,000 rows: native {w1['native_us']:.0f} µs, engine {w1['engine_us']:.0f} µs, "
+        f"ratio {w1['ratio']:.1f}x (target ≤ 20x, aim 10x)"
+    )
     print(f"budget exhaustion: p50 {budget['p50_ms']:.0f} ms, max {budget['max_ms']:.0f} ms (target < 1 s)")
 
 

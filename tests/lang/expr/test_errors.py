@@ -97,8 +97,24 @@ def test_errors_on_later_lines_give_line_and_column() -> None:
     assert "(at 2:17)" in str(info.value)
 
 
-@pytest.mark.parametrize("name", ["undefinedName", "globalThis", "Math", "process", "require", "eval", "Function",
-                                  "window", "constructor", "__builtins__", "NaN", "Infinity", "undefined_"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "undefinedName",
+        "globalThis",
+        "Math",
+        "process",
+        "require",
+        "eval",
+        "Function",
+        "window",
+        "constructor",
+        "__builtins__",
+        "NaN",
+        "Infinity",
+        "undefined_",
+    ],
+)
 def test_free_names_must_be_bound(name: str) -> None:
     with pytest.raises(UnboundNameError, match=f"unknown name '{name}'"):
         ev(name)

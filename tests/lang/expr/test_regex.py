@@ -14,8 +14,14 @@ from .helpers import ev
 
 @pytest.mark.parametrize(
     ("pattern", "translated"),
-    [("(?i)^yanyuan", "(?i)^yanyuan"), ("(?u)\\w+", "\\w+"), ("(?iu)x", "(?i)x"), ("(?i)(?s)a.b", "(?is)a.b"),
-     ("(?:a)", "(?:a)"), ("a(?i)b", "a(?i)b")],
+    [
+        ("(?i)^yanyuan", "(?i)^yanyuan"),
+        ("(?u)\\w+", "\\w+"),
+        ("(?iu)x", "(?i)x"),
+        ("(?i)(?s)a.b", "(?is)a.b"),
+        ("(?:a)", "(?:a)"),
+        ("a(?i)b", "a(?i)b"),
+    ],
 )
 def test_flags_are_translated(pattern: str, translated: str) -> None:
     assert translate(pattern) == translated

@@ -27,7 +27,7 @@ def test_text_with_expressions_is_text() -> None:
     assert r("${a}${b}", a=1, b=2) == "12"
     assert r("list: ${[1, 'a']}") == 'list: [1,"a"]'
     assert r("obj: ${o}", o={"k": None}) == 'obj: {"k":null}'
-    assert r("${input.building ?? \"二教\"}", input={}) == "二教"
+    assert r('${input.building ?? "二教"}', input={}) == "二教"
     assert r("v: ${x} ", x=None) == "v: null "
 
 
