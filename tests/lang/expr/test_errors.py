@@ -157,3 +157,17 @@ def test_every_error_is_a_lang_error_with_title() -> None:
             ev(src, x={}, nil=None)
         assert info.value.title
         assert info.value.msg
+
+
+def test_unicode_digits_are_not_numbers() -> None:
+    # Found by fuzzing: str.isdigit() accepts '²' and '٣', float() then crashed the lexer.
+    for src in ("²", "٣", "1²", "0x١"):
+        with pytest.raises(ParseError):
+            compile_expression(src)
+
+
+def test_literal_before_optional_chain_compiles_silently(recwarn: pytest.WarningsRecorder) -> None:
+    # Found by fuzzing: `0?.a` generated `0.0 is not None`, a SyntaxWarning that would print over the TUI.
+    assert ev("0?.a") is None
+    assert ev("1 ? 'y' : 'n'") == "y"
+    assert not [w for w in recwarn if issubclass(w.category, SyntaxWarning)]

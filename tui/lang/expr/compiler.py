@@ -12,6 +12,7 @@ frame back to the node that emitted it (`LINE_MAPS`), which costs nothing while 
 from __future__ import annotations
 
 import itertools
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,7 +146,10 @@ class Compiler:
         namespace["_unbound"] = _unbound
         for fname in self.calls:
             namespace[f"F_{fname}"] = FUNCTIONS[fname].impl
-        code = compile(src, self.filename, "exec")
+        with warnings.catch_warnings():
+            # `0.0 is not None` (a literal before `?.`) is correct but warns; nothing may print over the TUI.
+            warnings.simplefilter("ignore")
+            code = compile(src, self.filename, "exec")
         exec(code, namespace)
         LINE_MAPS[self.filename] = (self.source, linemap)
         return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src)

@@ -8,6 +8,8 @@ from tui.lang.expr.tokens import PUNCTUATORS, Kind, Token
 #: Longest expression text accepted (threats.md E11): longer text is an error, not a slow parse.
 MAX_SOURCE = 10_000
 
+#: ASCII digits only: str.isdigit() is also true for '²' and '٣', which JavaScript does not read as numbers.
+DIGITS = frozenset("0123456789")
 _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
 _HEX = "0123456789abcdefABCDEF"
 
@@ -56,7 +58,7 @@ class Lexer:
                 out.append(Token(Kind.EOF, None, i, i))
                 return out
             ch = src[i]
-            if ch.isdigit() or (ch == "." and i + 1 < n and src[i + 1].isdigit()):
+            if ch in DIGITS or (ch == "." and i + 1 < n and src[i + 1] in DIGITS):
                 out.append(self._number())
             elif ch in "'\"":
                 out.append(self._string(ch))
@@ -74,7 +76,7 @@ class Lexer:
                 for p in PUNCTUATORS:
                     if src.startswith(p, i):
                         # `a?.5:1` is a conditional, not optional chaining (JavaScript's rule).
-                        if p == "?." and i + 2 < n and src[i + 2].isdigit():
+                        if p == "?." and i + 2 < n and src[i + 2] in DIGITS:
                             p = "?"
                         break
                 else:
@@ -115,7 +117,7 @@ class Lexer:
         if src[i] == "0" and i + 1 < n and src[i + 1] in "xXoObB":
             base = {"x": 16, "o": 8, "b": 2}[src[i + 1].lower()]
             j = i + 2
-            while j < n and src[j].isalnum():
+            while j < n and src[j].isascii() and src[j].isalnum():
                 j += 1
             try:
                 value = float(int(src[i + 2 : j], base))
@@ -123,24 +125,24 @@ class Lexer:
                 raise ParseError(f"invalid number {src[i:j]!r}", i) from None
         else:
             j = i
-            while j < n and src[j].isdigit():
+            while j < n and src[j] in DIGITS:
                 j += 1
             if j < n and src[j] == ".":
                 j += 1
-                while j < n and src[j].isdigit():
+                while j < n and src[j] in DIGITS:
                     j += 1
             if j < n and src[j] in "eE":
                 k = j + 1
                 if k < n and src[k] in "+-":
                     k += 1
-                if k < n and src[k].isdigit():
+                if k < n and src[k] in DIGITS:
                     j = k
-                    while j < n and src[j].isdigit():
+                    while j < n and src[j] in DIGITS:
                         j += 1
                 else:
                     raise ParseError("invalid number: exponent has no digits", i)
             text = src[i:j]
-            if len(text) > 1 and text[0] == "0" and text[1].isdigit():
+            if len(text) > 1 and text[0] == "0" and text[1] in DIGITS:
                 raise ParseError(f"numbers may not start with 0 ({text!r}); legacy octal is not supported", i)
             value = float(text)  # never int(): numbers are IEEE doubles (threats.md E9)
         if j < n and (is_ident_start(src[j]) or src[j].isdigit()):
