@@ -30,7 +30,7 @@ def assert_plain(value: Any) -> None:
     stack = [value]
     while stack:
         v = stack.pop()
-        assert isinstance(v, ALLOWED) and not isinstance(v, int) or isinstance(v, bool), f"leaked {type(v)}"
+        assert (isinstance(v, ALLOWED) and not isinstance(v, int)) or isinstance(v, bool), f"leaked {type(v)}"
         if isinstance(v, list):
             stack.extend(v)
         elif isinstance(v, dict):

@@ -5,6 +5,7 @@ Whatever the text, only the language's own errors escape, and every value is of 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from typing import Any
@@ -34,7 +35,7 @@ contexts = st.fixed_dictionaries({name: json_values for name in NAMES})
 
 number_lits = st.sampled_from(["0", "1", "-1", "2.5", "1e3", "0x1F", "1e-7", "1e21", ".5", "0 / 0", "1 / 0"])
 string_lits = st.sampled_from(["''", "'a'", "'\\\\d+'", "'北大'", '"x y"', "'1,234'", "'<p>x</p>'", "'2026-11-30'"])
-atoms = st.sampled_from(NAMES + ["true", "false", "null", "[]", "({})", "x", "i"]) | number_lits | string_lits
+atoms = st.sampled_from([*NAMES, "true", "false", "null", "[]", "({})", "x", "i"]) | number_lits | string_lits
 
 
 def extend(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
@@ -86,7 +87,7 @@ def test_only_language_errors_escape_and_values_stay_plain(src: str, ctx: dict[s
 @settings(max_examples=1500, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(list("ab1.()[]{}?:!=<>+-*/%&|'\"`$\\,; \n=>xy_") + ["${", "?.", "=>", "..."]), max_size=30
+        st.sampled_from([*list("ab1.()[]{}?:!=<>+-*/%&|'\"`$\\,; \n=>xy_"), "${", "?.", "=>", "..."]), max_size=30
     ).map("".join)
 )
 def test_the_parser_never_crashes_on_arbitrary_text(src: str) -> None:
@@ -99,10 +100,8 @@ def test_the_parser_never_crashes_on_arbitrary_text(src: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
 def test_the_parser_never_crashes_on_unicode_text(src: str) -> None:
-    try:
+    with contextlib.suppress(LangError):
         compile_expression(src)
-    except LangError:
-        pass
 
 
 @settings(max_examples=2000, deadline=None)
