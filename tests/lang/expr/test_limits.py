@@ -141,3 +141,39 @@ def test_deep_values_are_refused_not_a_recursion_error() -> None:
         ev("stringify(range(100).reduce((acc, i) => [acc], []))")
     with pytest.raises(LimitError, match="nesting depth"):
         ev("range(100).reduce((acc, i) => [acc], [])")  # leaving the interpreter walks it too
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "str(range(2000).map(i => s))",  # 2,000 references to one 1 MB string: 2 GB if built first
+        "stringify(range(2000).map(i => s))",
+        "uniq(range(2000).map(i => [s]))",
+        "equals(range(2000).map(i => l), range(2000).map(i => l))",
+        "s.split('')",
+        "s.replaceAll('', 'x')",
+        "s.split('x')",
+    ],
+)
+def test_work_on_big_shared_values_is_charged_before_it_is_done(src: str) -> None:
+    t0 = time.perf_counter()
+    with pytest.raises(LimitError):
+        ev(src, s="x" * 1_000_000, l=list(range(1000)))
+    assert time.perf_counter() - t0 < 0.5
+
+
+@pytest.mark.parametrize(
+    ("src", "want"),
+    [
+        ("''.repeat(1e300)", ""),  # was an OverflowError from Python's str * int
+        ("'abc'.repeat(0 / 0)", ""),  # NaN counts as 0, as in JavaScript; was a ValueError
+        ("(0.1).toFixed(20)", "0.10000000000000000555"),  # needs more than Decimal's default 28 digits
+        ("(1e20).toFixed(2)", "100000000000000000000.00"),
+        ("n + 1", None),  # an int too big for a double is Infinity (null on the way out), not an OverflowError
+        ("str(n)", "Infinity"),
+    ],
+)
+def test_extreme_arguments_follow_javascript_instead_of_crashing(src: str, want: object) -> None:
+    from tui.lang.expr import Run, compile_expression, to_json
+
+    assert to_json(compile_expression(src).evaluate({"n": 10**400}, Run(NOW))) == want

@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from tui.lang.expr.errors import EvalError
-from tui.lang.expr.values import Closure, Opaque, article, is_num, num_to_str, to_str, type_of
+from tui.lang.expr.values import Closure, Opaque, article, int_to_float, is_num, num_to_str, to_str, type_of
 
 _inf = math.inf
 _nan = math.nan
@@ -26,7 +26,7 @@ def need_num(v: Any, op: str) -> float:
     if c is float:
         return v
     if c is int:
-        return float(v)
+        return int_to_float(v)
     raise EvalError(f"'{op}' needs numbers, got {_desc(v)}" + (f" ({v!r})" if c is str and len(v) < 40 else ""))
 
 
@@ -46,7 +46,7 @@ def add(a: Any, b: Any, run: Any) -> Any:
         run.charge_text(len(sa) + len(sb))
         return sa + sb
     if is_num(a) and is_num(b):
-        return float(a) + float(b)
+        return need_num(a, "+") + need_num(b, "+")
     raise EvalError(f"'+' needs two numbers or a string, got {_desc(a)} and {_desc(b)}")
 
 

@@ -44,6 +44,14 @@ class Opaque:
     type_name = "opaque"
 
 
+def int_to_float(v: int) -> float:
+    """An int from outside data as a double; too big for one is ±Infinity, as JavaScript reads it."""
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
 def is_num(v: Any) -> bool:
     """True for numbers (float, or int from outside data); never for booleans."""
     c = v.__class__
@@ -99,7 +107,7 @@ def num_to_str(x: float) -> str:
     if x.__class__ is int:
         if abs(x) < 2**53:
             return str(x)
-        x = float(x)
+        return num_to_str(int_to_float(x))
     sign, digit_tuple, exp = Decimal(repr(x)).as_tuple()
     digits = "".join(map(str, digit_tuple)).rstrip("0")
     # n: where the decimal point sits relative to the start of `digits` (ECMA-262 Number::toString).
@@ -146,60 +154,82 @@ def article(type_name: str) -> str:
     return ("an " if type_name[0] in "aeiou" else "a ") + type_name
 
 
-def stringify(v: Any, indent: int | None = None) -> str:
-    """JSON.stringify: compact by default, numbers as JavaScript prints them, NaN/Infinity as null."""
-    parts: list[str] = []
-    _stringify(v, parts, 0, indent)
-    return "".join(parts)
+def stringify(v: Any, indent: int | None = None, limit: int | None = None) -> str:
+    """JSON.stringify: compact by default, numbers as JavaScript prints them, NaN/Infinity as null.
+
+    Raises:
+        LimitError: the text would pass `limit` characters (default: the language's string limit); checked
+            while writing, so a list of many references to one big string fails before it is built.
+    """
+    from tui.lang.expr.limits import MAX_STRING
+
+    out = _JsonOut(MAX_STRING if limit is None else limit)
+    _stringify(v, out, 0, indent)
+    return "".join(out.parts)
 
 
-def _stringify(v: Any, out: list[str], depth: int, indent: int | None) -> None:
+class _JsonOut:
+    __slots__ = ("limit", "parts", "size")
+
+    def __init__(self, limit: int) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.limit = limit
+
+    def add(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size > self.limit:
+            raise LimitError(f"JSON text over the {self.limit:,}-character limit")
+
+
+def _stringify(v: Any, out: _JsonOut, depth: int, indent: int | None) -> None:
     if depth > MAX_DEPTH:
         raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
     c = v.__class__
     if v is None:
-        out.append("null")
+        out.add("null")
     elif c is bool:
-        out.append("true" if v else "false")
+        out.add("true" if v else "false")
     elif c is float or c is int:
-        out.append(num_to_str(v) if math.isfinite(v) else "null")
+        out.add(num_to_str(v) if math.isfinite(v) else "null")
     elif c is str:
-        out.append(json.dumps(v, ensure_ascii=False))
+        out.add(json.dumps(v, ensure_ascii=False))
     elif c is list:
         if not v:
-            out.append("[]")
+            out.add("[]")
             return
         nl = "" if indent is None else "\n" + " " * (indent * (depth + 1))
-        out.append("[")
+        out.add("[")
         for i, item in enumerate(v):
             if i:
-                out.append(",")
-            out.append(nl)
+                out.add(",")
+            out.add(nl)
             _stringify(item if item.__class__ is not Closure else None, out, depth + 1, indent)
-        out.append("" if indent is None else "\n" + " " * (indent * depth))
-        out.append("]")
+        out.add("" if indent is None else "\n" + " " * (indent * depth))
+        out.add("]")
     elif c is dict:
         if not v:
-            out.append("{}")
+            out.add("{}")
             return
         nl = "" if indent is None else "\n" + " " * (indent * (depth + 1))
         sep = ":" if indent is None else ": "
-        out.append("{")
+        out.add("{")
         first = True
         for k, item in v.items():
             if item.__class__ is Closure:
                 continue  # JSON.stringify drops function-valued keys
             if not first:
-                out.append(",")
+                out.add(",")
             first = False
-            out.append(nl)
-            out.append(json.dumps(k, ensure_ascii=False))
-            out.append(sep)
+            out.add(nl)
+            out.add(json.dumps(k, ensure_ascii=False))
+            out.add(sep)
             _stringify(item, out, depth + 1, indent)
-        out.append("" if indent is None else "\n" + " " * (indent * depth))
-        out.append("}")
+        out.add("" if indent is None else "\n" + " " * (indent * depth))
+        out.add("}")
     elif c is Closure:
-        out.append("null")
+        out.add("null")
     else:
         raise EvalError(f"cannot turn {article(type_of(v))} into JSON")
 
@@ -226,7 +256,7 @@ def _to_json(v: Any, path: str, depth: int) -> Any:
             return int(v)
         return v
     if c is int:
-        return v if abs(v) < 2**53 else float(v)
+        return v if abs(v) < 2**53 else int_to_float(v)
     if c is list:
         return [_to_json(x, f"{path}[{i}]", depth + 1) for i, x in enumerate(v)]
     if c is dict:
@@ -249,7 +279,7 @@ def from_json(v: Any, depth: int = 0) -> Any:
     if v is None or c is bool or c is str or c is float:
         return v
     if c is int:
-        return float(v)
+        return int_to_float(v)
     if c is list or c is tuple:
         return [from_json(x, depth + 1) for x in v]
     if c is dict:

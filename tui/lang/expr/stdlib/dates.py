@@ -35,7 +35,7 @@ def now_dt(run: Run) -> datetime:
 def parse(run: Run, x: Any, fname: str = "date") -> datetime:
     """Any accepted date form to an aware datetime in Beijing time."""
     if is_num(x):
-        ms = float(x)
+        ms = want_num(x, fname)
         if not math.isfinite(ms) or abs(ms) > 8.64e15:
             raise EvalError(f"{fname}(): {x} is not a valid time in milliseconds")
         return datetime.fromtimestamp(ms / 1000, UTC).astimezone(BEIJING)

@@ -339,12 +339,14 @@ def chunk(run: Run, items: Any, size: Any) -> list[Any]:
     return [lst[i : i + k] for i in range(0, len(lst), k)]
 
 
-def _hash_key(x: Any) -> Any:
+def _hash_key(run: Run, x: Any) -> Any:
     c = x.__class__
     if c is list or c is dict:
-        return ("j", stringify(x))
+        key = stringify(x)
+        run.charge_text(len(key))  # deep equality by JSON text: charged like building it
+        return ("j", key)
     if c is float or c is int:
-        return ("n", "NaN" if x != x else float(x))
+        return ("n", "NaN" if x != x else want_num(x, "uniq"))
     if c is Closure:
         return ("f", id(x))
     return (type_of(x), x)
@@ -361,7 +363,7 @@ def uniq(run: Run, items: Any) -> list[Any]:
     seen: set[object] = set()
     out = []
     for x in lst:
-        k = _hash_key(x)
+        k = _hash_key(run, x)
         if k not in seen:
             seen.add(k)
             out.append(x)
@@ -379,7 +381,7 @@ def uniqBy(run: Run, items: Any, key: Any) -> list[Any]:
     seen: set[object] = set()
     out = []
     for x, k in zip(lst, ks, strict=True):
-        hk = _hash_key(k)
+        hk = _hash_key(run, k)
         if hk not in seen:
             seen.add(hk)
             out.append(x)

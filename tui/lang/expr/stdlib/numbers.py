@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any
 
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run
 from tui.lang.expr.stdlib.registry import bad, builtin, want_int, want_num
-from tui.lang.expr.values import is_num, num_to_str
+from tui.lang.expr.values import int_to_float, is_num, num_to_str
 
 G = "numbers"
+# Enough digits for any double below 1e21 with 100 decimals (the default 28 would raise InvalidOperation).
+_EXACT = Context(prec=200)
 
 # A leading decimal number after thousands separators are removed: '1,234.5' → 1234.5, '12元' → 12.
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
@@ -22,7 +24,7 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))", re.ASCII)
 def parse_number(x: Any) -> float | None:
     """The number in `x` or None: numbers as they are, text parsed leniently, never a big int (E9)."""
     if is_num(x):
-        f = float(x)
+        f = int_to_float(x) if x.__class__ is int else x
         return None if f != f else f
     if x.__class__ is bool:
         return 1.0 if x else 0.0
@@ -125,7 +127,7 @@ def toFixed(run: Run, x: Any, digits: Any = 0.0) -> str:
     if not math.isfinite(v) or abs(v) >= 1e21:
         return num_to_str(v)
     # The exact binary value, rounded half away from zero: what ECMA-262 Number.prototype.toFixed specifies.
-    q = Decimal(v).quantize(Decimal(1).scaleb(-d), rounding=ROUND_HALF_UP)
+    q = Decimal(v).quantize(Decimal(1).scaleb(-d), rounding=ROUND_HALF_UP, context=_EXACT)
     text = f"{q:f}"
     # -0 prints without its sign, but (-0.0001).toFixed(2) is '-0.00' in JavaScript.
     return text.lstrip("-") if v == 0 else text

@@ -129,6 +129,8 @@ def deep_equal(run: Run, a: Any, b: Any, depth: int = 0) -> bool:
     if depth > MAX_DEPTH:
         raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
     run.used += 1
+    if run.used > run.limit:
+        raise run.exceeded()
     ca, cb = a.__class__, b.__class__
     if is_num(a) and is_num(b):
         return a == b

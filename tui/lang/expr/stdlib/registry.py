@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui.lang.expr.errors import EvalError
-from tui.lang.expr.values import Closure, article, is_num, type_of
+from tui.lang.expr.values import Closure, article, int_to_float, is_num, type_of
 
 Impl = Callable[..., Any]
 
@@ -110,7 +110,7 @@ def want_dict(v: Any, fname: str) -> dict[str, Any]:
 def want_num(v: Any, fname: str) -> float:
     if not is_num(v):
         raise bad(fname, "a number", v)
-    return float(v)
+    return v if v.__class__ is float else int_to_float(v)
 
 
 def want_int(v: Any, fname: str, default: int | None = None) -> int:

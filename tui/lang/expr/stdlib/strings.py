@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from tui.lang.expr.errors import EvalError
-from tui.lang.expr.limits import MAX_ITEMS, MAX_STRING, Run
+from tui.lang.expr.limits import MAX_ITEMS, Run
 from tui.lang.expr.stdlib.registry import FUNCTIONS, alias, bad, builtin, want_int, want_num, want_str
 from tui.lang.expr.values import Closure, to_str, to_text
 
@@ -65,9 +65,12 @@ def split(run: Run, s: Any, sep: Any = None, limit: Any = None) -> list[Any]:
     elif isinstance(sep, Regex):
         parts = sep.split(run, text)
     elif sep == "":
-        parts = list(text)
+        run.charge_items(min(len(text), lim))  # counted before a list of characters is made
+        parts = list(text[:lim])
     else:
-        parts = text.split(to_str(sep))
+        sep_text = to_str(sep)
+        run.charge_items(min(text.count(sep_text) + 1, lim))
+        parts = text.split(sep_text, lim) if lim < MAX_ITEMS else text.split(sep_text)
     run.charge_items(min(len(parts), lim))
     return parts[:lim]
 
@@ -119,6 +122,8 @@ def _replace_text(run: Run, text: str, pat: str, repl: Any, every: bool) -> str:
         return text
     pieces: list[str] = []
     start = 0
+    # Count first (in C), so the budget fails before a list of a million positions is made.
+    run.charge(1 + ((len(text) + 1 if pat == "" else text.count(pat)) if every else 1))
     positions = []
     if pat == "":
         positions = list(range(len(text) + 1)) if every else [0]
@@ -129,7 +134,6 @@ def _replace_text(run: Run, text: str, pat: str, repl: Any, every: bool) -> str:
             if not every:
                 break
             i = text.find(pat, i + len(pat))
-    run.charge(1 + len(positions))
     for p in positions:
         pieces.append(text[start:p])
         pieces.append(_replacement(run, repl, pat, (), text, p))
@@ -210,9 +214,7 @@ def _pad(run: Run, s: Any, length: Any, fill: Any, fname: str, left: bool) -> st
     f = " " if fill is None else to_str(fill)
     if n <= len(text) or f == "":
         return text
-    if n > MAX_STRING:
-        run.charge_text(n)  # raises: checked before anything is built
-    run.charge_text(n)
+    run.charge_text(n)  # before anything is built: raises past the string limit
     need = n - len(text)
     pad = (f * (need // len(f) + 1))[:need]
     return pad + text if left else text + pad
@@ -234,7 +236,9 @@ def repeat(run: Run, s: Any, count: Any) -> str:
     c = want_num(count, "repeat")
     if c < 0 or math.isinf(c):
         raise EvalError("repeat() count must be a finite number ≥ 0")
-    k = int(c)
+    k = 0 if c != c else int(c)  # NaN counts as 0, as in JavaScript
+    if not text:
+        return ""
     run.charge_text(len(text) * k)
     return text * k
 
