@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +21,9 @@ from .helpers import NOW, assert_plain
 
 NAMES = ["a", "b", "rows", "s", "n", "nil"]
 PROPS = ["a", "b", "length", "room", "__class__", "constructor", "__proto__", "0", "map", "x"]
-SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# CI runs a few hundred examples per property; FUZZ_SCALE=100 pytest tests/lang/expr/test_fuzz.py digs deeper.
+SCALE = int(os.environ.get("FUZZ_SCALE", "1"))
+SETTINGS = settings(max_examples=400 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 json_values = st.recursive(
     st.none()
@@ -33,7 +36,9 @@ json_values = st.recursive(
 )
 contexts = st.fixed_dictionaries({name: json_values for name in NAMES})
 
-number_lits = st.sampled_from(["0", "1", "-1", "2.5", "1e3", "0x1F", "1e-7", "1e21", ".5", "0 / 0", "1 / 0"])
+number_lits = st.sampled_from(
+    ["0", "1", "-1", "2.5", "1e3", "0x1F", "1e-7", "1e21", ".5", "0 / 0", "1 / 0", "1e300", "-1e300", "2 ** 53", "-0"]
+)
 string_lits = st.sampled_from(["''", "'a'", "'\\\\d+'", "'北大'", '"x y"', "'1,234'", "'<p>x</p>'", "'2026-11-30'"])
 atoms = st.sampled_from([*NAMES, "true", "false", "null", "[]", "({})", "x", "i"]) | number_lits | string_lits
 
@@ -84,7 +89,7 @@ def test_only_language_errors_escape_and_values_stay_plain(src: str, ctx: dict[s
     json.dumps(out, allow_nan=False)  # always valid JSON on the way out
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=1500 * SCALE, deadline=None)
 @given(
     st.lists(
         st.sampled_from([*list("ab1.()[]{}?:!=<>+-*/%&|'\"`$\\,; \n=>xy_"), "${", "?.", "=>", "..."]), max_size=30
@@ -97,14 +102,14 @@ def test_the_parser_never_crashes_on_arbitrary_text(src: str) -> None:
         assert e.pos is None or 0 <= e.pos <= len(src)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300 * SCALE, deadline=None)
 @given(st.text(max_size=60))
 def test_the_parser_never_crashes_on_unicode_text(src: str) -> None:
     with contextlib.suppress(LangError):
         compile_expression(src)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=2000 * SCALE, deadline=None)
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_number_text_round_trips_and_never_prints_a_python_form(x: float) -> None:
     text = num_to_str(x)

@@ -19,7 +19,7 @@ from typing import Any
 from tui.lang.expr import ast, ops
 from tui.lang.expr.errors import LangError, ParseError, UnboundNameError
 from tui.lang.expr.stdlib import FUNCTIONS
-from tui.lang.expr.values import Closure, to_text
+from tui.lang.expr.values import Closure, to_text, truthy
 
 #: generated file name -> (source text, line number -> source offset)
 LINE_MAPS: dict[str, tuple[str, dict[int, int]]] = {}
@@ -44,7 +44,7 @@ _RUNTIME: dict[str, Any] = {
     "_le": ops.le,
     "_ge": ops.ge,
     "_eq": ops.eq,
-    "_truth": ops.truth,
+    "_truth": truthy,
     "_spread_items": ops.spread_items,
     "_spread_props": ops.spread_props,
     "_prop_key": ops.prop_key,

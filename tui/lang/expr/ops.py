@@ -213,20 +213,6 @@ def _no_method_values(key: Any, obj: Any, desc: str) -> None:
         raise EvalError(f"'{key}' is a function: call it, like {desc}(…)")
 
 
-def truth(v: Any) -> bool:
-    """JavaScript truthiness (the compiled code inlines the boolean case)."""
-    if v is None or v is False:
-        return False
-    if v is True:
-        return True
-    c = v.__class__
-    if c is float:
-        return v == v and v != 0.0
-    if c is str or c is int:
-        return bool(v)
-    return True
-
-
 def spread_items(v: Any, desc: str) -> list[Any]:
     """The items `...v` adds to an array or a call: a list, or a string's characters."""
     c = v.__class__

@@ -7,9 +7,9 @@ from typing import Any
 
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run
-from tui.lang.expr.ops import member, truth
+from tui.lang.expr.ops import member
 from tui.lang.expr.stdlib.registry import bad
-from tui.lang.expr.values import Closure
+from tui.lang.expr.values import Closure, truthy
 
 
 def results(run: Run, fn: Closure, items: list[Any]) -> list[Any]:
@@ -40,7 +40,7 @@ def first_true(run: Run, fn: Closure, items: list[Any]) -> int:
     two = fn.nparams >= 2
     for i, x in enumerate(items):
         run.used += 1
-        if truth(f(x, float(i)) if two else f(x)):
+        if truthy(f(x, float(i)) if two else f(x)):
             run.check()
             return i
         if run.used > run.limit:

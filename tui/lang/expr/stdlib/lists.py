@@ -7,10 +7,10 @@ from typing import Any
 
 from tui.lang.expr.errors import EvalError, LimitError
 from tui.lang.expr.limits import MAX_ITEMS, Run
-from tui.lang.expr.ops import eq, truth
+from tui.lang.expr.ops import eq
 from tui.lang.expr.stdlib.calling import first_true, keys_of, results
 from tui.lang.expr.stdlib.registry import bad, builtin, want_fn, want_int, want_list, want_num, want_str
-from tui.lang.expr.values import MAX_DEPTH, Closure, is_num, stringify, to_str, type_of
+from tui.lang.expr.values import MAX_DEPTH, Closure, is_num, stringify, to_str, truthy, type_of
 
 G = "lists"
 
@@ -42,12 +42,12 @@ def filter_(run: Run, items: Any, fn: Any) -> list[Any]:
     f = clo.fn
     if clo.nparams < 2 and run.fits(n * clo.cost):
         # The hot path of most plugins: no index, no per-item budget check (see calling.results).
-        out = [x for x in lst if (k := f(x)) is True or (k is not False and truth(k))]
+        out = [x for x in lst if (k := f(x)) is True or (k is not False and truthy(k))]
         run.check()
         return out
     run.used -= n + 1  # results() charges the same items again
     keep = results(run, clo, lst)
-    return [x for x, k in zip(lst, keep, strict=True) if truth(k)]
+    return [x for x, k in zip(lst, keep, strict=True) if truthy(k)]
 
 
 @builtin(G, "The first item for which `fn` is truthy, or null.", ("[1, 5, 7].find(x => x > 4)", 5))
@@ -73,7 +73,7 @@ def every(run: Run, items: Any, fn: Any) -> bool:
     f, two = clo.fn, clo.nparams >= 2
     for i, x in enumerate(lst):
         run.used += 1
-        if not truth(f(x, float(i)) if two else f(x)):
+        if not truthy(f(x, float(i)) if two else f(x)):
             run.check()
             return False
         if run.used > run.limit:
@@ -557,7 +557,7 @@ def zip_(run: Run, *lists: Any) -> list[Any]:
 def compact(run: Run, items: Any) -> list[Any]:
     lst = want_list(items, "compact")
     run.charge(1 + len(lst))
-    return [x for x in lst if truth(x)]
+    return [x for x in lst if truthy(x)]
 
 
 __all__ = ["same_value_zero", "want_str"]

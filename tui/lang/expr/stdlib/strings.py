@@ -7,6 +7,7 @@ from typing import Any
 
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import MAX_ITEMS, Run
+from tui.lang.expr.stdlib.regex import Regex
 from tui.lang.expr.stdlib.registry import FUNCTIONS, alias, bad, builtin, want_int, want_num, want_str
 from tui.lang.expr.values import Closure, to_str, to_text
 
@@ -58,8 +59,6 @@ alias("toUpperCase", "upper", "Same as upper().", ("'abc'.toUpperCase()", "ABC")
 def split(run: Run, s: Any, sep: Any = None, limit: Any = None) -> list[Any]:
     text = want_str(s, "split")
     lim = MAX_ITEMS if limit is None else max(0, want_int(limit, "split"))
-    from tui.lang.expr.stdlib.regex import Regex
-
     if sep is None:
         parts = [text]
     elif isinstance(sep, Regex):
@@ -168,13 +167,15 @@ def _repl_arg(repl: Any, fname: str) -> Any:
     ("replace('2026-11-30', regex('(\\d+)-(\\d+)-(\\d+)'), '$3/$2')", "30/11"),
 )
 def replace(run: Run, s: Any, pattern: Any, repl: Any) -> str:
-    from tui.lang.expr.stdlib.regex import Regex
+    return _replace(run, s, pattern, repl, "replace", every=False)
 
-    text = want_str(s, "replace")
-    r = _repl_arg(repl, "replace")
+
+def _replace(run: Run, s: Any, pattern: Any, repl: Any, fname: str, every: bool) -> str:
+    text = want_str(s, fname)
+    r = _repl_arg(repl, fname)
     if isinstance(pattern, Regex):
         return pattern.replace(run, text, lambda m, g, p: _replacement(run, r, m, g, text, p))
-    return _replace_text(run, text, _text_pattern(pattern, "replace"), r, every=False)
+    return _replace_text(run, text, _text_pattern(pattern, fname), r, every=every)
 
 
 def _text_pattern(p: Any, fname: str) -> str:
@@ -185,13 +186,7 @@ def _text_pattern(p: Any, fname: str) -> str:
 
 @builtin(G, "Every occurrence replaced.", ("'a-b-c'.replaceAll('-', '+')", "a+b+c"))
 def replaceAll(run: Run, s: Any, pattern: Any, repl: Any) -> str:
-    from tui.lang.expr.stdlib.regex import Regex
-
-    text = want_str(s, "replaceAll")
-    r = _repl_arg(repl, "replaceAll")
-    if isinstance(pattern, Regex):
-        return pattern.replace(run, text, lambda m, g, p: _replacement(run, r, m, g, text, p))
-    return _replace_text(run, text, _text_pattern(pattern, "replaceAll"), r, every=True)
+    return _replace(run, s, pattern, repl, "replaceAll", every=True)
 
 
 @builtin(G, "True when the text starts with `prefix` (at `position`).", ("'Hello'.startsWith('He')", True))
