@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tui.lang.expr import LimitError, Run, compile_expression, evaluate
+from tui.lang.expr import LangError, LimitError, Run, compile_expression, evaluate
 from tui.lang.expr.limits import MAX_EVALUATIONS
 
 from .helpers import NOW, ev
@@ -177,3 +177,24 @@ def test_extreme_arguments_follow_javascript_instead_of_crashing(src: str, want:
     from tui.lang.expr import Run, compile_expression, to_json
 
     assert to_json(compile_expression(src).evaluate({"n": 10**400}, Run(NOW))) == want
+
+
+@pytest.mark.parametrize(
+    ("src", "message"),
+    [
+        ("range(-1e308, 1e308)", "range\\(\\) of more than"),
+        ("date(8e15)", "8000000000000000 is not a valid time"),
+        ("date(1 / 0)", "Infinity is not a valid time"),
+        ("date(0 / 0)", "NaN is not a valid time"),
+    ],
+)
+def test_infinite_and_out_of_range_numbers_fail_cleanly(src: str, message: str) -> None:
+    with pytest.raises(LangError, match=message):
+        ev(src)
+
+
+def test_infinite_index_reads_null() -> None:
+    # Found by deep fuzzing: int(inf) inside the index lookup raised OverflowError.
+    assert ev("'abc'[1 / 0]") is None
+    assert ev("[1][0 / 0]") is None
+    assert ev("date(-6e13)") == "0068-09-03T21:20:00+08:00"  # years below 1000 keep four digits

@@ -174,7 +174,7 @@ def index_of_key(k: Any) -> int | None:
     """The array index a key names (a whole number ≥ 0, or its canonical text), else None."""
     c = k.__class__
     if c is float or c is int:
-        if k == k and k >= 0 and k == int(k) and k < 2**53:
+        if 0 <= k < 2**53 and k == int(k):  # NaN and Infinity fail the range test before int()
             return int(k)
         return None
     if c is str and k.isdigit() and k.isascii() and (k == "0" or k[0] != "0"):

@@ -11,7 +11,7 @@ from typing import Any
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run
 from tui.lang.expr.stdlib.registry import builtin, want_num, want_str
-from tui.lang.expr.values import is_num
+from tui.lang.expr.values import is_num, num_to_str
 
 G = "dates"
 BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
@@ -36,9 +36,11 @@ def parse(run: Run, x: Any, fname: str = "date") -> datetime:
     """Any accepted date form to an aware datetime in Beijing time."""
     if is_num(x):
         ms = want_num(x, fname)
-        if not math.isfinite(ms) or abs(ms) > 8.64e15:
-            raise EvalError(f"{fname}(): {x} is not a valid time in milliseconds")
-        return datetime.fromtimestamp(ms / 1000, UTC).astimezone(BEIJING)
+        try:
+            return datetime.fromtimestamp(ms / 1000, UTC).astimezone(BEIJING)
+        except (ValueError, OverflowError, OSError):
+            # NaN, Infinity, and times outside the years 1-9999 that Python's datetime can hold
+            raise EvalError(f"{fname}(): {num_to_str(ms)} is not a valid time in milliseconds") from None
     if x.__class__ is not str:
         raise EvalError(f"{fname}() expects a date (ISO text, 'YYYY-MM-DD HH:mm', 'M月D日' or milliseconds)")
     s: str = x.strip()
@@ -78,7 +80,8 @@ def parse(run: Run, x: Any, fname: str = "date") -> datetime:
 def iso(dt: datetime) -> str:
     """ISO text in Beijing time: '2026-11-30T08:00:00+08:00' (milliseconds only when present)."""
     dt = dt.astimezone(BEIJING)
-    base = dt.strftime("%Y-%m-%dT%H:%M:%S")
+    # Not strftime: glibc prints year 68 as '68', and ISO text needs four digits.
+    base = f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}"
     if dt.microsecond:
         base += f".{dt.microsecond // 1000:03d}"
     return base + "+08:00"
@@ -160,7 +163,7 @@ def date(run: Run, x: Any, fmt: Any = None) -> str:
 
 @builtin(G, "Today's date in Beijing, 'YYYY-MM-DD' (the date part of `now`).", ("today()", "2026-11-30"))
 def today(run: Run) -> str:
-    return now_dt(run).strftime("%Y-%m-%d")
+    return iso(now_dt(run))[:10]
 
 
 @builtin(

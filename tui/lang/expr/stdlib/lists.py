@@ -534,7 +534,10 @@ def range_(run: Run, a: Any, b: Any = None, step: Any = 1.0) -> list[Any]:
         raise EvalError("range() step cannot be 0")
     if not (math.isfinite(start) and math.isfinite(end)):
         raise EvalError("range() needs finite numbers")
-    n = max(0, math.ceil((end - start) / st))
+    span = (end - start) / st
+    if not math.isfinite(span):
+        raise LimitError(f"range() of more than {MAX_ITEMS:,} items")
+    n = max(0, math.ceil(span))
     run.charge_items(n)
     return [start + i * st for i in range(n)]
 
