@@ -171,3 +171,9 @@ def test_literal_before_optional_chain_compiles_silently(recwarn: pytest.Warning
     assert ev("0?.a") is None
     assert ev("1 ? 'y' : 'n'") == "y"
     assert not [w for w in recwarn if issubclass(w.category, SyntaxWarning)]
+
+
+def test_error_with_an_empty_message_still_says_something() -> None:
+    # Found by deep fuzzing: error('') raised an error whose message was empty.
+    with pytest.raises(LangError, match="no message"):
+        ev("error(' ')")

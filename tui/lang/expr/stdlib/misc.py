@@ -30,7 +30,9 @@ def coalesce(run: Run, *args: Any) -> Any:
 
 @builtin("misc", "Fails the run with this message.", ("error('boom')", None))
 def error(run: Run, message: Any) -> Any:
-    raise UserError(message if message.__class__ is str else to_text(message))
+    text = message if message.__class__ is str else to_text(message)
+    # An empty message would show the user nothing at all.
+    raise UserError(text.strip() or "the plugin stopped with error() and no message")
 
 
 @builtin("ui", "part / whole between 0 and 1 (0 when whole is 0).", ("pct(1, 4)", 0.25), ("pct(3, 0)", 0))
