@@ -177,3 +177,24 @@ def test_error_with_an_empty_message_still_says_something() -> None:
     # Found by deep fuzzing: error('') raised an error whose message was empty.
     with pytest.raises(LangError, match="no message"):
         ev("error(' ')")
+
+
+def test_line_maps_live_and_die_with_their_code() -> None:
+    # No global registry of compiled expressions: the map from generated lines to source offsets is a global
+    # of the generated module, so an expression dropped from the cache takes its map with it.
+    import gc
+    import weakref
+
+    from tui.lang.expr.engine import Expression
+    from tui.lang.expr.parser import parse
+
+    expr = Expression("x.y.z", parse("x.y.z"))
+    with pytest.raises(EvalError) as info:
+        expr.evaluate({"x": {}})
+    assert info.value.line_col == (1, 5)
+    info = None  # type: ignore[assignment]  # the traceback holds the frames
+    assert "__linemap__" in expr._fn.__globals__
+    ref = weakref.ref(expr._fn)  # the function owns its globals, and with them the line map
+    del expr
+    gc.collect()
+    assert ref() is None

@@ -6,7 +6,8 @@ Short-circuiting (`&&`, `||`, `??`, `?:`, `?.`) becomes `if` blocks, and each bl
 the nodes it evaluates, so a run is charged exactly for the nodes it evaluates.
 
 Errors raised by helpers carry no position: the caller maps the generated line of the innermost generated
-frame back to the node that emitted it (`LINE_MAPS`), which costs nothing while nothing fails.
+frame back to the node that emitted it (the module's `__linemap__`, which lives exactly as long as the code),
+and that costs nothing while nothing fails.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from tui.lang.expr.errors import LangError, ParseError, UnboundNameError
 from tui.lang.expr.stdlib import FUNCTIONS
 from tui.lang.expr.values import Closure, to_text, truthy
 
-#: generated file name -> (source text, line number -> source offset)
-LINE_MAPS: dict[str, tuple[str, dict[int, int]]] = {}
+#: The global of a generated module that holds (source text, {line number: source offset}).
+LINEMAP = "__linemap__"
 
 _counter = itertools.count()
 
@@ -150,8 +151,8 @@ class Compiler:
             # `0.0 is not None` (a literal before `?.`) is correct but warns; nothing may print over the TUI.
             warnings.simplefilter("ignore")
             code = compile(src, self.filename, "exec")
-        exec(code, namespace)
-        LINE_MAPS[self.filename] = (self.source, linemap)
+        namespace[LINEMAP] = (self.source, linemap)
+        exec(code, namespace)  # our own generated code, over a namespace of our helpers only
         return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src)
 
     def render(self, block: Block, depth: int, lines: list[str], linemap: dict[int, int]) -> None:

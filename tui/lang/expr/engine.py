@@ -8,7 +8,7 @@ from types import TracebackType
 from typing import Any
 
 from tui.lang.expr import ast
-from tui.lang.expr.compiler import LINE_MAPS, Compiler, install_runtime, new_filename
+from tui.lang.expr.compiler import LINEMAP, Compiler, install_runtime, new_filename
 from tui.lang.expr.errors import LangError, LimitError
 from tui.lang.expr.limits import Run
 from tui.lang.expr.parser import parse
@@ -80,15 +80,15 @@ def locate(e: LangError, tb: TracebackType | None, source: str) -> LangError:
     """Give an error without a position the position of the innermost generated line it passed through."""
     if e.pos is not None:
         return e.with_source(source)
-    found: tuple[str, int] | None = None
+    found: tuple[tuple[str, dict[int, int]], int] | None = None
     while tb is not None:
-        name = tb.tb_frame.f_code.co_filename
-        if name in LINE_MAPS:
-            found = (name, tb.tb_lineno)
+        linemap = tb.tb_frame.f_globals.get(LINEMAP)
+        if linemap is not None:
+            found = (linemap, tb.tb_lineno)
         tb = tb.tb_next
     if found is not None:
-        src, lines = LINE_MAPS[found[0]]
-        e.pos = lines.get(found[1])
+        (src, lines), lineno = found
+        e.pos = lines.get(lineno)
         e.source = src
         return e
     return e.with_source(source)
