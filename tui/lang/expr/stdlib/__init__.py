@@ -11,6 +11,8 @@ from tui.lang.expr.values import Closure, article, type_of
 # Importing the modules registers their functions.
 from tui.lang.expr.stdlib import (  # noqa: F401  isort: skip
     lists,
+    grouping,
+    aggregates,
     objects,
     strings,
     numbers,

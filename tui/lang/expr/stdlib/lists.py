@@ -1,4 +1,4 @@
-"""List functions: map, filter, reduce, sortBy, groupBy, sum and the rest (language.md §4)."""
+"""List functions: map, filter, reduce, slicing, flattening and building (language.md §4)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Any
 from tui.lang.expr.errors import EvalError, LimitError
 from tui.lang.expr.limits import MAX_ITEMS, Run
 from tui.lang.expr.ops import eq
-from tui.lang.expr.stdlib.calling import first_true, keys_of, results
+from tui.lang.expr.stdlib.calling import first_true, results
 from tui.lang.expr.stdlib.registry import bad, builtin, want_fn, want_int, want_list, want_num, want_str
-from tui.lang.expr.values import MAX_DEPTH, Closure, is_num, stringify, to_str, truthy, type_of
+from tui.lang.expr.values import MAX_DEPTH, Closure, is_num, to_str, truthy
 
 G = "lists"
 
@@ -337,188 +337,6 @@ def chunk(run: Run, items: Any, size: Any) -> list[Any]:
         raise EvalError("chunk() size must be at least 1")
     run.charge(1 + len(lst))
     return [lst[i : i + k] for i in range(0, len(lst), k)]
-
-
-def _hash_key(run: Run, x: Any) -> Any:
-    c = x.__class__
-    if c is list or c is dict:
-        key = stringify(x)
-        run.charge_text(len(key))  # deep equality by JSON text: charged like building it
-        return ("j", key)
-    if c is float or c is int:
-        return ("n", "NaN" if x != x else want_num(x, "uniq"))
-    if c is Closure:
-        return ("f", id(x))
-    return (type_of(x), x)
-
-
-@builtin(
-    G,
-    "The items without repeats (deep equality for lists and objects), first one kept.",
-    ("uniq([1, 1, 2, '1'])", [1, 2, "1"]),
-)
-def uniq(run: Run, items: Any) -> list[Any]:
-    lst = want_list(items, "uniq")
-    run.charge(1 + len(lst))
-    seen: set[object] = set()
-    out = []
-    for x in lst:
-        k = _hash_key(run, x)
-        if k not in seen:
-            seen.add(k)
-            out.append(x)
-    return out
-
-
-@builtin(
-    G,
-    "The items whose key (a function or a field name) was not seen before.",
-    ("uniqBy([{ a: 1 }, { a: 1 }, { a: 2 }], 'a').length", 2),
-)
-def uniqBy(run: Run, items: Any, key: Any) -> list[Any]:
-    lst = want_list(items, "uniqBy")
-    ks = keys_of(run, key, lst, "uniqBy")
-    seen: set[object] = set()
-    out = []
-    for x, k in zip(lst, ks, strict=True):
-        hk = _hash_key(run, k)
-        if hk not in seen:
-            seen.add(hk)
-            out.append(x)
-    return out
-
-
-def _sort_rank(k: Any) -> tuple[int, Any]:
-    c = k.__class__
-    if c is float or c is int:
-        if k != k:
-            return (3, 0)
-        return (0, k)
-    if c is str:
-        return (1, k)
-    if c is bool:
-        return (2, k)
-    if k is None:
-        return (3, 0)
-    raise EvalError(f"sortBy() keys must be numbers, text, booleans or null, got {type_of(k)}")
-
-
-@builtin(
-    G,
-    "A sorted copy, stable; numbers numerically, texts by code point, null last; 'desc' reverses.",
-    ("sortBy([{ n: 2 }, { n: 1 }], 'n').map(x => x.n)", [1, 2]),
-    ("sortBy([3, 1, 2], x => x, 'desc')", [3, 2, 1]),
-)
-def sortBy(run: Run, items: Any, key: Any, order: Any = "asc") -> list[Any]:
-    lst = want_list(items, "sortBy")
-    if order not in ("asc", "desc"):
-        raise EvalError("sortBy() order must be 'asc' or 'desc'")
-    ks = [_sort_rank(k) for k in keys_of(run, key, lst, "sortBy")]
-    n = len(lst)
-    run.charge(1 + int(n * math.log2(n + 1)))
-    present = [i for i in range(n) if ks[i][0] != 3]
-    missing = [i for i in range(n) if ks[i][0] == 3]
-    present.sort(key=lambda i: ks[i], reverse=order == "desc")
-    return [lst[i] for i in present + missing]
-
-
-def _group_key(k: Any) -> str:
-    if k.__class__ in (list, dict) or k.__class__ is Closure:
-        raise EvalError(f"group keys must be text, numbers, booleans or null, got {type_of(k)}")
-    return to_str(k)
-
-
-@builtin(
-    G,
-    "An object from each key (as text) to the list of its items, keys in first-seen order.",
-    ("groupBy([1, 2, 3], x => x % 2 == 0 ? 'even' : 'odd')", {"odd": [1, 3], "even": [2]}),
-)
-def groupBy(run: Run, items: Any, key: Any) -> dict[str, Any]:
-    lst = want_list(items, "groupBy")
-    out: dict[str, list[Any]] = {}
-    for x, k in zip(lst, keys_of(run, key, lst, "groupBy"), strict=True):
-        out.setdefault(_group_key(k), []).append(x)
-    return out
-
-
-@builtin(
-    G,
-    "An object from each key to its (last) item.",
-    ("keyBy([{ id: 'a', n: 1 }], 'id')", {"a": {"id": "a", "n": 1}}),
-)
-def keyBy(run: Run, items: Any, key: Any) -> dict[str, Any]:
-    lst = want_list(items, "keyBy")
-    return {_group_key(k): x for x, k in zip(lst, keys_of(run, key, lst, "keyBy"), strict=True)}
-
-
-@builtin(
-    G,
-    "An object from each key to how many items have it.",
-    ("countBy(['a', 'b', 'a'], x => x)", {"a": 2, "b": 1}),
-)
-def countBy(run: Run, items: Any, key: Any) -> dict[str, Any]:
-    lst = want_list(items, "countBy")
-    out: dict[str, float] = {}
-    for k in keys_of(run, key, lst, "countBy"):
-        gk = _group_key(k)
-        out[gk] = out.get(gk, 0.0) + 1.0
-    return out
-
-
-def _numbers(run: Run, items: Any, key: Any, fname: str) -> list[Any]:
-    lst = want_list(items, fname)
-    vals = keys_of(run, key, lst, fname) if key is not None else lst
-    if key is None:
-        run.charge(1 + len(lst))
-    return vals
-
-
-@builtin(
-    G,
-    "The sum of the numbers (or of `fn(item)`); 0 for an empty list.",
-    ("sum([1, 2, 3])", 6),
-    ("sum([{ n: 2 }, { n: 3 }], x => x.n)", 5),
-)
-def sum_(run: Run, items: Any, key: Any = None) -> float:
-    total = 0.0
-    for v in _numbers(run, items, key, "sum"):
-        total += want_num(v, "sum")
-    return total
-
-
-@builtin(G, "The mean of the numbers; null for an empty list.", ("avg([1, 2])", 1.5))
-def avg(run: Run, items: Any, key: Any = None) -> float | None:
-    vals = _numbers(run, items, key, "avg")
-    if not vals:
-        return None
-    return sum(want_num(v, "avg") for v in vals) / len(vals)
-
-
-def _extreme(run: Run, items: Any, key: Any, fname: str, pick: Any) -> Any:
-    vals = _numbers(run, items, key, fname)
-    if not vals:
-        return None
-    if all(v.__class__ is str for v in vals):
-        return pick(vals)
-    nums = [want_num(v, fname) for v in vals]
-    if any(x != x for x in nums):
-        return math.nan
-    return pick(nums)
-
-
-@builtin(G, "The smallest number (or text); null for an empty list.", ("min([3, 1, 2])", 1))
-def min_(run: Run, items: Any, key: Any = None) -> Any:
-    return _extreme(run, items, key, "min", min)
-
-
-@builtin(
-    G,
-    "The largest number (or text); null for an empty list.",
-    ("max([3, 1, 2])", 3),
-    ("max(['2026-01-02', '2026-03-01'])", "2026-03-01"),
-)
-def max_(run: Run, items: Any, key: Any = None) -> Any:
-    return _extreme(run, items, key, "max", max)
 
 
 @builtin(
