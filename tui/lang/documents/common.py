@@ -1,0 +1,43 @@
+"""Shared pieces of the document models: names, durations, effects, the base model."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict
+
+Effect = Literal["read", "write", "money", "public"]
+"""What a tool changes, weakest first (read < write < money < public)."""
+
+EFFECT_ORDER: dict[str, int] = {"read": 0, "write": 1, "money": 2, "public": 3}
+
+NAME_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+TOOL_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)")
+_UNIT_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+
+
+class Strict(BaseModel):
+    """Base of every document model: unknown keys are errors (a typo must not pass silently)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, str_strip_whitespace=False)
+
+
+def parse_duration(v: object) -> int:
+    """A duration in milliseconds from `30s`, `5m`, `2h`, `1d`, `250ms` or a number of milliseconds."""
+    if isinstance(v, bool):
+        raise ValueError("a duration is text like 30s, 5m, 2h, 1d, or milliseconds as a number")
+    if isinstance(v, int | float):
+        if v < 0:
+            raise ValueError("a duration cannot be negative")
+        return int(v)
+    if isinstance(v, str):
+        m = _DURATION.fullmatch(v.strip())
+        if m:
+            return int(float(m.group(1)) * _UNIT_MS[m.group(2)])
+    raise ValueError(f"{v!r} is not a duration: write 30s, 5m, 2h, 1d, or milliseconds as a number")
+
+
+DurationMs = Annotated[int, BeforeValidator(parse_duration)]
+"""A duration, read into milliseconds."""

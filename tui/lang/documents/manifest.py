@@ -1,0 +1,301 @@
+"""The manifest model: the YAML frontmatter of PLUGIN.md (seed page 声明式插件, section 清单)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from tui.lang.documents.common import TOOL_NAME_RE, DurationMs, Effect, Strict
+from tui.lang.documents.tool import InputField, ToolDef
+
+#: Campus services the app can sign requests for (campus.md §1).
+CAMPUS_SERVICES = frozenset(
+    {"card", "its", "treehole", "blackboard", "elective", "cwfw", "cwpay", "bdkj", "library", "library-space"}
+)
+#: Host ability groups and the effect of each operation (seed page, 宿主能力).
+ABILITIES: dict[str, dict[str, Effect]] = {
+    "verify": {"treehole": "read", "treeholeSendCode": "write"},
+    "otp": {"code": "read"},
+    "todos": {"list": "read", "add": "write", "update": "write", "setDone": "write", "remove": "write"},
+    "timetable": {"get": "read", "upsert": "write", "remove": "write"},
+    "scheduler": {"list": "read", "create": "write", "update": "write", "remove": "write"},
+    "browser": {"open": "read"},
+    "campusPage": {"open": "read"},
+    "sms": {"awaitCode": "read"},
+    "files": {"pick": "read"},
+    "crypto": {"sha256": "read"},
+    "cloud": {"call": "read"},
+}
+#: Ids of the app's own host plugins, which community plugins may not take.
+RESERVED_IDS = frozenset({"memory", "scheduler", "dashboard", "plugins", "todos", "timetable", "app", "host", "system"})
+
+_ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
+_SEMVER = re.compile(
+    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
+)
+_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+_IPV4ISH = re.compile(r"[0-9.]+|0x[0-9a-f.x]+")
+
+
+def normalize_domain(pattern: str) -> str:
+    """`example.com` or `*.example.com`, lower-cased in IDNA form; raises ValueError when it is not one."""
+    if not isinstance(pattern, str) or not pattern:
+        raise ValueError("a domain is text like example.com or *.example.com")
+    p = pattern.strip()
+    if "://" in p or "/" in p or ":" in p or "@" in p:
+        raise ValueError(f"{pattern!r}: write only the host name (no scheme, port or path); only HTTPS is used")
+    wildcard = p.startswith("*.")
+    host = p[2:] if wildcard else p
+    if "*" in host:
+        raise ValueError(f"{pattern!r}: a wildcard may only stand first, as in *.example.com")
+    try:
+        ascii_host = host.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        raise ValueError(f"{pattern!r} is not a valid domain name") from None
+    if ascii_host.endswith("."):
+        ascii_host = ascii_host[:-1]
+    labels = ascii_host.split(".")
+    if len(labels) < 2 or not all(_LABEL.fullmatch(label) for label in labels):
+        raise ValueError(f"{pattern!r} is not a domain name like example.com")
+    if _IPV4ISH.fullmatch(ascii_host) or labels[-1].isdigit():
+        raise ValueError(f"{pattern!r}: IP addresses are never allowed, only domain names")
+    return ("*." if wildcard else "") + ascii_host
+
+
+class DataSource(Strict):
+    """A read tool offered to widgets and scheduled checks, with how long its data stays fresh."""
+
+    tool: str | None = None
+    """A tool of this plugin (it must be a read tool)."""
+    fn: str | None = None
+    """A server function instead of a tool (PKU harness Cloud; not open yet)."""
+    title: str | None = None
+    """What the data is, for the dashboard."""
+    args: dict[str, Any] = Field(default_factory=dict)
+    """Fixed input for the tool."""
+    ttl: DurationMs | None = None
+    """How long the data is fresh: 30s, 5m, 2h, 1d."""
+    ttlMs: int | None = Field(None, ge=0)
+    """The same in milliseconds (as code-defined data sources write it)."""
+    refresh: DurationMs | None = None
+    """How often a visible widget refreshes it."""
+
+    @model_validator(mode="after")
+    def _one_target(self) -> DataSource:
+        if (self.tool is None) == (self.fn is None):
+            raise ValueError("a data source names exactly one of tool and fn")
+        if self.ttl is not None and self.ttlMs is not None:
+            raise ValueError("give ttl or ttlMs, not both")
+        return self
+
+
+class SettingField(InputField):
+    """A plugin setting the user can change: an input field with a title."""
+
+    title: str | None = None
+    """The label in the settings page."""
+
+
+class Command(Strict):
+    """A quick command (快捷指令): a prompt for the assistant, or a tool with fixed input."""
+
+    title: str = Field(min_length=1, max_length=40)
+    """The button's text."""
+    prompt: str | None = None
+    """Text sent to the assistant."""
+    tool: str | None = None
+    """A tool of this plugin to run."""
+    args: dict[str, Any] = Field(default_factory=dict)
+    """Input for the tool."""
+
+    @model_validator(mode="after")
+    def _one(self) -> Command:
+        if (self.prompt is None) == (self.tool is None):
+            raise ValueError("a command has exactly one of prompt and tool")
+        return self
+
+
+Mode = Literal["allow", "ask", "deny"]
+
+
+class DefaultModes(Strict):
+    """How each effect starts out: allow, ask or deny (community write/money/public always start at ask)."""
+
+    read: Mode | None = None
+    """Mode for read tools."""
+    write: Mode | None = None
+    """Mode for write tools."""
+    money: Mode | None = None
+    """Mode for money tools."""
+    public: Mode | None = None
+    """Mode for public tools."""
+
+
+class ToolText(Strict):
+    """English title and summary of one tool."""
+
+    title: str | None = Field(None, max_length=60)
+    """English title."""
+    summary: str | None = Field(None, max_length=80)
+    """English one-line summary (without it English users see no summary line)."""
+
+
+class English(Strict):
+    """`i18n.en`: the English texts."""
+
+    name: str | None = None
+    """English name."""
+    description: str | None = Field(None, min_length=4, max_length=200)
+    """English description."""
+    instructions: str | None = None
+    """English assistant instructions (the Markdown body)."""
+    tools: dict[str, ToolText] = Field(default_factory=dict)
+    """Per-tool English title and summary."""
+
+
+class I18n(Strict):
+    """Translations; only English exists besides the default Chinese."""
+
+    en: English | None = None
+    """English."""
+
+
+class Remote(Strict):
+    """`remote: { mcp, auth }`: a remote MCP server described by PLUGIN.md."""
+
+    mcp: str
+    """The server's https URL."""
+    auth: Literal["none", "oauth", "bearer"] = "none"
+    """How the app authenticates to it."""
+
+    @field_validator("mcp")
+    @classmethod
+    def _https(cls, v: str) -> str:
+        if not v.startswith("https://"):
+            raise ValueError("the MCP server URL must start with https://")
+        return v
+
+
+class Cloud(Strict):
+    """`cloud`: use of PKU harness Cloud."""
+
+    disclosure: str = Field(min_length=4)
+    """What data leaves the device, shown on the review page."""
+
+
+class Server(Strict):
+    """`server`: server-side functions (declared by the SDK; not open on the official server yet)."""
+
+    network: list[str] = Field(default_factory=list)
+    """Domains the server functions may reach."""
+    functions: dict[str, Any] = Field(default_factory=dict)
+    """Functions written with the same steps and expressions."""
+
+
+class Manifest(Strict):
+    """The manifest: the YAML frontmatter of PLUGIN.md."""
+
+    spec: Literal[1]
+    """The language version; always 1."""
+    id: str
+    """Unique id: lower-case letters, digits and '-', at most 40 characters (`classrooms`)."""
+    name: str = Field(min_length=1, max_length=40)
+    """The name shown to users (`空闲教室`)."""
+    description: str = Field(min_length=4, max_length=200)
+    """What the plugin does, 4-200 characters."""
+    version: str
+    """A semantic version like 1.2.0."""
+    author: str = Field(min_length=1, max_length=80)
+    """Who wrote it."""
+    icon: str | None = None
+    """An icon name from the app's set (`location`)."""
+    campus: list[str] = Field(default_factory=list)
+    """Campus services the plugin may call with the user's session."""
+    network: list[str] = Field(default_factory=list)
+    """Public domains it may reach over HTTPS: `example.com` or `*.example.com`."""
+    abilities: list[str] = Field(default_factory=list)
+    """Host ability groups it uses."""
+    tools: dict[str, str | ToolDef] = Field(default_factory=dict)
+    """Each tool: the file that holds it (`tools/free.yaml`), or the tool written inline."""
+    shared: str | None = None
+    """A YAML file with `constants` and `functions` for every tool."""
+    dataSources: dict[str, DataSource] = Field(default_factory=dict)
+    """Read tools offered to widgets and scheduled checks."""
+    widgets: dict[str, str] = Field(default_factory=dict)
+    """Dashboard widgets: name → JSON spec file."""
+    screens: dict[str, str] = Field(default_factory=dict)
+    """Whole-page screens: name → JSON spec file."""
+    settings: dict[str, SettingField] = Field(default_factory=dict)
+    """Settings the user can change."""
+    commands: dict[str, Command] = Field(default_factory=dict)
+    """Quick commands."""
+    defaultModes: DefaultModes | None = None
+    """How each effect starts out."""
+    i18n: I18n | None = None
+    """English texts."""
+    remote: Remote | None = None
+    """A remote MCP server instead of (or beside) tools."""
+    cloud: Cloud | None = None
+    """Use of PKU harness Cloud."""
+    server: Server | None = None
+    """Server-side functions (need cloud.disclosure)."""
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, v: str) -> str:
+        if not _ID.fullmatch(v):
+            raise ValueError(
+                "id must be lower-case letters, digits and '-', starting and ending with a letter or digit, "
+                "at most 40 characters"
+            )
+        if v in RESERVED_IDS:
+            raise ValueError(f"id {v!r} is reserved for the app's own tools")
+        return v
+
+    @field_validator("version")
+    @classmethod
+    def _semver(cls, v: str) -> str:
+        if not _SEMVER.fullmatch(v):
+            raise ValueError(f"version {v!r} must be a semantic version like 1.2.0")
+        return v
+
+    @field_validator("campus")
+    @classmethod
+    def _campus(cls, v: list[str]) -> list[str]:
+        for s in v:
+            if s not in CAMPUS_SERVICES:
+                raise ValueError(f"unknown campus service {s!r}; known: {', '.join(sorted(CAMPUS_SERVICES))}")
+        return v
+
+    @field_validator("network")
+    @classmethod
+    def _network(cls, v: list[str]) -> list[str]:
+        return [normalize_domain(p) for p in v]
+
+    @field_validator("abilities")
+    @classmethod
+    def _abilities(cls, v: list[str]) -> list[str]:
+        for a in v:
+            if a not in ABILITIES:
+                raise ValueError(f"unknown host ability {a!r}; known: {', '.join(ABILITIES)}")
+        return v
+
+    @field_validator("tools")
+    @classmethod
+    def _tool_names(cls, v: dict[str, Any]) -> dict[str, Any]:
+        for name in v:
+            if not TOOL_NAME_RE.fullmatch(name) or "__" in name:
+                raise ValueError(f"tool name {name!r}: use letters, digits, '_' and '-', starting with a letter")
+        return v
+
+    @model_validator(mode="after")
+    def _model_names(self) -> Manifest:
+        for name in self.tools:
+            model_name = f"{self.id}__{name}"
+            if len(model_name) > 64:
+                raise ValueError(f"the model's name for tool {name!r}, {model_name!r}, is over 64 characters")
+        if self.server is not None and self.cloud is None:
+            raise ValueError("a plugin with server functions must say in cloud.disclosure what data leaves the device")
+        return self

@@ -1,0 +1,145 @@
+"""YAML as data only: ruamel.yaml composes the nodes, and this module types the scalars itself.
+
+Why not a loader's constructors: YAML 1.1 turns `no` into false, `12:30` into 750 and `0755` into 493, and
+even YAML 1.2 reads `0755` as 755. Here a plain scalar is a number only when it is written as JSON writes
+one, `true`/`false` and `null`/`~`/empty are what they say, and everything else is text. Walking the nodes
+also gives every value its line (for messages), finds duplicate keys with both lines, and refuses anchors,
+aliases and tags before anything is expanded (an alias bomb never grows).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from tui.lang.documents.problems import Problem
+
+#: Deepest nesting of YAML accepted (language.md §7).
+MAX_DEPTH = 64
+
+Path = tuple[str | int, ...]
+
+_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_TRUE = {"true", "True", "TRUE"}
+_FALSE = {"false", "False", "FALSE"}
+_NULL = {"", "~", "null", "Null", "NULL"}
+_CORE = "tag:yaml.org,2002:"
+# `timestamp` is what the resolver calls a plain 2026-11-30: it stays text here.
+_STANDARD_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")}
+
+
+@dataclass
+class Located:
+    """Data read from one YAML text, with the 1-based line of every value by its path."""
+
+    data: Any
+    lines: dict[Path, int] = field(default_factory=dict)
+
+    def line(self, path: Path) -> int | None:
+        """The line of the value at `path`, or of its nearest ancestor that has one."""
+        p = tuple(path)
+        while p:
+            if p in self.lines:
+                return self.lines[p]
+            p = p[:-1]
+        return self.lines.get(())
+
+
+class _Refused(Exception):
+    def __init__(self, line: int, message: str) -> None:
+        self.line = line
+        self.message = message
+
+
+def load_yaml(text: str, file: str, line_offset: int = 0) -> tuple[Located | None, list[Problem]]:
+    """Read one YAML document as plain data.
+
+    Args:
+        text: the YAML text.
+        file: its path in the plugin folder, for problems.
+        line_offset: added to every line (frontmatter starts after the `---`).
+
+    Returns:
+        The data with its lines, or None when it cannot be read, and the problems found.
+    """
+    yaml = YAML(typ="safe", pure=True)
+    try:
+        node = yaml.compose(io.StringIO(text))
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line = mark.line + 1 + line_offset if mark is not None else None
+        reason = e.problem or e.context or "not valid YAML"
+        return None, [Problem(file, line, f"not valid YAML: {reason}")]
+    except YAMLError as e:
+        return None, [Problem(file, None, f"not valid YAML: {e}")]
+    except RecursionError:
+        return None, [Problem(file, None, f"YAML nested deeper than {MAX_DEPTH} levels")]
+    if node is None:
+        return Located(None), []
+    out = Located(None)
+    try:
+        out.data = _convert(node, (), out, 0, line_offset)
+    except _Refused as r:
+        return None, [Problem(file, r.line, r.message)]
+    return out, []
+
+
+def _line(node: Node, offset: int) -> int:
+    return int(node.start_mark.line) + 1 + offset
+
+
+def _convert(node: Node, path: Path, out: Located, depth: int, offset: int) -> Any:
+    line = _line(node, offset)
+    if depth > MAX_DEPTH:
+        raise _Refused(line, f"YAML nested deeper than {MAX_DEPTH} levels")
+    if getattr(node, "anchor", None):
+        raise _Refused(line, "anchors and aliases (&name, *name) are not allowed: write the value out")
+    if node.tag not in _STANDARD_TAGS:
+        raise _Refused(line, f"YAML tags like {str(node.tag).replace(_CORE, '!!')} are not allowed")
+    out.lines[path] = line
+    if isinstance(node, ScalarNode):
+        return _scalar(node)
+    if isinstance(node, SequenceNode):
+        return [_convert(item, (*path, i), out, depth + 1, offset) for i, item in enumerate(node.value)]
+    if isinstance(node, MappingNode):
+        result: dict[str, Any] = {}
+        first_line: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode):
+                raise _Refused(_line(key_node, offset), "keys must be plain text, not lists or mappings")
+            if key_node.tag == _CORE + "merge" or (key_node.value == "<<" and key_node.style is None):
+                raise _Refused(_line(key_node, offset), "merge keys (<<) are not allowed")
+            key = _scalar(key_node)
+            if not isinstance(key, str):
+                key = str(key).lower() if isinstance(key, bool) else ("null" if key is None else str(key))
+            kline = _line(key_node, offset)
+            if key in first_line:
+                raise _Refused(kline, f"duplicate key '{key}' (first at line {first_line[key]})")
+            first_line[key] = kline
+            result[key] = _convert(value_node, (*path, key), out, depth + 1, offset)
+        return result
+    raise _Refused(line, "unsupported YAML node")
+
+
+def _scalar(node: ScalarNode) -> Any:
+    value: str = node.value
+    if node.style is not None or node.tag in (_CORE + "str", _CORE + "timestamp"):
+        return value  # quoted or block scalars, and anything the resolver already read as text
+    if value in _NULL:
+        return None
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    if _INT.fullmatch(value):
+        return int(value) if len(value) <= 16 else float(value)  # never a big int from a file
+    if _FLOAT.fullmatch(value):
+        return float(value)
+    return value
