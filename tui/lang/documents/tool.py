@@ -262,7 +262,7 @@ class AbilityStep(StepBase):
     @field_validator("ability")
     @classmethod
     def _dotted(cls, v: str) -> str:
-        if not re.fullmatch(r"[A-Za-z]+\.[A-Za-z]+", v):
+        if not re.fullmatch(r"[A-Za-z]+\.[A-Za-z][A-Za-z0-9]*", v):
             raise ValueError("write the ability as group.op, like verify.treehole")
         return v
 

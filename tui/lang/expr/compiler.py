@@ -86,6 +86,8 @@ class Compiled:
     free_names: tuple[str, ...]
     calls: tuple[str, ...]
     python_source: str
+    cost: int
+    """The most evaluations the expression charges by itself (arrow bodies and library work excluded)."""
 
 
 class Compiler:
@@ -153,7 +155,7 @@ class Compiler:
             code = compile(src, self.filename, "exec")
         namespace[LINEMAP] = (self.source, linemap)
         exec(code, namespace)  # our own generated code, over a namespace of our helpers only
-        return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src)
+        return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src, _max_cost(body))
 
     def render(self, block: Block, depth: int, lines: list[str], linemap: dict[int, int]) -> None:
         pad = "    " * depth

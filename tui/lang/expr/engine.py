@@ -31,7 +31,7 @@ def beijing_now() -> str:
 class Expression:
     """One compiled expression (or template). Thread-safe: all state of a run lives in the Run."""
 
-    __slots__ = ("_fn", "calls", "free_names", "python_source", "source")
+    __slots__ = ("_fn", "calls", "cost", "free_names", "python_source", "source")
 
     def __init__(self, source: str, tree: ast.Node) -> None:
         compiled = Compiler(source, new_filename()).compile(tree)
@@ -43,6 +43,8 @@ class Expression:
         """Library functions it calls directly."""
         self.python_source = compiled.python_source
         """The generated Python (for debugging the compiler)."""
+        self.cost = compiled.cost
+        """The most evaluations one evaluation charges by itself (for budget pre-checks)."""
         self._fn = compiled.fn
 
     def evaluate(self, context: Mapping[str, Any], run: Run | None = None) -> Any:

@@ -1,0 +1,71 @@
+"""Checks a tool's input against its fields before any step runs (trim, default, enum, min/max, pattern)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui.lang.documents.tool import InputField
+from tui.lang.expr import LangError
+from tui.lang.expr.stdlib.regex import compile_pattern
+from tui.lang.expr.values import from_json
+from tui.lang.steps.errors import ToolError
+
+_TYPE_NAMES = {"string": "text", "number": "a number", "integer": "a whole number", "boolean": "true or false",
+               "array": "a list", "object": "an object"}  # fmt: skip
+
+
+def check_input(fields: dict[str, InputField], raw: Any) -> dict[str, Any]:
+    """The input as the steps see it (values in the language's value model), or a ToolError of kind input."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ToolError("input", "the input must be an object")
+    unknown = sorted(set(raw) - set(fields))
+    if unknown:
+        raise ToolError("input", f"unknown input key '{unknown[0]}' (known: {', '.join(fields) or 'none'})")
+    out: dict[str, Any] = {}
+    for name, spec in fields.items():
+        if name in raw and raw[name] is not None:
+            out[name] = _check(name, spec, raw[name])
+        elif spec.default is not None:
+            out[name] = _check(name, spec, spec.default)
+        elif spec.optional:
+            out[name] = None
+        else:
+            raise ToolError("input", f"input.{name} is required")
+    return from_json(out)  # type: ignore[no-any-return]
+
+
+def _check(path: str, spec: InputField, value: Any) -> Any:
+    kind = spec.type or "string"
+    if kind == "string" and isinstance(value, str) and spec.trim:
+        value = value.strip()
+    ok = {
+        "string": isinstance(value, str),
+        "number": isinstance(value, int | float) and not isinstance(value, bool),
+        "integer": isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer(),
+        "boolean": isinstance(value, bool),
+        "array": isinstance(value, list),
+        "object": isinstance(value, dict),
+    }[kind]
+    if not ok:
+        raise ToolError("input", f"input.{path} must be {_TYPE_NAMES[kind]}")
+    if spec.enum is not None and value not in spec.enum:
+        raise ToolError("input", f"input.{path} must be one of {', '.join(map(str, spec.enum))}")
+    size = len(value) if isinstance(value, str | list) else value if kind in ("number", "integer") else None
+    what = {"string": "characters", "array": "items"}.get(kind, "")
+    if spec.min is not None and size is not None and size < spec.min:
+        raise ToolError("input", f"input.{path} must be at least {spec.min:g}{' ' + what if what else ''}")
+    if spec.max is not None and size is not None and size > spec.max:
+        raise ToolError("input", f"input.{path} must be at most {spec.max:g}{' ' + what if what else ''}")
+    if spec.pattern is not None and isinstance(value, str):
+        try:
+            rx = compile_pattern(None, spec.pattern)
+        except LangError as e:
+            raise ToolError("input", f"input.{path}: {e.msg}") from None
+        m = rx.re.fullmatch(value)
+        if m is None:
+            raise ToolError("input", f"input.{path} does not have the expected form")
+    if kind == "array" and spec.items is not None:
+        value = [_check(f"{path}[{i}]", spec.items, v) for i, v in enumerate(value)]
+    return value

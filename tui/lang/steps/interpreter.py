@@ -1,0 +1,336 @@
+"""Runs a plugin tool: checks the input, runs the steps in order under the run limits, builds the result.
+
+Every step kind of the seed table with language.md §9's details. The interpreter talks to the world only
+through a `Host`; it enforces the network policy, the effect rules and every limit itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from tui.lang.documents.common import EFFECT_ORDER
+from tui.lang.documents.loader import Plugin, Step, Tool
+from tui.lang.documents.manifest import ABILITIES
+from tui.lang.documents.tool import (
+    AbilityStep,
+    CacheStep,
+    CallStep,
+    CheckStep,
+    EachStep,
+    ExtractStep,
+    IfStep,
+    KvStep,
+    PaginateStep,
+    RequestStep,
+    TryStep,
+    ValueStep,
+)
+from tui.lang.expr import LangError, beijing_now, compile_expression, from_json, render, stringify, to_json
+from tui.lang.expr.stdlib.dates import parse as parse_date
+from tui.lang.expr.values import truthy
+from tui.lang.host import Host, HostError, KvQuotaError
+from tui.lang.steps import requests
+from tui.lang.steps.errors import ToolError
+from tui.lang.steps.extract import run_extract
+from tui.lang.steps.inputs import check_input
+from tui.lang.steps.scope import base_scope
+from tui.lang.steps.state import MAX_CALL_DEPTH, MAX_EACH_ITEMS, MAX_RESULT_BYTES, RunState
+
+Scope = dict[str, Any]
+
+
+@dataclass
+class RunResult:
+    """A finished run: the result as plain JSON, and what the host may want to know about it."""
+
+    value: Any
+    stale: bool = False
+    """A cache step answered with a stored value after an error."""
+    truncated: bool = False
+    """Paging stopped at its page limit."""
+    steps: int = 0
+    requests: int = 0
+    evaluations: int = 0
+    peak_in_flight: int = 0
+
+
+def _lang_error(e: LangError) -> ToolError:
+    kind = "limit" if e.kind == "limit" else "check" if e.title == "Plugin error" else "expression"
+    return ToolError(kind, e.msg if kind == "check" else str(e))  # type: ignore[arg-type]
+
+
+class Interpreter:
+    """Runs the tools of one loaded plugin through one host."""
+
+    def __init__(self, plugin: Plugin, host: Host, settings: dict[str, Any] | None = None, locale: str = "zh") -> None:
+        self.plugin = plugin
+        self.host = host
+        self.locale = locale
+        defaults = {k: f.default for k, f in plugin.manifest.settings.items()}
+        self.settings = {**defaults, **(settings or {})}
+        self.network = tuple(plugin.manifest.network)
+        self.campus = tuple(plugin.manifest.campus)
+
+    async def run(self, tool_name: str, raw_input: Any, now: str | None = None) -> RunResult:
+        """Run one tool from the outside (a user, the assistant, a widget, the scheduler).
+
+        Raises:
+            ToolError: the run failed; it names the tool, the step and where that step is written.
+        """
+        state = RunState.start(now or beijing_now(), self.locale)
+        value = await self.run_tool(tool_name, raw_input, state)
+        return RunResult(
+            value, state.stale, state.truncated, state.steps, state.requests, state.expr.used, state.peak_in_flight
+        )
+
+    async def run_tool(self, tool_name: str, raw_input: Any, state: RunState) -> Any:
+        """Run a tool inside a run (also for `call`): the result as plain JSON."""
+        tool = self.plugin.tools.get(tool_name)
+        qualified = f"{self.plugin.manifest.id}.{tool_name}"
+        if tool is None:
+            raise ToolError("input", f"{self.plugin.manifest.id} has no tool {tool_name!r}")
+        try:
+            input_value = check_input(tool.definition.input, raw_input)
+            constants = {**self.plugin.shared_constants, **tool.definition.constants}
+            functions = {**self.plugin.shared_functions, **tool.definition.functions}
+            scope = base_scope(input_value, constants, functions, self.settings, state.expr)
+            value = await self.steps(tool, tool.steps, scope, state)
+            if tool.definition.return_ is not None:
+                state.check_deadline()
+                value = self.eval(tool.definition.return_, scope, state)
+            result = to_json(value, "result")
+            size = len(stringify(from_json(result), limit=MAX_RESULT_BYTES * 4).encode())
+            if size > MAX_RESULT_BYTES:
+                raise ToolError("limit", f"the result is {size:,} bytes; the limit is 1 MB")
+            return result
+        except ToolError as e:
+            raise e.locate(qualified, None, tool.file, tool.line("return")) from None
+        except LangError as e:
+            raise _lang_error(e).locate(qualified, None, tool.file, tool.line("return")) from None
+
+    # -- helpers --------------------------------------------------------------------------------------
+    def eval(self, source: str, scope: Scope, state: RunState) -> Any:
+        try:
+            return compile_expression(source).evaluate(scope, state.expr)
+        except LangError as e:
+            raise _lang_error(e) from None
+
+    def render(self, template: Any, scope: Scope, state: RunState) -> Any:
+        """Render a template, or the templates inside a list or mapping."""
+        if isinstance(template, str):
+            try:
+                return render(template, scope, state.expr)
+            except LangError as e:
+                raise _lang_error(e) from None
+        if isinstance(template, list):
+            return [self.render(t, scope, state) for t in template]
+        if isinstance(template, dict):
+            return {k: self.render(v, scope, state) for k, v in template.items()}
+        return from_json(template)
+
+    # -- steps ----------------------------------------------------------------------------------------
+    async def steps(self, tool: Tool, steps: list[Step], scope: Scope, state: RunState) -> Any:
+        """Run steps in order; `let` binds in `scope`. The value is the last step's value."""
+        value: Any = None
+        for step in steps:
+            state.step()
+            number = ".".join(str(p + 1) for p in step.path if isinstance(p, int))
+            try:
+                value = await self.step(tool, step, scope, state)
+            except ToolError as e:
+                raise e.locate(f"{self.plugin.manifest.id}.{tool.name}", number, step.file, step.line) from None
+            except LangError as e:
+                raise _lang_error(e).locate(
+                    f"{self.plugin.manifest.id}.{tool.name}", number, step.file, step.line
+                ) from None
+            if step.model.let is not None:
+                scope[step.model.let] = value
+        return value
+
+    async def step(self, tool: Tool, step: Step, scope: Scope, state: RunState) -> Any:
+        m = step.model
+        if isinstance(m, ValueStep):
+            return self.eval(m.value, scope, state)
+        if isinstance(m, RequestStep):
+            return await self.request(m.request, m.as_, scope, state)
+        if isinstance(m, EachStep):
+            return await self.each(tool, step, m, scope, state)
+        if isinstance(m, PaginateStep):
+            return await self.paginate(m, scope, state)
+        if isinstance(m, ExtractStep):
+            source = self.eval(m.extract.from_, scope, state)
+            return run_extract(m.extract, source, m.limit, state.expr)
+        if isinstance(m, IfStep):
+            branch = "then" if truthy(self.eval(m.if_, scope, state)) else "else"
+            return await self.steps(tool, step.children.get(branch, []), dict(scope), state)
+        if isinstance(m, CheckStep):
+            value = self.eval(m.check, scope, state)
+            if not truthy(value):
+                message = self.render(m.error, scope, state)
+                raise ToolError("check", message if isinstance(message, str) else stringify(message))
+            return value
+        if isinstance(m, TryStep):
+            try:
+                return await self.steps(tool, step.children.get("try", []), dict(scope), state)
+            except ToolError as e:
+                caught = dict(scope)
+                caught["error"] = from_json(e.catch_value())
+                return await self.steps(tool, step.children.get("catch", []), caught, state)
+        if isinstance(m, KvStep):
+            return await self.kv(m, scope, state)
+        if isinstance(m, CacheStep):
+            return await self.cache(tool, step, m, scope, state)
+        if isinstance(m, CallStep):
+            return await self.call(tool, m, scope, state)
+        if isinstance(m, AbilityStep):
+            return await self.ability(tool, m, scope, state)
+        raise ToolError("expression", f"unknown step kind {step.kind}")
+
+    async def request(self, spec: Any, as_: str, scope: Scope, state: RunState) -> Any:
+        req = requests.build_request(spec, lambda t: self.render(t, scope, state), self.network, self.campus)
+        response = await requests.send(req, self.host, state, self.network)
+        return requests.read(response, as_, state)
+
+    async def each(self, tool: Tool, step: Step, m: EachStep, scope: Scope, state: RunState) -> list[Any]:
+        items = self.eval(m.each, scope, state)
+        if not isinstance(items, list):
+            raise ToolError("expression", "each must give a list")
+        if len(items) > MAX_EACH_ITEMS:
+            raise ToolError("limit", f"each over {len(items)} items; the limit is {MAX_EACH_ITEMS}")
+        gate = asyncio.Semaphore(m.concurrency)
+        results: list[Any] = [None] * len(items)
+
+        async def one(i: int, item: Any) -> None:
+            async with gate:
+                local = {**scope, "item": item, "index": float(i)}
+                if m.request is not None:
+                    results[i] = await self.request(m.request, m.as_, local, state)
+                elif m.value is not None:
+                    results[i] = self.eval(m.value, local, state)
+                else:
+                    results[i] = await self.steps(tool, step.children.get("steps", []), local, state)
+
+        if m.concurrency == 1:
+            for i, item in enumerate(items):
+                await one(i, item)
+        else:
+            async with asyncio.TaskGroup() as group:  # the first failure cancels the rest
+                for i, item in enumerate(items):
+                    group.create_task(one(i, item))
+        return results
+
+    async def paginate(self, m: PaginateStep, scope: Scope, state: RunState) -> list[Any]:
+        p = m.paginate
+        out: list[Any] = []
+        cursor: Any = None
+        seen: list[Any] = []
+        for page in range(p.max):
+            local = {**scope, "cursor": cursor}
+            res = await self.request(p.request, p.as_, local, state)
+            local["res"] = res
+            items = self.eval(p.items, local, state)
+            if items is not None:
+                if not isinstance(items, list):
+                    raise ToolError("expression", "paginate items must give a list")
+                out.extend(items)
+                state.expr.charge_items(len(out))
+            nxt = self.eval(p.next, local, state)
+            if nxt is None:
+                return out
+            if any(_same(nxt, s) for s in seen):
+                return out  # the same cursor again would loop for ever
+            seen.append(nxt)
+            cursor = nxt
+            if page == p.max - 1:
+                state.truncated = True
+        return out
+
+    async def kv(self, m: KvStep, scope: Scope, state: RunState) -> Any:
+        key = self.render(m.key, scope, state)
+        if not isinstance(key, str) or not key:
+            raise ToolError("expression", "a kv key must be non-empty text")
+        try:
+            if m.kv == "get":
+                return from_json(await self.host.kv_get(key))
+            if m.kv == "delete":
+                await self.host.kv_delete(key)
+                return None
+            value = self.eval(m.value or "null", scope, state)
+            await self.host.kv_set(key, to_json(value, f"kv value {key!r}"), m.ttl)
+            return value
+        except KvQuotaError as e:
+            raise ToolError("limit", str(e)) from None
+        except HostError as e:
+            raise ToolError("network", str(e)) from None
+
+    async def cache(self, tool: Tool, step: Step, m: CacheStep, scope: Scope, state: RunState) -> Any:
+        key = self.render(m.cache.key, scope, state)
+        if not isinstance(key, str) or not key:
+            raise ToolError("expression", "a cache key must be non-empty text")
+        now_ms = parse_date(state.expr, state.expr.now).timestamp() * 1000
+        stored = await self.host.kv_get(key)
+        fresh = isinstance(stored, dict) and "v" in stored and isinstance(stored.get("t"), int | float)
+        if fresh and now_ms - stored["t"] < m.cache.ttl:
+            return from_json(stored["v"])
+        try:
+            value = await self.steps(tool, step.children.get("steps", []), dict(scope), state)
+        except ToolError:
+            if m.cache.staleOnError and fresh:
+                state.stale = True
+                return from_json(stored["v"])
+            raise
+        # With staleOnError the entry must outlive its freshness, so the store keeps it without a TTL.
+        ttl = None if m.cache.staleOnError else m.cache.ttl
+        try:
+            await self.host.kv_set(key, {"v": to_json(value, "cached value"), "t": int(now_ms)}, ttl)
+        except KvQuotaError as e:
+            raise ToolError("limit", str(e)) from None
+        return value
+
+    async def call(self, tool: Tool, m: CallStep, scope: Scope, state: RunState) -> Any:
+        callee = self.plugin.tools.get(m.call)
+        if callee is None:
+            raise ToolError("input", f"call: no tool {m.call!r} in this plugin")
+        if EFFECT_ORDER[callee.definition.effect] > EFFECT_ORDER[tool.definition.effect]:
+            raise ToolError(
+                "input", f"a {tool.definition.effect} tool cannot call {m.call} ({callee.definition.effect})"
+            )
+        if m.call in state.call_stack or len(state.call_stack) >= MAX_CALL_DEPTH:
+            raise ToolError(
+                "limit", f"calls nest deeper than {MAX_CALL_DEPTH} or loop ({' → '.join(state.call_stack)})"
+            )
+        args = to_json(self.eval(m.input, scope, state), "call input")
+        state.call_stack.append(m.call)
+        try:
+            return from_json(await self.run_tool(m.call, args, state))
+        finally:
+            state.call_stack.pop()
+
+    async def ability(self, tool: Tool, m: AbilityStep, scope: Scope, state: RunState) -> Any:
+        group, _, op = m.ability.partition(".")
+        effect = ABILITIES.get(group, {}).get(op)
+        if effect is None:
+            raise ToolError("ability", f"there is no host ability {m.ability}")
+        if group not in self.plugin.manifest.abilities:
+            raise ToolError("ability", f"ability group {group!r} is not declared in the manifest's abilities")
+        if EFFECT_ORDER[effect] > EFFECT_ORDER[tool.definition.effect]:
+            raise ToolError("ability", f"a {tool.definition.effect} tool cannot use {m.ability} ({effect})")
+        args = to_json(self.eval(m.args, scope, state), "ability args")
+        state.check_deadline()
+        try:
+            async with asyncio.timeout(state.remaining()):
+                result = await self.host.ability(m.ability, args)
+        except TimeoutError:
+            raise ToolError("timeout", f"{m.ability} did not answer within the run's time") from None
+        except HostError as e:
+            raise ToolError("ability", str(e), e.status) from None
+        return from_json(result)
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b) and type(a) is type(b)
+    except Exception:
+        return False

@@ -1,0 +1,145 @@
+"""Request steps: build the request from templates, check it against the policy, send it, read the answer."""
+
+from __future__ import annotations
+
+import json as _json
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import httpx
+
+from tui.lang.documents.tool import RequestSpec
+from tui.lang.expr import LangError, to_json
+from tui.lang.expr.stdlib.html import parse_html
+from tui.lang.expr.stdlib.jsondata import parse_json
+from tui.lang.expr.values import to_str
+from tui.lang.host import HostError, HttpRequest, HttpResponse
+from tui.lang.netpolicy import PolicyError, campus_url, check_public_url
+from tui.lang.steps.errors import ToolError
+from tui.lang.steps.state import MAX_RESPONSE_BYTES, RunState
+
+Render = Callable[[Any], Any]
+"""Renders a template (a string, or strings inside lists and mappings) in the step's scope."""
+
+_CHARSET = re.compile(rb"""<meta[^>]+charset=["']?([A-Za-z0-9_-]+)""", re.IGNORECASE)
+_FORBIDDEN_HEADERS = {"cookie", "authorization", "host", "content-length", "transfer-encoding", "connection",
+                      "proxy-authorization"}  # fmt: skip
+
+
+def _query_items(value: Any) -> list[tuple[str, str]]:
+    if not isinstance(value, dict):
+        raise ToolError("expression", "query must give an object of parameters")
+    items: list[tuple[str, str]] = []
+    for k, v in value.items():
+        for item in v if isinstance(v, list) else [v]:
+            if item is None:
+                continue
+            if isinstance(item, dict | list):
+                raise ToolError("expression", f"query parameter {k!r} must be text or a number")
+            items.append((k, to_str(item)))
+    return items
+
+
+def build_request(spec: RequestSpec, render: Render, network: tuple[str, ...], campus: tuple[str, ...]) -> HttpRequest:
+    """The request a spec describes, with its URL checked against the manifest's declarations."""
+    url = render(spec.url)
+    if not isinstance(url, str):
+        raise ToolError("expression", "the request url must give text")
+    query = _query_items(render(spec.query)) if spec.query is not None else []
+    headers: dict[str, str] = {}
+    for k, v in (spec.headers or {}).items():
+        if k.lower() in _FORBIDDEN_HEADERS:
+            raise ToolError("network", f"header {k!r} is set by the app, never by a plugin")
+        headers[k] = to_str(render(v))
+    body: bytes | None = None
+    if spec.json_body is not None:
+        body = _json.dumps(to_json(render(spec.json_body), "json"), ensure_ascii=False).encode()
+        headers.setdefault("content-type", "application/json")
+    elif spec.form is not None:
+        body = urlencode(_query_items(render(spec.form))).encode()
+        headers.setdefault("content-type", "application/x-www-form-urlencoded")
+    elif spec.body is not None:
+        body = to_str(render(spec.body)).encode()
+    try:
+        if spec.campus is not None:
+            if spec.campus not in campus:
+                raise PolicyError(f"campus service {spec.campus!r} is not declared in the manifest's campus list")
+            u = campus_url(spec.campus, url)
+        else:
+            u = check_public_url(url, network)
+    except PolicyError as e:
+        raise ToolError("network", str(e)) from None
+    return HttpRequest(spec.method, with_query(u, query), headers, body, spec.campus)
+
+
+def with_query(u: httpx.URL, query: list[tuple[str, str]]) -> str:
+    """The URL with parameters appended in order (repeated keys kept), encoded as encodeURIComponent does."""
+    base = str(u.copy_with(fragment=None))
+    if not query:
+        return base
+    return base + ("&" if u.query else "?") + urlencode(query, quote_via=quote, safe="-_.!~*'()")
+
+
+async def send(request: HttpRequest, host: Any, state: RunState, network: tuple[str, ...]) -> HttpResponse:
+    """Send under the run's limits: counted first, at most four at once, within the deadline."""
+    state.count_request()
+    state.check_deadline()
+    async with state.semaphore:
+        state.in_flight += 1
+        state.peak_in_flight = max(state.peak_in_flight, state.in_flight)
+        try:
+            import asyncio
+
+            async with asyncio.timeout(state.remaining()):
+                if request.campus is not None:
+                    response: HttpResponse = await host.campus(request)
+                else:
+                    response = await host.fetch(request, network)
+        except TimeoutError:
+            raise ToolError("timeout", f"the run's 60 s ran out waiting for {request.url}") from None
+        except HostError as e:
+            kind = e.kind if e.kind in ("http", "network", "timeout", "limit", "ability") else "network"
+            raise ToolError(kind, str(e), e.status) from None  # type: ignore[arg-type]
+        finally:
+            state.in_flight -= 1
+    if len(response.body) > MAX_RESPONSE_BYTES:
+        raise ToolError("limit", f"the response from {request.url} is over {MAX_RESPONSE_BYTES // 1024 // 1024} MB")
+    return response
+
+
+def decode(response: HttpResponse, html: bool = False) -> str:
+    """The body as text: the charset the server names (GBK pages are common on campus), else UTF-8."""
+    ctype = next((v for k, v in response.headers.items() if k.lower() == "content-type"), "")
+    m = re.search(r"charset=([\w-]+)", ctype, re.IGNORECASE)
+    charset = m.group(1) if m else None
+    if charset is None and html:
+        mm = _CHARSET.search(response.body[:4096])
+        charset = mm.group(1).decode() if mm else None
+    try:
+        return response.body.decode(charset or "utf-8", errors="replace")
+    except LookupError:
+        return response.body.decode("utf-8", errors="replace")
+
+
+def read(response: HttpResponse, as_: str, state: RunState) -> Any:
+    """The response as the step's `as` asks: json, text, html (a node) or response (any status)."""
+    if as_ == "response":
+        headers = {k.lower(): v for k, v in response.headers.items()}
+        text = decode(response)
+        state.expr.charge_text(len(text))
+        return {"status": float(response.status), "url": response.url, "headers": headers, "text": text}
+    if not 200 <= response.status < 300:
+        raise ToolError("http", f"HTTP {response.status} from {response.url}", response.status)
+    try:
+        if as_ == "json":
+            return parse_json(decode(response))
+        text = decode(response, html=as_ == "html")
+        if as_ == "html":
+            return parse_html(state.expr, text, response.url)
+        return text
+    except LangError as e:
+        if as_ == "json":
+            raise ToolError("http", f"the response from {response.url} is {e.msg}") from None
+        raise ToolError("limit" if e.kind == "limit" else "http", e.msg) from None

@@ -1,0 +1,70 @@
+"""Run limits (language.md §7) and the state one tool run shares with every step and called tool."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+from tui.lang.expr import Run
+from tui.lang.steps.errors import ToolError
+
+MAX_STEPS = 200
+MAX_REQUESTS = 60
+MAX_CONCURRENT_REQUESTS = 4
+DEADLINE_SECONDS = 60.0
+MAX_RESPONSE_BYTES = 2 * 1024 * 1024
+MAX_RESULT_BYTES = 1024 * 1024
+MAX_EACH_ITEMS = 50
+MAX_PAGES = 30
+MAX_CALL_DEPTH = 4
+
+
+@dataclass
+class RunState:
+    """Budgets and flags of one run; nested steps and called tools share it."""
+
+    expr: Run
+    """The expression budget, `now` and the locale."""
+    deadline: float
+    """time.monotonic() value after which the run fails."""
+    steps: int = 0
+    requests: int = 0
+    semaphore: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(MAX_CONCURRENT_REQUESTS))
+    in_flight: int = 0
+    peak_in_flight: int = 0
+    """Most requests in flight at once (tests assert it never passes 4)."""
+    stale: bool = False
+    """A cache step answered with a stored value after an error (the host may say so)."""
+    truncated: bool = False
+    """Paging stopped at its page limit."""
+    call_stack: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, now: str, locale: str = "zh", deadline_s: float = DEADLINE_SECONDS) -> RunState:
+        """A fresh run beginning now."""
+        return cls(Run(now, locale=locale), time.monotonic() + deadline_s)
+
+    def step(self) -> None:
+        """Count one step; fail past the limit or the deadline."""
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise ToolError(
+                "limit", f"step limit {MAX_STEPS} reached (steps inside each, if, try and called tools count)"
+            )
+        self.check_deadline()
+
+    def check_deadline(self) -> None:
+        """Fail once the run's time is up."""
+        if time.monotonic() > self.deadline:
+            raise ToolError("timeout", f"the run took longer than {DEADLINE_SECONDS:.0f} s")
+
+    def remaining(self) -> float:
+        """Seconds left before the deadline."""
+        return max(0.0, self.deadline - time.monotonic())
+
+    def count_request(self) -> None:
+        """Count one request before it is sent; the 61st fails without being sent."""
+        self.requests += 1
+        if self.requests > MAX_REQUESTS:
+            raise ToolError("limit", f"request limit {MAX_REQUESTS} reached")

@@ -1,0 +1,116 @@
+"""A Host that answers from recordings: HTTP exchanges matched by method + URL, abilities in call order."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from tui.lang.documents.source import BudgetedReader, SourceError
+from tui.lang.expr import Run
+from tui.lang.expr.stdlib.dates import parse as parse_date
+from tui.lang.host import HostError, HttpRequest, HttpResponse
+from tui.lang.netpolicy import campus_url
+from tui.lang.testing.memorykv import MemoryKv
+from tui.lang.testing.model import AbilityAnswer, Case, Exchange
+
+
+class Unrecorded(HostError):
+    """A request or ability call no recording answers: the case fails with the closest recording shown."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("network", message)
+
+
+def request_key(method: str, url: str) -> tuple[str, str, str, frozenset[tuple[str, str]]]:
+    """What identifies a request: method, host, path, and the decoded query parameters as a set."""
+    parts = urlsplit(url)
+    query = frozenset(parse_qsl(parts.query, keep_blank_values=True))
+    return method.upper(), (parts.hostname or "").lower(), parts.path or "/", query
+
+
+class RecordedHost:
+    """Answers one case's run from its recordings."""
+
+    def __init__(self, case: Case, files: BudgetedReader, now: str) -> None:
+        self.exchanges: list[tuple[Any, Exchange]] = []
+        for ex in case.http:
+            url = ex.request.url
+            if ex.request.campus is not None:
+                url = str(campus_url(ex.request.campus, url))
+            self.exchanges.append((request_key(ex.request.method, url), ex))
+        self.used: set[int] = set()
+        self.abilities: list[AbilityAnswer] = list(case.abilities)
+        self.ability_calls: list[str] = []
+        self.kv = MemoryKv(case.kv)
+        self.files = files
+        self.now_ms = parse_date(Run(now), now).timestamp() * 1000
+        self.sent: list[HttpRequest] = []
+
+    def _answer(self, request: HttpRequest) -> HttpResponse:
+        self.sent.append(request)
+        key = request_key(request.method, request.url)
+        for i, (k, ex) in enumerate(self.exchanges):
+            if i not in self.used and k == key:
+                self.used.add(i)
+                return self._response(ex, request.url)
+        for k, ex in self.exchanges:
+            if k == key:  # all uses of this exchange are spent: answer it again (pages, retries)
+                return self._response(ex, request.url)
+        raise Unrecorded(self._closest(request))
+
+    def _closest(self, request: HttpRequest) -> str:
+        tried = f"{request.method} {request.url}"
+        if not self.exchanges:
+            return f"no recorded exchange for {tried} (the case records none)"
+        candidates = [f"{ex.request.method} {self._full(ex)}" for _, ex in self.exchanges]
+        best = max(candidates, key=lambda c: difflib.SequenceMatcher(None, c, tried).ratio())
+        return f"no recorded exchange for {tried}; the closest recorded one is {best}"
+
+    @staticmethod
+    def _full(ex: Exchange) -> str:
+        if ex.request.campus is not None:
+            return str(campus_url(ex.request.campus, ex.request.url))
+        return ex.request.url
+
+    def _response(self, ex: Exchange, url: str) -> HttpResponse:
+        r = ex.response
+        headers = dict(r.headers)
+        if r.file is not None:
+            try:
+                body = self.files.read_text(r.file).encode()
+            except SourceError as e:
+                raise HostError("network", f"fixture: {e}") from None
+        elif r.text is not None:
+            body = r.text.encode()
+        else:
+            body = json.dumps(r.json_body, ensure_ascii=False).encode()
+            headers.setdefault("content-type", "application/json; charset=utf-8")
+        return HttpResponse(r.status, r.url or url, headers, body)
+
+    async def fetch(self, request: HttpRequest, allowed: tuple[str, ...]) -> HttpResponse:
+        return self._answer(request)
+
+    async def campus(self, request: HttpRequest) -> HttpResponse:
+        return self._answer(request)
+
+    async def kv_get(self, key: str) -> Any:
+        return self.kv.get(key, self.now_ms)
+
+    async def kv_set(self, key: str, value: Any, ttl_ms: int | None) -> None:
+        self.kv.set(key, value, ttl_ms, self.now_ms)
+
+    async def kv_delete(self, key: str) -> None:
+        self.kv.delete(key)
+
+    async def ability(self, name: str, args: Any) -> Any:
+        self.ability_calls.append(name)
+        if not self.abilities:
+            raise Unrecorded(f"no recorded answer for ability {name} (call {len(self.ability_calls)})")
+        answer = self.abilities.pop(0)
+        if answer.call != name:
+            raise Unrecorded(f"ability call {len(self.ability_calls)} is {name}, but the recording has {answer.call}")
+        if answer.error is not None:
+            raise HostError("ability", answer.error)
+        return answer.result

@@ -1,0 +1,146 @@
+"""Runs a plugin's recorded tests: one line per case, then 'N passed, N failed'."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from tui.lang.documents.loader import Plugin, pydantic_problems
+from tui.lang.documents.problems import Problem
+from tui.lang.documents.source import BudgetedReader, PluginSource, SourceError, check_path
+from tui.lang.documents.yamlsafe import load_yaml
+from tui.lang.expr import LangError, Run, compile_expression, from_json, stringify
+from tui.lang.expr.values import truthy
+from tui.lang.steps.errors import ToolError
+from tui.lang.steps.interpreter import Interpreter
+from tui.lang.testing.model import Case, TestFile
+from tui.lang.testing.recorded import RecordedHost
+
+DEFAULT_NOW = "2026-11-30T09:00:00+08:00"
+
+
+@dataclass
+class CaseResult:
+    """The outcome of one case."""
+
+    file: str
+    name: str
+    passed: bool
+    reason: str = ""
+
+    def line(self) -> str:
+        mark = "PASS" if self.passed else "FAIL"
+        return f"{mark} {self.file} › {self.name}" + ("" if self.passed else f"\n     {self.reason}")
+
+
+def same(actual: Any, expected: Any) -> bool:
+    """JSON equality with numbers by value (2 equals 2.0) and booleans strict."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return actual is expected
+    if isinstance(expected, int | float) and isinstance(actual, int | float):
+        return actual == expected or (math.isnan(actual) and math.isnan(expected))
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(expected)
+            and all(same(a, e) for a, e in zip(actual, expected, strict=True))
+        )
+    if isinstance(expected, dict):
+        return (
+            isinstance(actual, dict)
+            and actual.keys() == expected.keys()
+            and all(same(actual[k], v) for k, v in expected.items())
+        )
+    return bool(actual == expected)
+
+
+def load_test_file(reader: BudgetedReader, path: str) -> tuple[TestFile | None, list[Problem]]:
+    """Read and check one tests/*.yaml file."""
+    try:
+        text = reader.source.read_bytes(check_path(path)).decode("utf-8")
+    except (SourceError, UnicodeDecodeError) as e:
+        return None, [Problem(path, None, str(e))]
+    located, problems = load_yaml(text, path)
+    if located is None:
+        return None, problems
+    try:
+        return TestFile.model_validate(located.data), []
+    except ValidationError as e:
+        return None, pydantic_problems(e, path, located)
+
+
+async def run_case(plugin: Plugin, reader: BudgetedReader, file: str, tf: TestFile, case: Case) -> CaseResult:
+    """Run one case and judge it."""
+    now = _iso(case.now or tf.now or DEFAULT_NOW)
+    host = RecordedHost(case, reader, now)
+    interp = Interpreter(plugin, host, settings=case.settings)
+
+    def fail(reason: str) -> CaseResult:
+        return CaseResult(file, case.name, False, reason)
+
+    try:
+        result = await interp.run(tf.tool, case.input, now=now)
+    except ToolError as e:
+        if case.expectError is not None:
+            if case.expectError in str(e):
+                return _kv_check(file, case, host) or CaseResult(file, case.name, True)
+            return fail(f"expected an error containing {case.expectError!r}, got: {e}")
+        return fail(f"the run failed: {e}")
+    if case.expectError is not None:
+        return fail(f"expected an error containing {case.expectError!r}, got the result {_short(result.value)}")
+    if "expect" in case.model_fields_set and not same(result.value, case.expect):
+        return fail(f"expected {_short(case.expect)}\n     got      {_short(result.value)}")
+    checks = [case.check] if isinstance(case.check, str) else (case.check or [])
+    for src in checks:
+        try:
+            ok = truthy(compile_expression(src).evaluate({"result": from_json(result.value)}, Run(now)))
+        except LangError as e:
+            return fail(f"check {src!r} failed with an error: {e.msg}")
+        if not ok:
+            return fail(f"check {src!r} is false for the result {_short(result.value)}")
+    return _kv_check(file, case, host) or CaseResult(file, case.name, True)
+
+
+def _kv_check(file: str, case: Case, host: RecordedHost) -> CaseResult | None:
+    if case.expectKv is None:
+        return None
+    snapshot = host.kv.snapshot()
+    for key, want in case.expectKv.items():
+        if not same(snapshot.get(key), want):
+            return CaseResult(
+                file, case.name, False, f"kv {key!r}: expected {_short(want)}, got {_short(snapshot.get(key))}"
+            )
+    return None
+
+
+def _short(v: Any) -> str:
+    text = stringify(from_json(v)) if not isinstance(v, str) else repr(v)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _iso(text: str) -> str:
+    from tui.lang.expr.stdlib.dates import iso, parse
+
+    return iso(parse(Run(DEFAULT_NOW), text))
+
+
+def run_tests(plugin: Plugin, source: PluginSource, test_files: list[str]) -> tuple[list[CaseResult], list[Problem]]:
+    """Run every case of the given test files."""
+    reader = BudgetedReader(source, limit=64 * 1024 * 1024)  # fixtures are not part of the plugin's budget
+    results: list[CaseResult] = []
+    problems: list[Problem] = []
+    for path in test_files:
+        tf, probs = load_test_file(reader, path)
+        problems.extend(probs)
+        if tf is None:
+            continue
+        if tf.tool not in plugin.tools:
+            problems.append(Problem(path, 1, f"tool {tf.tool!r} is not in the plugin"))
+            continue
+        for case in tf.cases:
+            results.append(asyncio.run(run_case(plugin, reader, path, tf, case)))
+    return results, problems
