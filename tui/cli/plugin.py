@@ -17,6 +17,38 @@ def plugin() -> None:
     """Tools for plugin authors."""
 
 
+@plugin.command("validate")
+@click.argument("path")
+def validate_command(path: str) -> None:
+    """Check a plugin folder the way the app does; every problem with file and line."""
+    from tui.cli.plugin_docs import validate_cmd
+
+    validate_cmd(path)
+
+
+@plugin.command("test")
+@click.argument("path")
+def test_command(path: str) -> None:
+    """Replay the plugin's recorded tests (tests/*.yaml)."""
+    from tui.cli.plugin_docs import test_cmd
+
+    test_cmd(path)
+
+
+@plugin.command("run")
+@click.argument("path")
+@click.argument("tool")
+@click.argument("input_json", default="{}", metavar="INPUT")
+@click.option("--now", help="Beijing time the run sees, like '2026-11-30 09:00' (default: now).")
+@click.option("--kv-db", type=click.Path(dir_okay=False), help="SQLite file for the plugin's KV store.")
+@click.option("--record", help="Write a recorded-test file from this run (relative to the plugin folder).")
+def run_command(path: str, tool: str, input_json: str, now: str | None, kv_db: str | None, record: str | None) -> None:
+    """Run TOOL of the plugin at PATH for real with INPUT (JSON) and print the result."""
+    from tui.cli.plugin_docs import run_cmd
+
+    run_cmd(path, tool, input_json, now, kv_db, record)
+
+
 def _load_context(text: str | None) -> dict[str, Any]:
     if not text:
         return {}

@@ -6,8 +6,17 @@ interpreter itself enforces the policy and the limits, so every host gets the sa
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+#: Bytes of keys and JSON values one plugin may keep (language.md §7).
+KV_QUOTA_BYTES = 256 * 1024
+
+
+def entry_size(key: str, value: Any) -> int:
+    """What one KV entry counts against the quota: the UTF-8 bytes of its key and of its JSON value."""
+    return len(key.encode()) + len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from tui.lang.host import KvQuotaError
-
-#: Bytes of keys and JSON values one plugin may keep (language.md §7).
-KV_QUOTA_BYTES = 256 * 1024
-
-
-def entry_size(key: str, value: Any) -> int:
-    """What one entry counts against the quota: the UTF-8 bytes of its key and of its JSON value."""
-    return len(key.encode()) + len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+from tui.lang.host import KV_QUOTA_BYTES, KvQuotaError, entry_size
 
 
 class MemoryKv:

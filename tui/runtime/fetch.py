@@ -1,0 +1,151 @@
+"""Public HTTP for plugins, under the network policy (threats.md §3.4, L4).
+
+Redirects are followed by hand so that every hop is checked against the declared domains; bodies are read
+as a raw stream and decoded here with a bounded inflater, so neither a lying Content-Length nor a gzip bomb
+buffers more than 2 MB (plus one chunk); credential headers never reach the plugin; no cookie outlives its
+request; resolved addresses must be public.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import zlib
+from collections.abc import Awaitable, Callable
+
+import httpx
+
+from tui.lang.host import HostError, HttpRequest, HttpResponse
+from tui.lang.netpolicy import PolicyError, check_public_url
+
+MAX_BODY = 2 * 1024 * 1024
+MAX_REDIRECTS = 10
+#: Response headers that carry or set credentials: never shown to a plugin.
+CREDENTIAL_HEADERS = frozenset({"set-cookie", "set-cookie2", "authorization", "proxy-authorization", "cookie"})
+USER_AGENT = "pku-harness/0.1 (+https://github.com/pkuinfo/pku-harness-plugins)"
+
+Resolver = Callable[[str], Awaitable[list[str]]]
+
+
+async def system_resolve(host: str) -> list[str]:
+    """The addresses the system resolver gives for `host`."""
+    infos = await asyncio.get_running_loop().getaddrinfo(host, 443, type=0)
+    return [str(info[4][0]) for info in infos]
+
+
+def is_public(address: str) -> bool:
+    """True for a globally routable address (not loopback, private, link-local, reserved or multicast)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return False
+    return ip.is_global and not ip.is_multicast
+
+
+class _Inflater:
+    """Decodes a gzip or deflate stream chunk by chunk, never producing more than the allowance."""
+
+    def __init__(self, encoding: str) -> None:
+        self.d = zlib.decompressobj(16 + zlib.MAX_WBITS if encoding == "gzip" else zlib.MAX_WBITS)
+
+    def feed(self, data: bytes, allowance: int) -> bytes:
+        out = bytearray()
+        data = self.d.unconsumed_tail + data
+        while data and len(out) <= allowance:
+            out += self.d.decompress(data, allowance + 1 - len(out))
+            data = self.d.unconsumed_tail
+        return bytes(out)
+
+
+class PolicyFetcher:
+    """Sends public requests for one run. Use as `async with PolicyFetcher() as f: await f.fetch(...)`."""
+
+    def __init__(
+        self,
+        transport: httpx.AsyncBaseTransport | None = None,
+        resolve: Resolver = system_resolve,
+        timeout: float = 20.0,
+        max_body: int = MAX_BODY,
+    ) -> None:
+        self.client = httpx.AsyncClient(
+            transport=transport,
+            follow_redirects=False,
+            trust_env=False,  # no proxies or .netrc credentials from the environment
+            timeout=httpx.Timeout(timeout, connect=10.0),
+            headers={"user-agent": USER_AGENT, "accept-encoding": "gzip, identity"},
+        )
+        self.resolve = resolve
+        self.max_body = max_body
+
+    async def __aenter__(self) -> PolicyFetcher:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.client.aclose()
+
+    async def fetch(self, request: HttpRequest, allowed: tuple[str, ...]) -> HttpResponse:
+        """Send `request`, following redirects that stay within `allowed`.
+
+        Raises:
+            HostError: policy (a redirect out of the declared domains, a private address), size, network.
+        """
+        method, url, body = request.method, request.url, request.body
+        headers = dict(request.headers)
+        for _ in range(MAX_REDIRECTS + 1):
+            try:
+                u = check_public_url(url, allowed)
+            except PolicyError as e:
+                raise HostError("network", f"refused: {e}") from None
+            await self._check_addresses(u.host)
+            status, final_url, resp_headers, data = await self._send(method, url, headers, body)
+            location = resp_headers.get("location")
+            if status in (301, 302, 303, 307, 308) and location:
+                url = str(httpx.URL(url).join(location))
+                if status == 303 or (status in (301, 302) and method == "POST"):
+                    method, body = "GET", None
+                    headers.pop("content-type", None)
+                continue
+            safe = {k: v for k, v in resp_headers.items() if k.lower() not in CREDENTIAL_HEADERS}
+            return HttpResponse(status, final_url, safe, data)
+        raise HostError("network", f"more than {MAX_REDIRECTS} redirects from {request.url}")
+
+    async def _check_addresses(self, host: str) -> None:
+        try:
+            addresses = await self.resolve(host)
+        except OSError as e:
+            raise HostError("network", f"cannot resolve {host} ({e.strerror or e})") from None
+        bad = [a for a in addresses if not is_public(a)]
+        if bad or not addresses:
+            raise HostError("network", f"refused: {host} resolves to a non-public address ({', '.join(bad) or 'none'})")
+
+    async def _send(
+        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+    ) -> tuple[int, str, dict[str, str], bytes]:
+        try:
+            async with self.client.stream(method, url, headers=headers, content=body) as resp:
+                self.client.cookies.clear()  # nothing a server sets is carried to the next request
+                declared = resp.headers.get("content-length")
+                if declared and declared.isdigit() and int(declared) > self.max_body:
+                    raise HostError("limit", f"the response from {url} is over {self.max_body // 1048576} MB")
+                encoding = resp.headers.get("content-encoding", "identity").lower().strip()
+                if encoding not in ("identity", "gzip", "deflate", ""):
+                    raise HostError("network", f"{url} answered with an unsupported encoding {encoding!r}")
+                inflater = _Inflater(encoding) if encoding in ("gzip", "deflate") else None
+                data = bytearray()
+                raw_total = 0
+                async for chunk in resp.aiter_raw():
+                    raw_total += len(chunk)
+                    piece = inflater.feed(chunk, self.max_body - len(data)) if inflater else chunk
+                    data += piece
+                    if len(data) > self.max_body or raw_total > self.max_body:
+                        raise HostError("limit", f"the response from {url} is over {self.max_body // 1048576} MB")
+                headers_out = {k: v for k, v in resp.headers.items() if k.lower() != "content-encoding"}
+                return resp.status_code, str(resp.url), headers_out, bytes(data)
+        except HostError:
+            raise
+        except httpx.TimeoutException:
+            raise HostError("timeout", f"{url} did not answer in time") from None
+        except zlib.error:
+            raise HostError("network", f"{url} sent a broken compressed body") from None
+        except httpx.HTTPError as e:
+            raise HostError("network", f"{url}: {type(e).__name__}: {e}") from None
