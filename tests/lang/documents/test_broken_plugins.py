@@ -1,0 +1,301 @@
+"""A corpus of broken plugins, one defect each: `plugin validate` fails on each and names file and line."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tui.cli.main import cli
+from tui.lang.documents.source import MemorySource
+from tui.lang.documents.validator import validate
+
+MANIFEST = """---
+spec: 1
+id: sample
+name: 示例
+description: A sample plugin for the broken corpus.
+version: 1.0.0
+author: tests
+network: [portal.pku.edu.cn]
+abilities: [todos]
+tools:
+  free: tools/free.yaml
+  add: tools/add.yaml
+dataSources:
+  free: { tool: free, ttl: 5m }
+---
+Use sample__free.
+"""
+
+FREE = """title: 空闲
+description: Free rooms.
+effect: read
+input:
+  building: { type: string, default: 二教 }
+steps:
+  - let: page
+    request:
+      url: https://portal.pku.edu.cn/q
+      query: { b: '${input.building}' }
+  - let: rows
+    value: "page.rows.filter(r => test(r.room, '^\\\\d+$'))"
+return: "rows.map(r => r.room)"
+"""
+
+ADD = """title: 加待办
+description: Adds a todo.
+effect: write
+steps:
+  - ability: todos.add
+    args: "({ title: 'x' })"
+"""
+
+
+def files(**changes: str | bytes | None) -> dict[str, str | bytes]:
+    base: dict[str, str | bytes] = {"PLUGIN.md": MANIFEST, "tools/free.yaml": FREE, "tools/add.yaml": ADD}
+    for name, text in changes.items():
+        path = name.replace("__", "/").replace("_yaml", ".yaml").replace("_md", ".md").replace("_json", ".json")
+        if text is None:
+            base.pop(path, None)
+        else:
+            base[path] = text
+    return base
+
+
+def sub(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+# (defect, files, file the problem is in, line, reason pattern)
+CORPUS = [
+    (
+        "path escape",
+        files(PLUGIN_md=sub(MANIFEST, "tools/add.yaml", "../add.yaml")),
+        "PLUGIN.md",
+        12,
+        "leaves the plugin folder",
+    ),
+    (
+        "undeclared host",
+        files(tools__free_yaml=sub(FREE, "https://portal.pku.edu.cn/q", "https://evil.example.com/q")),
+        "tools/free.yaml",
+        9,
+        "evil.example.com is not declared",
+    ),
+    (
+        "plain http",
+        files(tools__free_yaml=sub(FREE, "https://portal", "http://portal")),
+        "tools/free.yaml",
+        9,
+        "only https://",
+    ),
+    (
+        "syntax error",
+        files(tools__free_yaml=sub(FREE, "rows.map(r => r.room)", "rows.map(r => r.room +)")),
+        "tools/free.yaml",
+        13,
+        "return: expected a value, found '\\)' \\(column 23\\)",
+    ),
+    (
+        "unbound name",
+        files(tools__free_yaml=sub(FREE, "rows.map(r => r.room)", "rowz.map(r => r.room)")),
+        "tools/free.yaml",
+        13,
+        "unknown name 'rowz'",
+    ),
+    (
+        "bad version",
+        files(PLUGIN_md=sub(MANIFEST, "version: 1.0.0", "version: v1")),
+        "PLUGIN.md",
+        6,
+        "semantic version like 1.2.0",
+    ),
+    (
+        "short description",
+        files(PLUGIN_md=sub(MANIFEST, "description: A sample plugin for the broken corpus.", "description: abc")),
+        "PLUGIN.md",
+        5,
+        "at least 4 characters",
+    ),
+    (
+        "bad effect",
+        files(tools__add_yaml=sub(ADD, "effect: write", "effect: delete")),
+        "tools/add.yaml",
+        3,
+        "effect: Input should be 'read', 'write', 'money' or 'public'",
+    ),
+    (
+        "RE2-incompatible regex",
+        files(tools__free_yaml=sub(FREE, "'^\\\\d+$'", "'(?<=a)\\\\d+'")),
+        "tools/free.yaml",
+        12,
+        "lookbehind",
+    ),
+    (
+        "unquoted object expression",
+        files(tools__add_yaml=sub(ADD, "args: \"({ title: 'x' })\"", "args: { title: x }")),
+        "tools/add.yaml",
+        6,
+        "args is an expression, but YAML read it as a mapping: put it in quotes",
+    ),
+    (
+        "function cycle",
+        files(tools__free_yaml=FREE.replace("steps:", "functions:\n  a(x): 'b(x)'\n  b(x): 'a(x)'\nsteps:")),
+        "tools/free.yaml",
+        7,
+        "functions call each other in a loop: a → b → a",
+    ),
+    ("missing file", files(tools__add_yaml=None), "PLUGIN.md", 12, "tools/add.yaml does not exist"),
+    (
+        "undeclared ability",
+        files(PLUGIN_md=sub(MANIFEST, "abilities: [todos]\n", "")),
+        "tools/add.yaml",
+        5,
+        "'todos' is used but not declared",
+    ),
+    (
+        "read tool calling a write ability",
+        files(tools__add_yaml=sub(ADD, "effect: write", "effect: read")),
+        "tools/add.yaml",
+        5,
+        "a read tool cannot use todos.add, which is a write operation",
+    ),
+    (
+        "concurrency out of range",
+        files(
+            tools__free_yaml=sub(
+                FREE, "  - let: rows\n", "  - each: '[1]'\n    concurrency: 5\n    value: item\n  - let: rows\n"
+            )
+        ),
+        "tools/free.yaml",
+        12,
+        "concurrency: Input should be less than or equal to 4",
+    ),
+    (
+        "data source naming a write tool",
+        files(PLUGIN_md=sub(MANIFEST, "free: { tool: free", "free: { tool: add")),
+        "PLUGIN.md",
+        14,
+        "a write tool; data sources must be read tools",
+    ),
+    (
+        "non-UTF-8 file",
+        files(tools__add_yaml=ADD.encode() + b"# \xff\xfe\n"),
+        "PLUGIN.md",
+        12,
+        "tools/add.yaml is not UTF-8 text \\(byte 118, line 7\\)",
+    ),
+    (
+        "duplicate keys",
+        files(tools__add_yaml=sub(ADD, "effect: write", "effect: write\neffect: read")),
+        "tools/add.yaml",
+        4,
+        "duplicate key 'effect' \\(first at line 3\\)",
+    ),
+    (
+        "YAML alias bomb",
+        files(tools__add_yaml=ADD + "x: &a [1, 1]\ny: &b [*a, *a]\nz: [*b, *b]\n"),
+        "tools/add.yaml",
+        7,
+        "anchors and aliases",
+    ),
+    (
+        "paginate max over 30",
+        files(
+            tools__free_yaml=sub(
+                FREE,
+                "  - let: rows\n",
+                "  - paginate: { request: { url: 'https://portal.pku.edu.cn/p' },"
+                " next: 'null', items: res, max: 31 }\n  - let: rows\n",
+            )
+        ),
+        "tools/free.yaml",
+        11,
+        "max: Input should be less than or equal to 30",
+    ),
+    (
+        "undeclared campus service",
+        files(tools__free_yaml=sub(FREE, "url: https://portal.pku.edu.cn/q", "campus: card\n      url: /q")),
+        "tools/free.yaml",
+        9,
+        "campus service 'card' is not declared",
+    ),
+    (
+        "IP literal in network",
+        files(PLUGIN_md=sub(MANIFEST, "network: [portal.pku.edu.cn]", "network: [10.0.0.1]")),
+        "PLUGIN.md",
+        8,
+        "IP addresses are never allowed",
+    ),
+    ("reserved id", files(PLUGIN_md=sub(MANIFEST, "id: sample", "id: memory")), "PLUGIN.md", 3, "reserved"),
+    (
+        "unknown key (typo)",
+        files(tools__add_yaml=sub(ADD, "effect: write", "effect: write\nuserOnyl: true")),
+        "tools/add.yaml",
+        4,
+        "unknown key 'userOnyl'",
+    ),
+    (
+        "read tool calling a write tool",
+        files(tools__free_yaml=sub(FREE, "  - let: rows\n", "  - call: add\n  - let: rows\n")),
+        "tools/free.yaml",
+        11,
+        "a read tool cannot call 'add'",
+    ),
+    ("no frontmatter", files(PLUGIN_md="# just markdown\n"), "PLUGIN.md", 1, "must start with YAML frontmatter"),
+]
+
+
+@pytest.mark.parametrize(("defect", "plugin", "file", "line", "reason"), CORPUS, ids=[c[0] for c in CORPUS])
+def test_each_defect_is_found_with_file_and_line(
+    defect: str, plugin: dict[str, str | bytes], file: str, line: int, reason: str
+) -> None:
+    t0 = time.perf_counter()
+    loaded, problems = validate(MemorySource(plugin))
+    assert time.perf_counter() - t0 < 0.2
+    assert loaded is None, f"{defect}: validated"
+    errors = [p for p in problems if p.severity == "error"]
+    hits = [p for p in errors if re.search(reason, p.message)]
+    assert hits, f"{defect}: no problem matches {reason!r}: {[str(p) for p in errors]}"
+    assert (hits[0].file, hits[0].line) == (file, line), str(hits[0])
+
+
+def test_the_sample_itself_is_valid() -> None:
+    loaded, problems = validate(MemorySource(files()))
+    assert loaded is not None, [str(p) for p in problems]
+    assert problems == []
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    broken = files(
+        PLUGIN_md=sub(
+            sub(MANIFEST, "version: 1.0.0", "version: 1"),
+            "description: A sample plugin for the broken corpus.",
+            "description: ab",
+        ),
+        tools__add_yaml=sub(ADD, "effect: write", "effect: nope"),
+    )
+    _, problems = validate(MemorySource(broken))
+    assert len([p for p in problems if p.severity == "error"]) >= 3
+
+
+def test_validate_cli_names_the_file_and_line_and_exits_1(tmp_path: Path) -> None:
+    for name, text in files(tools__free_yaml=sub(FREE, "rows.map(r => r.room)", "rowz.map(r => r.room)")).items():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text if isinstance(text, bytes) else text.encode())
+    result = CliRunner().invoke(cli, ["plugin", "validate", str(tmp_path)])
+    assert result.exit_code == 1
+    assert f"{tmp_path}/tools/free.yaml:13: error: return: unknown name 'rowz'" in result.stderr
+    assert result.stderr.strip().endswith("1 error, 0 warnings")
+
+
+def test_validate_cli_on_the_showcase_passes() -> None:
+    result = CliRunner().invoke(cli, ["plugin", "validate", "tests/fixtures/plugins/showcase"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("ok: showcase 1.0.0, 6 tools")
