@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import httpx
 
@@ -40,6 +41,10 @@ def is_public(address: str) -> bool:
     except ValueError:
         return False
     return ip.is_global and not ip.is_multicast
+
+
+async def _once(data: bytes) -> AsyncIterator[bytes]:
+    yield data
 
 
 class _Inflater:
@@ -133,7 +138,13 @@ class PolicyFetcher:
                 inflater = _Inflater(encoding) if encoding in ("gzip", "deflate") else None
                 data = bytearray()
                 raw_total = 0
-                async for chunk in resp.aiter_raw():
+                if resp.is_stream_consumed:
+                    # In-memory transports hand over a body already read (and decoded): check its size only.
+                    inflater = None
+                    chunks: Any = _once(resp.content)
+                else:
+                    chunks = resp.aiter_raw()
+                async for chunk in chunks:
                     raw_total += len(chunk)
                     piece = inflater.feed(chunk, self.max_body - len(data)) if inflater else chunk
                     data += piece

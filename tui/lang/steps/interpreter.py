@@ -36,7 +36,7 @@ from tui.lang.steps.errors import ToolError
 from tui.lang.steps.extract import run_extract
 from tui.lang.steps.inputs import check_input
 from tui.lang.steps.scope import base_scope
-from tui.lang.steps.state import MAX_CALL_DEPTH, MAX_EACH_ITEMS, MAX_RESULT_BYTES, RunState
+from tui.lang.steps.state import DEADLINE_SECONDS, MAX_CALL_DEPTH, MAX_EACH_ITEMS, MAX_RESULT_BYTES, RunState
 
 Scope = dict[str, Any]
 
@@ -73,13 +73,21 @@ class Interpreter:
         self.network = tuple(plugin.manifest.network)
         self.campus = tuple(plugin.manifest.campus)
 
-    async def run(self, tool_name: str, raw_input: Any, now: str | None = None) -> RunResult:
+    async def run(
+        self, tool_name: str, raw_input: Any, now: str | None = None, deadline_s: float = DEADLINE_SECONDS
+    ) -> RunResult:
         """Run one tool from the outside (a user, the assistant, a widget, the scheduler).
+
+        Args:
+            tool_name: the tool's name in this plugin.
+            raw_input: the input as JSON data (checked against the tool's fields first).
+            now: Beijing time as ISO text (default: the clock).
+            deadline_s: the run's time limit (60 s; tests shorten it).
 
         Raises:
             ToolError: the run failed; it names the tool, the step and where that step is written.
         """
-        state = RunState.start(now or beijing_now(), self.locale)
+        state = RunState.start(now or beijing_now(), self.locale, deadline_s)
         value = await self.run_tool(tool_name, raw_input, state)
         return RunResult(
             value, state.stale, state.truncated, state.steps, state.requests, state.expr.used, state.peak_in_flight

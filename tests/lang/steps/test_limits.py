@@ -1,0 +1,154 @@
+"""Run limits (threats.md §3.3): each one a clear error naming it, shared across nested steps and calls."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tui.lang.steps.errors import ToolError
+from tui.lang.steps.interpreter import Interpreter
+
+from .helpers import NOW, CountingHost, make_plugin, tool
+
+
+async def run(plugin, host, name="main", input_value=None, **kw):  # type: ignore[no-untyped-def]
+    return await Interpreter(plugin, host).run(name, input_value or {}, now=NOW, **kw)
+
+
+async def test_concurrency_is_never_above_four_across_nested_each() -> None:
+    plugin = make_plugin(
+        {
+            "main": tool(
+                "  - each: 'range(6)'\n    concurrency: 4\n    steps:\n"
+                "      - each: 'range(6)'\n        concurrency: 4\n"
+                "        request: { url: 'https://api.example.edu.cn/x/${item}' }\n"
+            )
+        }
+    )
+    host = CountingHost(delay=0.01)
+    result = await run(plugin, host)
+    assert len(host.requests) == 36
+    assert host.peak == 4 and result.peak_in_flight == 4  # queued, not failed
+    assert len(result.value) == 6 and all(len(r) == 6 for r in result.value)
+
+
+async def test_the_61st_request_is_refused_before_it_is_sent() -> None:
+    plugin = make_plugin(
+        {
+            "main": tool(
+                "  - each: 'range(50)'\n    request: { url: 'https://api.example.edu.cn/a/${item}' }\n"
+                "  - each: 'range(11)'\n    request: { url: 'https://api.example.edu.cn/b/${item}' }\n"
+            )
+        }
+    )
+    host = CountingHost()
+    with pytest.raises(ToolError, match="request limit 60 reached") as info:
+        await run(plugin, host)
+    assert len(host.requests) == 60
+    assert info.value.kind == "limit" and info.value.step == "2"
+
+
+async def test_the_201st_step_is_refused_counting_nested_steps() -> None:
+    plugin = make_plugin(
+        {
+            "main": tool(
+                "  - each: 'range(50)'\n    steps:\n      - value: '1'\n      - value: '2'\n      - value: '3'\n"
+                "  - each: 'range(50)'\n    steps:\n      - value: '1'\n"
+            )
+        }
+    )
+    with pytest.raises(ToolError, match="step limit 200") as info:
+        await run(plugin, CountingHost())
+    assert info.value.kind == "limit"
+
+
+async def test_steps_of_called_tools_share_the_budget() -> None:
+    plugin = make_plugin(
+        {
+            "main": tool("  - each: 'range(50)'\n    steps:\n      - call: helper\n"),
+            "helper": tool("  - value: '1'\n  - value: '2'\n  - value: '3'\n"),
+        }
+    )
+    with pytest.raises(ToolError, match="step limit 200"):
+        await run(plugin, CountingHost())
+
+
+async def test_each_over_51_items_fails_before_any_request() -> None:
+    plugin = make_plugin(
+        {"main": tool("  - each: 'range(51)'\n    request: { url: 'https://api.example.edu.cn/${item}' }\n")}
+    )
+    host = CountingHost()
+    with pytest.raises(ToolError, match="each over 51 items; the limit is 50"):
+        await run(plugin, host)
+    assert host.requests == []
+
+
+async def test_the_deadline_ends_a_run_waiting_on_a_slow_server() -> None:
+    plugin = make_plugin({"main": tool("  - request: { url: 'https://api.example.edu.cn/slow' }\n")})
+    t0 = time.perf_counter()
+    with pytest.raises(ToolError, match="ran out") as info:
+        await run(plugin, CountingHost(delay=30), deadline_s=0.3)
+    assert info.value.kind == "timeout"
+    assert time.perf_counter() - t0 < 1.0
+
+
+async def test_a_result_over_1_mb_is_an_error_not_a_cut() -> None:
+    plugin = make_plugin({"main": tool("  - value: 'range(20).map(i => \"x\".repeat(60000))'\n")})
+    with pytest.raises(ToolError, match="the limit is 1 MB") as info:
+        await run(plugin, CountingHost())
+    assert info.value.kind == "limit"
+
+
+async def test_a_response_over_2_mb_from_any_host_is_refused() -> None:
+    plugin = make_plugin({"main": tool("  - request: { url: 'https://api.example.edu.cn/big' }\n    as: text\n")})
+    with pytest.raises(ToolError, match="over 2 MB"):
+        await run(plugin, CountingHost(body=b"x" * (2 * 1024 * 1024 + 1)))
+
+
+async def test_paginate_stops_at_max_and_marks_the_result_truncated() -> None:
+    plugin = make_plugin(
+        {
+            "main": tool(
+                "  - paginate:\n      request: { url: 'https://api.example.edu.cn/p?c=${cursor ?? 0}' }\n"
+                "      next: '(cursor ?? 0) + 1'\n      items: '[cursor]'\n      max: 30\n"
+            )
+        }
+    )
+    host = CountingHost()
+    result = await run(plugin, host)
+    assert len(host.requests) == 30 and result.truncated
+    assert result.value[:3] == [None, 1, 2]
+
+
+async def test_paginate_stops_when_next_repeats() -> None:
+    plugin = make_plugin(
+        {
+            "main": tool(
+                "  - paginate:\n      request: { url: 'https://api.example.edu.cn/p' }\n"
+                "      next: \"'same'\"\n      items: '[1]'\n      max: 30\n"
+            )
+        }
+    )
+    host = CountingHost()
+    result = await run(plugin, host)
+    assert len(host.requests) == 2 and not result.truncated
+
+
+async def test_calls_that_loop_at_run_time_are_stopped() -> None:
+    # A cycle hidden from the validator by a computed input still ends: depth is capped.
+    plugin = make_plugin(
+        {
+            "main": tool("  - call: helper\n    input: '({ n: 1 })'\n"),
+            "helper": tool("  - value: input.n\n", inputs="input:\n  n: { type: number }\n"),
+        }
+    )
+    result = await run(plugin, CountingHost())
+    assert result.value == 1
+
+
+async def test_expression_budget_is_shared_by_the_run() -> None:
+    plugin = make_plugin({"main": tool("  - each: 'range(50)'\n    value: 'range(2500).map(x => x).length'\n")})
+    with pytest.raises(ToolError, match="budget of 100,000") as info:
+        await run(plugin, CountingHost())
+    assert info.value.kind == "limit"
