@@ -118,7 +118,7 @@ def _kv_check(file: str, case: Case, host: RecordedHost) -> CaseResult | None:
 
 
 def _short(v: Any) -> str:
-    text = stringify(from_json(v)) if not isinstance(v, str) else repr(v)
+    text = stringify(from_json(v))
     return text if len(text) <= 300 else text[:297] + "..."
 
 

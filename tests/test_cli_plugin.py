@@ -1,0 +1,103 @@
+"""`pku-harness plugin test | run`: replaying recordings, real runs, and recording a run into a test file."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from tui.cli.main import cli
+
+SHOWCASE = Path(__file__).parent / "fixtures" / "plugins" / "showcase"
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_plugin_test_replays_every_case_and_ends_with_the_count() -> None:
+    code, out, _ = invoke("plugin", "test", str(SHOWCASE))
+    assert code == 0, out
+    lines = out.strip().splitlines()
+    assert lines[-1] == "15 passed, 0 failed"
+    assert sum(line.startswith("PASS ") for line in lines) == 15
+
+
+def test_a_failing_case_fails_the_command_with_the_difference(tmp_path: Path) -> None:
+    folder = tmp_path / "showcase"
+    shutil.copytree(SHOWCASE, folder)
+    test = folder / "tests" / "echo.yaml"
+    test.write_text(test.read_text("utf-8").replace("expect: HI HI", "expect: HI HO"), "utf-8")
+    code, out, _ = invoke("plugin", "test", str(folder))
+    assert code == 1
+    assert "FAIL tests/echo.yaml › inline tool" in out
+    assert 'expected "HI HO"' in out and 'got      "HI HI"' in out
+    assert out.strip().endswith("14 passed, 1 failed")
+
+
+def test_a_broken_test_file_is_reported_with_its_line(tmp_path: Path) -> None:
+    folder = tmp_path / "showcase"
+    shutil.copytree(SHOWCASE, folder)
+    (folder / "tests" / "bad.yaml").write_text("tool: echo\ncases:\n  - name: x\n    input: {}\n", "utf-8")
+    code, out, err = invoke("plugin", "test", str(folder))
+    assert code == 1
+    assert "tests/bad.yaml:3: error: cases.0: a case needs expect, expectError, check or expectKv" in err
+
+
+def test_run_prints_the_result_and_a_summary(tmp_path: Path) -> None:
+    code, out, err = invoke(
+        "plugin", "run", str(SHOWCASE), "echo", '{"text": "ab", "times": 2}', "--kv-db", str(tmp_path / "kv.db")
+    )
+    assert code == 0, err
+    assert out == '"AB AB"\n'
+    assert "0 steps, 0 requests" in err
+
+
+def test_run_reports_a_failure_and_exits_1(tmp_path: Path) -> None:
+    code, _, err = invoke("plugin", "run", str(SHOWCASE), "echo", '{"text": ""}', "--kv-db", str(tmp_path / "kv.db"))
+    assert code == 1
+    assert "error: showcase.echo" in err and "input.text must be at least 1 characters" in err
+
+
+def test_campus_requests_need_the_campus_session(tmp_path: Path) -> None:
+    folder = tmp_path / "p"
+    (folder / "tools").mkdir(parents=True)
+    (folder / "PLUGIN.md").write_text(
+        "---\nspec: 1\nid: camp\nname: 校园\ndescription: Campus request.\nversion: 1.0.0\nauthor: t\n"
+        "campus: [card]\ntools:\n  bal: tools/bal.yaml\n---\nx\n",
+        "utf-8",
+    )
+    (folder / "tools" / "bal.yaml").write_text(
+        "title: 余额\ndescription: Balance.\neffect: read\nsteps:\n"
+        "  - request: { campus: card, url: /berserker-app/ykt/tsm/queryCard }\n",
+        "utf-8",
+    )
+    code, _, err = invoke("plugin", "run", str(folder), "bal", "--kv-db", str(tmp_path / "kv.db"))
+    assert code == 1 and "not logged in to card" in err
+
+
+def test_record_writes_a_test_file_that_then_passes(tmp_path: Path) -> None:
+    folder = tmp_path / "showcase"
+    shutil.copytree(SHOWCASE, folder)
+    for f in (folder / "tests").glob("*.yaml"):
+        f.unlink()
+    code, _, err = invoke(
+        "plugin",
+        "run",
+        str(folder),
+        "echo",
+        '{"text": "x"}',
+        "--now",
+        "2026-11-30 09:00",
+        "--kv-db",
+        str(tmp_path / "kv.db"),
+        "--record",
+        "tests/echo.yaml",
+    )
+    assert code == 0, err
+    text = (folder / "tests" / "echo.yaml").read_text("utf-8")
+    assert "tool: echo" in text and "expect: X" in text and "2026-11-30T09:00:00+08:00" in text
+    code, out, _ = invoke("plugin", "test", str(folder))
+    assert code == 0 and out.strip().endswith("1 passed, 0 failed")
