@@ -44,6 +44,7 @@ def test_a_broken_test_file_is_reported_with_its_line(tmp_path: Path) -> None:
     code, out, err = invoke("plugin", "test", str(folder))
     assert code == 1
     assert "tests/bad.yaml:3: error: cases.0: a case needs expect, expectError, check or expectKv" in err
+    assert out.strip().endswith("15 passed, 1 failed")  # a file that cannot be read counts as a failure
 
 
 def test_run_prints_the_result_and_a_summary(tmp_path: Path) -> None:
