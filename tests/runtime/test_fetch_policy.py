@@ -171,3 +171,19 @@ async def test_too_many_redirects() -> None:
     async with fetcher(lambda r: httpx.Response(302, headers={"location": "/again"})) as f:
         with pytest.raises(HostError, match="more than 10 redirects"):
             await f.fetch(get("https://api.example.edu.cn/loop"), ALLOWED)
+
+
+async def test_the_pinned_backend_checks_addresses_when_it_connects() -> None:
+    # The real transport resolves and connects in one place: a rebinding answer cannot slip in between.
+    from tui.runtime.fetch import PinnedBackend
+
+    async def loopback(host: str) -> list[str]:
+        return ["127.0.0.1"]
+
+    import httpcore
+
+    with pytest.raises(httpcore.ConnectError, match="non-public address \\(127.0.0.1\\)"):
+        await PinnedBackend(loopback).connect_tcp("api.example.edu.cn", 443)
+    async with PolicyFetcher(resolve=loopback) as f:  # the default transport pins too
+        with pytest.raises(HostError, match="non-public address"):
+            await f.fetch(get("https://api.example.edu.cn/x"), ALLOWED)

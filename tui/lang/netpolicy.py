@@ -59,6 +59,8 @@ def check_public_url(url: str, patterns: Iterable[str]) -> httpx.URL:
     text = url.strip() if isinstance(url, str) else ""
     if text != url or not text:
         raise PolicyError(f"URL {url!r} has white space around it or is empty")
+    if any(ord(c) <= 32 or 127 <= ord(c) < 160 for c in text) or "\\" in text:
+        raise PolicyError(f"URL {url!r} contains spaces, control characters or a backslash")
     try:
         u = httpx.URL(text)
     except (httpx.InvalidURL, ValueError) as e:

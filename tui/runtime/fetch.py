@@ -14,6 +14,7 @@ import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+import httpcore
 import httpx
 
 from tui.lang.host import HostError, HttpRequest, HttpResponse
@@ -62,8 +63,57 @@ class _Inflater:
         return bytes(out)
 
 
+class PinnedBackend(httpcore.AsyncNetworkBackend):
+    """Resolves, checks every address, and connects to a checked one — in one place, so a DNS answer cannot
+    change between the check and the connection (rebinding, threats.md N4). TLS still verifies the name."""
+
+    def __init__(self, resolve: Resolver = system_resolve) -> None:
+        self.inner = httpcore.AnyIOBackend()
+        self.resolve = resolve
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Any = None,
+    ) -> httpcore.AsyncNetworkStream:
+        try:
+            addresses = await self.resolve(host)
+        except OSError as e:
+            raise httpcore.ConnectError(f"cannot resolve {host} ({e.strerror or e})") from None
+        bad = [a for a in addresses if not is_public(a)]
+        if bad or not addresses:
+            listed = ", ".join(bad) or "none"
+            raise httpcore.ConnectError(f"refused: {host} resolves to a non-public address ({listed})")
+        return await self.inner.connect_tcp(addresses[0], port, timeout, local_address, socket_options)
+
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Any = None
+    ) -> httpcore.AsyncNetworkStream:
+        raise httpcore.ConnectError("unix sockets are never used for plugin requests")
+
+    async def sleep(self, seconds: float) -> None:
+        await self.inner.sleep(seconds)
+
+
+class PinnedTransport(httpx.AsyncHTTPTransport):
+    """httpx's transport with its connection pool on the PinnedBackend."""
+
+    def __init__(self, resolve: Resolver = system_resolve) -> None:
+        super().__init__(http2=False, retries=0)
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=httpx.create_ssl_context(), network_backend=PinnedBackend(resolve), http1=True, http2=False
+        )
+
+
 class PolicyFetcher:
-    """Sends public requests for one run. Use as `async with PolicyFetcher() as f: await f.fetch(...)`."""
+    """Sends public requests for one run. Use as `async with PolicyFetcher() as f: await f.fetch(...)`.
+
+    With no `transport`, connections go through the PinnedTransport. A test passes an in-memory transport
+    and a `resolve` that the fetcher then checks before each request instead.
+    """
 
     def __init__(
         self,
@@ -72,8 +122,9 @@ class PolicyFetcher:
         timeout: float = 20.0,
         max_body: int = MAX_BODY,
     ) -> None:
+        self.precheck = transport is not None
         self.client = httpx.AsyncClient(
-            transport=transport,
+            transport=transport or PinnedTransport(resolve),
             follow_redirects=False,
             trust_env=False,  # no proxies or .netrc credentials from the environment
             timeout=httpx.Timeout(timeout, connect=10.0),
@@ -101,7 +152,8 @@ class PolicyFetcher:
                 u = check_public_url(url, allowed)
             except PolicyError as e:
                 raise HostError("network", f"refused: {e}") from None
-            await self._check_addresses(u.host)
+            if self.precheck:
+                await self._check_addresses(u.host)
             status, final_url, resp_headers, data = await self._send(method, url, headers, body)
             location = resp_headers.get("location")
             if status in (301, 302, 303, 307, 308) and location:
@@ -159,4 +211,4 @@ class PolicyFetcher:
         except zlib.error:
             raise HostError("network", f"{url} sent a broken compressed body") from None
         except httpx.HTTPError as e:
-            raise HostError("network", f"{url}: {type(e).__name__}: {e}") from None
+            raise HostError("network", f"{url}: {str(e) or type(e).__name__}") from None

@@ -248,6 +248,28 @@ CORPUS = [
         "a read tool cannot call 'add'",
     ),
     ("no frontmatter", files(PLUGIN_md="# just markdown\n"), "PLUGIN.md", 1, "must start with YAML frontmatter"),
+    (
+        "mixed-script domain",
+        files(PLUGIN_md=sub(MANIFEST, "network: [portal.pku.edu.cn]", "network: [pоrtal.pku.edu.cn]")),
+        "PLUGIN.md",
+        8,
+        "mixes scripts \\(CYRILLIC, LATIN\\)",
+    ),
+    (
+        "bidi override in the name",
+        files(PLUGIN_md=sub(MANIFEST, "name: 示例", "name: 示例\u202e官方")),
+        "PLUGIN.md",
+        4,
+        "text-direction character \\(U\\+202E\\)",
+    ),
+    (
+        "zero-width in a tool title",
+        files(tools__add_yaml=sub(ADD, "title: 加待办", "title: 加\u200b待办")),
+        "tools/add.yaml",
+        1,
+        "invisible",
+    ),
+    ("mcp- id", files(PLUGIN_md=sub(MANIFEST, "id: sample", "id: mcp-sample")), "PLUGIN.md", 3, "remote MCP"),
 ]
 
 

@@ -89,3 +89,48 @@ async def test_http_errors_are_catchable_with_their_status() -> None:
     )
     result = await run(plugin, CountingHost(status=503))
     assert result.value == ["http", 503, "HTTP 503 from https://api.example.edu.cn/"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://api.example.edu.cn/a b", "https://api.example.edu.cn/\x07", "https://api.example.edu.cn\\@evil.com/"],
+)
+async def test_urls_with_spaces_controls_or_backslashes_are_refused(url: str) -> None:
+    plugin = make_plugin(
+        {"main": tool("  - request: { url: '${input.u}' }\n", inputs="input:\n  u: { type: string }\n")}
+    )
+    with pytest.raises(ToolError, match="spaces, control characters or a backslash"):
+        await run(plugin, CountingHost(), {"u": url})
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "reason"),
+    [
+        ("X-Forwarded-For", "1.2.3.4", "set by the app"),
+        ("X-Ok", "a\r\nSet-Cookie: x", "line break"),
+        ("Bad Name", "x", "not a valid header name"),
+    ],
+)
+async def test_header_injection_is_refused(name: str, value: str, reason: str) -> None:
+    plugin = make_plugin(
+        {
+            "main": tool(
+                "  - request: { url: 'https://api.example.edu.cn/', headers: { '${input.n}': x } }\n",
+                inputs="input:\n  n: { type: string }\n  v: { type: string }\n",
+            )
+        }
+    )
+    steps = "  - request: { url: 'https://api.example.edu.cn/', headers: { H: '${input.v}' } }\n"
+    plugin = (
+        make_plugin(
+            {
+                "main": tool(
+                    steps.replace("H", name) if " " not in name else steps, inputs="input:\n  v: { type: string }\n"
+                )
+            }
+        )
+        if " " not in name
+        else plugin
+    )
+    with pytest.raises(ToolError, match=reason):
+        await run(plugin, CountingHost(), {"v": value} if " " not in name else {"n": name, "v": value})

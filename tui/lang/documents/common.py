@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
 
 Effect = Literal["read", "write", "money", "public"]
 """What a tool changes, weakest first (read < write < money < public)."""
@@ -41,3 +42,22 @@ def parse_duration(v: object) -> int:
 
 DurationMs = Annotated[int, BeforeValidator(parse_duration)]
 """A duration, read into milliseconds."""
+
+
+#: Bidi overrides and isolates, zero-width and other invisible format characters (Trojan Source, threats M11).
+_HIDDEN = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u00ad\u061c]")
+
+
+def _visible(text: str) -> str:
+    m = _HIDDEN.search(text)
+    if m:
+        raise ValueError(
+            f"contains an invisible or text-direction character (U+{ord(m.group(0)):04X}) that could disguise it"
+        )
+    if any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text):
+        raise ValueError("contains control characters")
+    return text
+
+
+VisibleText = Annotated[str, AfterValidator(_visible)]
+"""Text shown to users (names, titles, summaries): no invisible, direction-changing or control characters."""

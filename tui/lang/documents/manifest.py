@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from tui.lang.documents.common import TOOL_NAME_RE, DurationMs, Effect, Strict
+from tui.lang.documents.common import TOOL_NAME_RE, DurationMs, Effect, Strict, VisibleText
 from tui.lang.documents.tool import InputField, ToolDef
 
 #: Campus services the app can sign requests for (campus.md §1).
@@ -39,6 +40,16 @@ _LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 _IPV4ISH = re.compile(r"[0-9.]+|0x[0-9a-f.x]+")
 
 
+def _scripts(label: str) -> set[str]:
+    """The scripts of a label's letters (LATIN, CYRILLIC, CJK …); digits and '-' belong to none."""
+    out = set()
+    for ch in label:
+        if ch.isalpha():
+            name = unicodedata.name(ch, "UNKNOWN")
+            out.add("CJK" if name.startswith(("CJK", "HIRAGANA", "KATAKANA", "HANGUL")) else name.split()[0])
+    return out
+
+
 def normalize_domain(pattern: str) -> str:
     """`example.com` or `*.example.com`, lower-cased in IDNA form; raises ValueError when it is not one."""
     if not isinstance(pattern, str) or not pattern:
@@ -54,6 +65,18 @@ def normalize_domain(pattern: str) -> str:
         ascii_host = host.encode("idna").decode("ascii").lower()
     except UnicodeError:
         raise ValueError(f"{pattern!r} is not a valid domain name") from None
+    for label in ascii_host.split("."):
+        if label.startswith("xn--"):
+            try:
+                unicode_label = label.encode("ascii").decode("idna")
+            except UnicodeError:
+                raise ValueError(f"{pattern!r} has an invalid international label {label!r}") from None
+            scripts = _scripts(unicode_label)
+            if len(scripts) > 1:
+                raise ValueError(
+                    f"{pattern!r} mixes scripts ({', '.join(sorted(scripts))}) in one label, as look-alike "
+                    f"domains do; write it as {ascii_host}"
+                )
     if ascii_host.endswith("."):
         ascii_host = ascii_host[:-1]
     labels = ascii_host.split(".")
@@ -94,14 +117,14 @@ class DataSource(Strict):
 class SettingField(InputField):
     """A plugin setting the user can change: an input field with a title."""
 
-    title: str | None = None
+    title: VisibleText | None = None
     """The label in the settings page."""
 
 
 class Command(Strict):
     """A quick command (快捷指令): a prompt for the assistant, or a tool with fixed input."""
 
-    title: str = Field(min_length=1, max_length=40)
+    title: VisibleText = Field(min_length=1, max_length=40)
     """The button's text."""
     prompt: str | None = None
     """Text sent to the assistant."""
@@ -136,18 +159,18 @@ class DefaultModes(Strict):
 class ToolText(Strict):
     """English title and summary of one tool."""
 
-    title: str | None = Field(None, max_length=60)
+    title: VisibleText | None = Field(None, max_length=60)
     """English title."""
-    summary: str | None = Field(None, max_length=80)
+    summary: VisibleText | None = Field(None, max_length=80)
     """English one-line summary (without it English users see no summary line)."""
 
 
 class English(Strict):
     """`i18n.en`: the English texts."""
 
-    name: str | None = None
+    name: VisibleText | None = None
     """English name."""
-    description: str | None = Field(None, min_length=4, max_length=200)
+    description: VisibleText | None = Field(None, min_length=4, max_length=200)
     """English description."""
     instructions: str | None = None
     """English assistant instructions (the Markdown body)."""
@@ -201,9 +224,9 @@ class Manifest(Strict):
     """The language version; always 1."""
     id: str
     """Unique id: lower-case letters, digits and '-', at most 40 characters (`classrooms`)."""
-    name: str = Field(min_length=1, max_length=40)
+    name: VisibleText = Field(min_length=1, max_length=40)
     """The name shown to users (`空闲教室`)."""
-    description: str = Field(min_length=4, max_length=200)
+    description: VisibleText = Field(min_length=4, max_length=200)
     """What the plugin does, 4-200 characters."""
     version: str
     """A semantic version like 1.2.0."""
@@ -252,6 +275,8 @@ class Manifest(Strict):
             )
         if v in RESERVED_IDS:
             raise ValueError(f"id {v!r} is reserved for the app's own tools")
+        if v.startswith("mcp-"):
+            raise ValueError("ids starting with 'mcp-' name remote MCP servers and cannot be used by a plugin")
         return v
 
     @field_validator("version")

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from tui.lang.documents.common import NAME_RE, DurationMs, Effect, Strict
+from tui.lang.documents.common import NAME_RE, DurationMs, Effect, Strict, VisibleText
 
 InputType = Literal["string", "number", "integer", "boolean", "array", "object"]
 
@@ -295,9 +295,9 @@ def step_kind(raw: dict[str, Any]) -> tuple[str, type[StepBase]] | None:
 class ToolDef(Strict):
     """A tool: what the user sees, what the model reads, its effect, input, steps and result."""
 
-    title: str = Field(min_length=1, max_length=60)
+    title: VisibleText = Field(min_length=1, max_length=60)
     """Shown to users (chat chips, approval dialogs, settings), at most 60 characters."""
-    summary: str | None = Field(None, max_length=80)
+    summary: VisibleText | None = Field(None, max_length=80)
     """One line for people, under the tool's name on the review page, at most 80 characters."""
     description: str = Field(min_length=1)
     """For the model only: when to use the tool and what the numbers mean."""

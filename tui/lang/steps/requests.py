@@ -25,7 +25,9 @@ Render = Callable[[Any], Any]
 
 _CHARSET = re.compile(rb"""<meta[^>]+charset=["']?([A-Za-z0-9_-]+)""", re.IGNORECASE)
 _FORBIDDEN_HEADERS = {"cookie", "authorization", "host", "content-length", "transfer-encoding", "connection",
-                      "proxy-authorization"}  # fmt: skip
+                      "proxy-authorization", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip",
+                      "synjones-auth", "uuid"}  # fmt: skip
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
 def _query_items(value: Any) -> list[tuple[str, str]]:
@@ -52,7 +54,12 @@ def build_request(spec: RequestSpec, render: Render, network: tuple[str, ...], c
     for k, v in (spec.headers or {}).items():
         if k.lower() in _FORBIDDEN_HEADERS:
             raise ToolError("network", f"header {k!r} is set by the app, never by a plugin")
-        headers[k] = to_str(render(v))
+        if not _HEADER_NAME.fullmatch(k):
+            raise ToolError("network", f"{k!r} is not a valid header name")
+        value = to_str(render(v))
+        if any(c in value for c in "\r\n\0"):
+            raise ToolError("network", f"the value of header {k!r} contains a line break")
+        headers[k] = value
     body: bytes | None = None
     if spec.json_body is not None:
         body = _json.dumps(to_json(render(spec.json_body), "json"), ensure_ascii=False).encode()
