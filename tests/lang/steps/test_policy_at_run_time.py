@@ -104,33 +104,17 @@ async def test_urls_with_spaces_controls_or_backslashes_are_refused(url: str) ->
 
 
 @pytest.mark.parametrize(
-    ("name", "value", "reason"),
+    ("header", "value", "reason"),
     [
         ("X-Forwarded-For", "1.2.3.4", "set by the app"),
         ("X-Ok", "a\r\nSet-Cookie: x", "line break"),
-        ("Bad Name", "x", "not a valid header name"),
+        ("'Bad Name'", "x", "not a valid header name"),
     ],
 )
-async def test_header_injection_is_refused(name: str, value: str, reason: str) -> None:
-    plugin = make_plugin(
-        {
-            "main": tool(
-                "  - request: { url: 'https://api.example.edu.cn/', headers: { '${input.n}': x } }\n",
-                inputs="input:\n  n: { type: string }\n  v: { type: string }\n",
-            )
-        }
-    )
-    steps = "  - request: { url: 'https://api.example.edu.cn/', headers: { H: '${input.v}' } }\n"
-    plugin = (
-        make_plugin(
-            {
-                "main": tool(
-                    steps.replace("H", name) if " " not in name else steps, inputs="input:\n  v: { type: string }\n"
-                )
-            }
-        )
-        if " " not in name
-        else plugin
-    )
+async def test_header_injection_is_refused(header: str, value: str, reason: str) -> None:
+    steps = f"  - request: {{ url: 'https://api.example.edu.cn/', headers: {{ {header}: '${{input.v}}' }} }}\n"
+    plugin = make_plugin({"main": tool(steps, inputs="input:\n  v: { type: string }\n")})
+    host = CountingHost()
     with pytest.raises(ToolError, match=reason):
-        await run(plugin, CountingHost(), {"v": value} if " " not in name else {"n": name, "v": value})
+        await run(plugin, host, {"v": value})
+    assert host.requests == []
