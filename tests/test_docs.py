@@ -19,3 +19,16 @@ def test_every_function_is_documented_with_an_example() -> None:
     text = DOC.read_text(encoding="utf-8")
     for name in FUNCTIONS:
         assert f"| `{name}(" in text, name
+
+
+def test_json_schemas_for_editors_are_up_to_date() -> None:
+    from tui.lang.documents.schemas import render, schemas
+
+    folder = DOC.parent / "schemas"
+    for name, schema in schemas().items():
+        path = folder / name
+        assert path.exists(), f"missing {path}: run python -m tui.lang.documents.schemas docs/schemas"
+        assert path.read_text("utf-8") == render(schema), f"{name} is stale: run python -m tui.lang.documents.schemas"
+    manifest = schemas()["manifest.schema.json"]
+    assert set(manifest["required"]) == {"spec", "id", "name", "description", "version", "author"}
+    assert manifest["properties"]["description"]["description"] == "What the plugin does, 4-200 characters."

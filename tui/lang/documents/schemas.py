@@ -1,0 +1,78 @@
+"""JSON Schemas of the plugin documents for editors (docs/schemas/), generated from the pydantic models.
+
+`python -m tui.lang.documents.schemas docs/schemas` writes them; a test fails when they are stale.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Union
+
+from pydantic import TypeAdapter
+
+from tui.lang.documents.manifest import Manifest
+from tui.lang.documents.tool import STEP_KINDS, ToolDef
+from tui.lang.testing.model import TestFile
+
+BASE = "https://pkuinfo.github.io/pku-harness/schemas/"
+
+
+def _with_steps(schema: dict[str, Any]) -> dict[str, Any]:
+    """Give `steps` (and nested step lists) the union of the step kinds, so editors can complete them."""
+    step_types = tuple(model for _, model in STEP_KINDS)
+    step_schema = TypeAdapter(list[Union[step_types]]).json_schema(ref_template="#/$defs/{model}")  # type: ignore[valid-type]  # noqa: UP007
+    defs = schema.setdefault("$defs", {})
+    defs.update(step_schema.pop("$defs", {}))
+    defs["Steps"] = step_schema
+
+    def patch(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in list(node.items()):
+                if (
+                    key in ("steps", "then", "else", "try", "catch")
+                    and isinstance(value, dict)
+                    and (value.get("type") == "array" or "anyOf" in value)
+                ):
+                    description = value.get("description")
+                    node[key] = {"$ref": "#/$defs/Steps", **({"description": description} if description else {})}
+                else:
+                    patch(value)
+        elif isinstance(node, list):
+            for item in node:
+                patch(item)
+
+    patch(schema)
+    return schema
+
+
+def schemas() -> dict[str, dict[str, Any]]:
+    """File name → schema."""
+    out = {
+        "manifest.schema.json": _with_steps(Manifest.model_json_schema(by_alias=True)),
+        "tool.schema.json": _with_steps(ToolDef.model_json_schema(by_alias=True)),
+        "test.schema.json": TestFile.model_json_schema(by_alias=True),
+    }
+    for name, schema in out.items():
+        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        schema["$id"] = BASE + name
+    return out
+
+
+def render(schema: dict[str, Any]) -> str:
+    """Stable text for a schema."""
+    return json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """Write every schema into the folder given (default docs/schemas)."""
+    folder = Path(argv[0] if argv else "docs/schemas")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, schema in schemas().items():
+        (folder / name).write_text(render(schema), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
