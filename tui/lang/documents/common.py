@@ -22,7 +22,9 @@ _UNIT_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 class Strict(BaseModel):
     """Base of every document model: unknown keys are errors (a typo must not pass silently)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, str_strip_whitespace=False)
+    model_config = ConfigDict(
+        extra="forbid", populate_by_name=True, str_strip_whitespace=False, use_attribute_docstrings=True
+    )
 
 
 def parse_duration(v: object) -> int:
