@@ -100,7 +100,16 @@ def test_deep_documents_are_walked_without_python_recursion() -> None:
     assert time.perf_counter() - t0 < 1
 
 
-@pytest.mark.parametrize("deep", ["<div>" * 100_000 + "x" + "</div>" * 100_000, "<div>" * 20_000])
+@pytest.mark.parametrize(
+    "deep",
+    [
+        "<div>" * 100_000 + "x" + "</div>" * 100_000,
+        "<div>" * 20_000,
+        "<div/>" * 20_000,  # HTML5 ignores the slash: these nest
+        "</div>" * 20_000 + "<div>" * 20_000,  # stray end tags first cannot hide the nesting
+        "<DIV>" * 20_000,
+    ],
+)
 def test_deeply_nested_blocks_are_refused_before_parsing(deep: str) -> None:
     # Lexbor is quadratic on nested blocks (100,000 divs: 21 s); the pre-scan refuses them in milliseconds.
     t0 = time.perf_counter()
