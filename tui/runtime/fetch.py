@@ -19,11 +19,10 @@ import httpx
 
 from tui.lang.host import HostError, HttpRequest, HttpResponse
 from tui.lang.netpolicy import PolicyError, check_public_url
+from tui.lang.steps.requests import CREDENTIAL_HEADERS
 
 MAX_BODY = 2 * 1024 * 1024
 MAX_REDIRECTS = 10
-#: Response headers that carry or set credentials: never shown to a plugin.
-CREDENTIAL_HEADERS = frozenset({"set-cookie", "set-cookie2", "authorization", "proxy-authorization", "cookie"})
 USER_AGENT = "pku-harness/0.1 (+https://github.com/pkuinfo/pku-harness-plugins)"
 
 Resolver = Callable[[str], Awaitable[list[str]]]

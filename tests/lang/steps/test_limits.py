@@ -152,3 +152,31 @@ async def test_expression_budget_is_shared_by_the_run() -> None:
     with pytest.raises(ToolError, match="budget of 100,000") as info:
         await run(plugin, CountingHost())
     assert info.value.kind == "limit"
+
+
+async def test_a_failure_inside_a_concurrent_each_is_a_plain_tool_error() -> None:
+    plugin = make_plugin(
+        {
+            "main": tool(
+                "  - each: 'range(4)'\n    concurrency: 4\n    steps:\n"
+                "      - check: 'item != 2'\n        error: 'item ${item} failed'\n"
+            )
+        }
+    )
+    with pytest.raises(ToolError, match="item 2 failed") as info:
+        await run(plugin, CountingHost())
+    assert info.value.kind == "check" and info.value.step == "1.1"
+
+
+async def test_a_concurrent_each_failure_is_catchable() -> None:
+    plugin = make_plugin(
+        {
+            "main": tool(
+                "  - try:\n      - each: 'range(4)'\n        concurrency: 3\n        steps:\n"
+                "          - check: 'item != 1'\n            error: boom\n"
+                "    catch:\n      - value: error.message\n"
+            )
+        }
+    )
+    result = await run(plugin, CountingHost())
+    assert result.value == "boom"

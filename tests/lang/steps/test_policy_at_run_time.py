@@ -118,3 +118,17 @@ async def test_header_injection_is_refused(header: str, value: str, reason: str)
     with pytest.raises(ToolError, match=reason):
         await run(plugin, host, {"v": value})
     assert host.requests == []
+
+
+async def test_as_response_never_shows_credentials_even_from_a_careless_host() -> None:
+    from tui.lang.host import HttpRequest, HttpResponse
+
+    class Careless(CountingHost):
+        async def fetch(self, request: HttpRequest, allowed: tuple[str, ...]) -> HttpResponse:
+            return HttpResponse(200, "https://api.example.edu.cn/cb?ticket=ST-1&x=1&token=abc",
+                                {"Set-Cookie": "sid=1", "Authorization": "Bearer t", "X-Ok": "1"}, b"ok")
+
+    plugin = make_plugin({"main": tool("  - request: { url: 'https://api.example.edu.cn/' }\n    as: response\n")})
+    result = await run(plugin, Careless())
+    assert result.value["headers"] == {"x-ok": "1"}
+    assert result.value["url"] == "https://api.example.edu.cn/cb?x=1"

@@ -224,9 +224,13 @@ class Interpreter:
             for i, item in enumerate(items):
                 await one(i, item)
         else:
-            async with asyncio.TaskGroup() as group:  # the first failure cancels the rest
-                for i, item in enumerate(items):
-                    group.create_task(one(i, item))
+            try:
+                async with asyncio.TaskGroup() as group:  # the first failure cancels the rest
+                    for i, item in enumerate(items):
+                        group.create_task(one(i, item))
+            except BaseExceptionGroup as group_error:
+                # The group wraps what failed; steps and catch blocks expect the failure itself.
+                raise _first_error(group_error) from None
         return results
 
     async def paginate(self, m: PaginateStep, scope: Scope, state: RunState) -> list[Any]:
@@ -335,6 +339,19 @@ class Interpreter:
         except HostError as e:
             raise ToolError("ability", str(e), e.status) from None
         return from_json(result)
+
+
+def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first leaf of an exception group (a ToolError before anything else)."""
+    leaves: list[BaseException] = []
+    stack: list[BaseException] = [group]
+    while stack:
+        e = stack.pop(0)
+        if isinstance(e, BaseExceptionGroup):
+            stack[:0] = list(e.exceptions)
+        else:
+            leaves.append(e)
+    return next((e for e in leaves if isinstance(e, ToolError)), leaves[0])
 
 
 def _same(a: Any, b: Any) -> bool:

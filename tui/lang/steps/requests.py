@@ -6,7 +6,7 @@ import json as _json
 import re
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import httpx
 
@@ -28,6 +28,23 @@ _FORBIDDEN_HEADERS = {"cookie", "authorization", "host", "content-length", "tran
                       "proxy-authorization", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip",
                       "synjones-auth", "uuid"}  # fmt: skip
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+#: Response headers that carry or set credentials: never shown to a plugin.
+CREDENTIAL_HEADERS = frozenset({"set-cookie", "set-cookie2", "authorization", "proxy-authorization", "cookie",
+                                "www-authenticate", "synjones-auth"})  # fmt: skip
+_SECRET_PARAMS = frozenset({"token", "ticket", "access_token", "jwt", "session", "sessionid", "auth"})
+
+
+def scrub_url(url: str) -> str:
+    """`url` without query parameters that carry credentials (an SSO hop's `token=`)."""
+    parts = urlsplit(url)
+    if not parts.query:
+        return url
+    kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() not in _SECRET_PARAMS]
+    if len(kept) == len(parse_qsl(parts.query, keep_blank_values=True)):
+        return url
+    return urlunsplit(parts._replace(query=urlencode(kept, quote_via=quote)))
 
 
 def _query_items(value: Any) -> list[tuple[str, str]]:
@@ -133,10 +150,11 @@ def decode(response: HttpResponse, html: bool = False) -> str:
 def read(response: HttpResponse, as_: str, state: RunState) -> Any:
     """The response as the step's `as` asks: json, text, html (a node) or response (any status)."""
     if as_ == "response":
-        headers = {k.lower(): v for k, v in response.headers.items()}
+        # Hosts strip credentials already; this repeats it so that no host can forget (threats.md C3).
+        headers = {k.lower(): v for k, v in response.headers.items() if k.lower() not in CREDENTIAL_HEADERS}
         text = decode(response)
         state.expr.charge_text(len(text))
-        return {"status": float(response.status), "url": response.url, "headers": headers, "text": text}
+        return {"status": float(response.status), "url": scrub_url(response.url), "headers": headers, "text": text}
     if not 200 <= response.status < 300:
         raise ToolError("http", f"HTTP {response.status} from {response.url}", response.status)
     try:
