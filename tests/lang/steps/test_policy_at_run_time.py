@@ -125,8 +125,12 @@ async def test_as_response_never_shows_credentials_even_from_a_careless_host() -
 
     class Careless(CountingHost):
         async def fetch(self, request: HttpRequest, allowed: tuple[str, ...]) -> HttpResponse:
-            return HttpResponse(200, "https://api.example.edu.cn/cb?ticket=ST-1&x=1&token=abc",
-                                {"Set-Cookie": "sid=1", "Authorization": "Bearer t", "X-Ok": "1"}, b"ok")
+            return HttpResponse(
+                200,
+                "https://api.example.edu.cn/cb?ticket=ST-1&x=1&token=abc",
+                {"Set-Cookie": "sid=1", "Authorization": "Bearer t", "X-Ok": "1"},
+                b"ok",
+            )
 
     plugin = make_plugin({"main": tool("  - request: { url: 'https://api.example.edu.cn/' }\n    as: response\n")})
     result = await run(plugin, Careless())
