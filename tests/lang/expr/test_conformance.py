@@ -3,32 +3,12 @@
 from __future__ import annotations
 
 import json
-import math
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-
-def same(actual: Any, expected: Any) -> bool:
-    """Numbers by value (2 equals 2.0), booleans strictly, containers by keys and items."""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return actual is expected
-    if isinstance(expected, int | float) and isinstance(actual, int | float):
-        return actual == expected or (math.isnan(actual) and math.isnan(expected))
-    if isinstance(expected, list):
-        return (
-            isinstance(actual, list)
-            and len(actual) == len(expected)
-            and all(same(a, e) for a, e in zip(actual, expected, strict=True))
-        )
-    if isinstance(expected, dict):
-        return (
-            isinstance(actual, dict)
-            and actual.keys() == expected.keys()
-            and all(same(actual[k], v) for k, v in expected.items())
-        )
-    return actual == expected and type(actual) is type(expected)
+from tui.lang.testing.runner import same
 
 
 def load_cases(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -10,11 +10,10 @@ from pydantic import Field, field_validator, model_validator
 
 from tui.lang.documents.common import TOOL_NAME_RE, DurationMs, Effect, Strict, VisibleText
 from tui.lang.documents.tool import InputField, ToolDef
+from tui.lang.netpolicy import CAMPUS_HOSTS
 
-#: Campus services the app can sign requests for (campus.md §1).
-CAMPUS_SERVICES = frozenset(
-    {"card", "its", "treehole", "blackboard", "elective", "cwfw", "cwpay", "bdkj", "library", "library-space"}
-)
+#: Campus services the app can sign requests for (campus.md §1): the services netpolicy knows a host of.
+CAMPUS_SERVICES = frozenset(CAMPUS_HOSTS)
 #: Host ability groups and the effect of each operation (seed page, 宿主能力).
 ABILITIES: dict[str, dict[str, Effect]] = {
     "verify": {"treehole": "read", "treeholeSendCode": "write"},
