@@ -177,19 +177,16 @@ class Loader:
         if not isinstance(located.data, dict):
             raise DocumentError([Problem(MANIFEST_FILE, 1, "the frontmatter must be a mapping of keys")])
         raw = dict(located.data)
-        inline_tools = (
-            {k: v for k, v in (raw.get("tools") or {}).items() if isinstance(v, dict)}
-            if isinstance(raw.get("tools"), dict)
-            else {}
-        )
+        tools_value = raw.get("tools")
+        tools_raw: dict[str, Any] = tools_value if isinstance(tools_value, dict) else {}
+        inline_tools = {k: v for k, v in tools_raw.items() if isinstance(v, dict)}
         if inline_tools:
             # Inline tools are checked on their own below, so their errors point at their own lines.
-            raw["tools"] = {k: (v if not isinstance(v, dict) else "<inline>") for k, v in raw["tools"].items()}
+            raw["tools"] = {k: "<inline>" if isinstance(v, dict) else v for k, v in tools_raw.items()}
         manifest, problems = _validate(Manifest, raw, MANIFEST_FILE, located, ())
         self.problems.extend(problems)
         tools: dict[str, Tool] = {}
-        tool_entries = raw.get("tools") if isinstance(raw.get("tools"), dict) else {}
-        for name, entry in (tool_entries or {}).items():
+        for name, entry in tools_raw.items():
             if name in inline_tools:
                 tool = self.load_tool(name, inline_tools[name], MANIFEST_FILE, located, ("tools", name))
             elif isinstance(entry, str):

@@ -270,14 +270,16 @@ class Checker:
             if not spec.url.startswith(("/", "${")):
                 self.add(f, line("url"), "a campus request takes a path on the service, starting with '/'")
             return
-        literal = spec.url.split("${", 1)[0]
-        if "${" in spec.url and "://" not in literal:
-            return  # the host is computed; the interpreter checks it at run time
-        host_end = literal.find("/", literal.find("://") + 3) if "://" in literal else -1
-        if "${" in spec.url and (host_end < 0 or host_end > len(literal)):
-            return  # a placeholder inside the host itself
+        url = spec.url
+        if "${" in url:
+            prefix = url.split("${", 1)[0]
+            scheme_end = prefix.find("://")
+            host_end = prefix.find("/", scheme_end + 3) if scheme_end >= 0 else -1
+            if host_end < 0:
+                return  # the scheme or the host is computed: the interpreter checks it before sending
+            url = prefix[:host_end] + "/"
         try:
-            check_public_url(literal if "${" not in spec.url else literal[:host_end] + "/", manifest.network)
+            check_public_url(url, manifest.network)
         except PolicyError as e:
             self.add(f, line("url"), str(e))
 

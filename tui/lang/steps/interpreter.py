@@ -108,8 +108,8 @@ class Interpreter:
             if tool.definition.return_ is not None:
                 state.check_deadline()
                 value = self.eval(tool.definition.return_, scope, state)
-            result = to_json(value, "result")
-            size = len(stringify(from_json(result), limit=MAX_RESULT_BYTES * 4).encode())
+            result = to_json(value, "result")  # first: a function or node in the result is named by its path
+            size = len(stringify(value, limit=MAX_RESULT_BYTES * 4).encode())
             if size > MAX_RESULT_BYTES:
                 raise ToolError("limit", f"the result is {size:,} bytes; the limit is 1 MB")
             return result
@@ -355,7 +355,4 @@ def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
 
 
 def _same(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b) and type(a) is type(b)
-    except Exception:
-        return False
+    return type(a) is type(b) and bool(a == b)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json as _json
 import re
 from collections.abc import Callable
@@ -114,8 +115,6 @@ async def send(request: HttpRequest, host: Any, state: RunState, network: tuple[
         state.in_flight += 1
         state.peak_in_flight = max(state.peak_in_flight, state.in_flight)
         try:
-            import asyncio
-
             async with asyncio.timeout(state.remaining()):
                 if request.campus is not None:
                     response: HttpResponse = await host.campus(request)
