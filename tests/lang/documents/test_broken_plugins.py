@@ -306,6 +306,18 @@ def test_every_problem_is_reported_at_once() -> None:
     assert len([p for p in problems if p.severity == "error"]) >= 3
 
 
+def test_a_structural_error_does_not_hide_the_other_tools_problems() -> None:
+    broken = files(
+        tools__add_yaml=sub(ADD, "effect: write", "effect: nope"),  # this tool does not load …
+        tools__free_yaml=sub(FREE, "rows.map(r => r.room)", "rowz.map(r => r.room)"),  # … this one is checked
+    )
+    _, problems = validate(MemorySource(broken))
+    messages = [p.message for p in problems]
+    assert any("effect: Input should be" in m for m in messages)
+    assert any("unknown name 'rowz'" in m for m in messages)
+    assert not any("names no tool" in m for m in messages)  # the broken tool is declared: no follow-on noise
+
+
 def test_validate_cli_names_the_file_and_line_and_exits_1(tmp_path: Path) -> None:
     for name, text in files(tools__free_yaml=sub(FREE, "rows.map(r => r.room)", "rowz.map(r => r.room)")).items():
         target = tmp_path / name

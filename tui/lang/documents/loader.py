@@ -201,20 +201,15 @@ class Loader:
         constants, functions, shared_located = self.load_shared(manifest, located)
         widgets = self.load_specs("widgets", raw, located)
         screens = self.load_specs("screens", raw, located)
-        if self.problems or manifest is None:
-            raise DocumentError(self.problems)
-        return Plugin(
-            manifest,
-            body,
-            tools,
-            constants,
-            functions,
-            widgets,
-            screens,
-            located,
-            shared_located,
-            dict(self.reader.texts),
-        )
+        plugin = None
+        if manifest is not None:
+            files = dict(self.reader.texts)
+            plugin = Plugin(
+                manifest, body, tools, constants, functions, widgets, screens, located, shared_located, files
+            )
+        if self.problems or plugin is None:
+            raise DocumentError(self.problems, plugin)
+        return plugin
 
     def load_tool(self, name: str, data: Any, file: str, located: Located, base: Path) -> Tool | None:
         if not isinstance(data, dict):

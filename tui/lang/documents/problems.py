@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +29,8 @@ class Problem:
 class DocumentError(Exception):
     """Loading stopped: the folder cannot be read as a plugin. Carries every problem found so far."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[Problem], partial: Any = None) -> None:
         super().__init__("\n".join(map(str, problems)))
         self.problems = problems
+        self.partial = partial
+        """What did load (a `Plugin` whose broken parts are left out), so the validator can check the rest."""

@@ -229,7 +229,8 @@ class Checker:
             self.expression(m.input, bound, f, line("input"), "input")
             callee = self.plugin.tools.get(m.call)
             if callee is None:
-                self.add(f, line("call"), f"call: there is no tool {m.call!r} in this plugin")
+                if m.call not in self.plugin.manifest.tools:  # declared but broken: reported where it is
+                    self.add(f, line("call"), f"call: there is no tool {m.call!r} in this plugin")
             elif EFFECT_ORDER[callee.definition.effect] > EFFECT_ORDER[tool.definition.effect]:
                 self.add(
                     f,
@@ -293,7 +294,8 @@ class Checker:
             tool = self.plugin.tools.get(ds.tool)
             line = loc.line(("dataSources", name, "tool"))
             if tool is None:
-                self.add(MANIFEST_FILE, line, f"data source {name!r} names no tool {ds.tool!r}")
+                if ds.tool not in m.tools:  # declared but broken: reported where it is
+                    self.add(MANIFEST_FILE, line, f"data source {name!r} names no tool {ds.tool!r}")
             elif tool.definition.effect != "read":
                 self.add(
                     MANIFEST_FILE,
@@ -302,13 +304,13 @@ class Checker:
                     f"{tool.definition.effect} tool; data sources must be read tools",
                 )
         for name, cmd in m.commands.items():
-            if cmd.tool is not None and cmd.tool not in self.plugin.tools:
+            if cmd.tool is not None and cmd.tool not in m.tools:
                 self.add(
                     MANIFEST_FILE, loc.line(("commands", name, "tool")), f"command {name!r} names no tool {cmd.tool!r}"
                 )
         if m.i18n and m.i18n.en:
             for name in m.i18n.en.tools:
-                if name not in self.plugin.tools:
+                if name not in m.tools:
                     self.add(MANIFEST_FILE, loc.line(("i18n", "en", "tools", name)), f"i18n names no tool {name!r}")
         graph = {
             name: {s.model.call for s in _all_steps(t.steps) if isinstance(s.model, CallStep)}
@@ -392,15 +394,19 @@ def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def validate(source: PluginSource) -> tuple[Plugin | None, list[Problem]]:
     """Load and check a plugin: the plugin (None when it has errors) and every problem found."""
+    found: list[Problem] = []
     try:
         plugin = Loader(source).load()
     except DocumentError as e:
-        return None, e.problems
+        found = list(e.problems)
+        if e.partial is None:
+            return None, found
+        plugin = e.partial  # check what did load, so an author sees every problem at once
     checker = Checker(plugin)
     for tool in plugin.tools.values():
         checker.tool(tool)
     checker.manifest()
-    problems = sorted(checker.problems, key=lambda p: (p.file != MANIFEST_FILE, p.file, p.line or 0))
+    problems = sorted([*found, *checker.problems], key=lambda p: (p.file != MANIFEST_FILE, p.file, p.line or 0))
     if any(p.severity == "error" for p in problems):
         return None, problems
     return plugin, problems
