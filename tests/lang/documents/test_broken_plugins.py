@@ -308,6 +308,7 @@ def test_every_problem_is_reported_at_once() -> None:
 
 def test_a_structural_error_does_not_hide_the_other_tools_problems() -> None:
     broken = files(
+        PLUGIN_md=sub(MANIFEST, "free: { tool: free", "free: { tool: add"),  # names the broken tool
         tools__add_yaml=sub(ADD, "effect: write", "effect: nope"),  # this tool does not load …
         tools__free_yaml=sub(FREE, "rows.map(r => r.room)", "rowz.map(r => r.room)"),  # … this one is checked
     )
