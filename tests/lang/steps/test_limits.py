@@ -180,3 +180,27 @@ async def test_a_concurrent_each_failure_is_catchable() -> None:
     )
     result = await run(plugin, CountingHost())
     assert result.value == "boom"
+
+
+async def test_kv_keys_are_length_capped() -> None:
+    plugin = make_plugin({"main": tool("  - kv: set\n    key: \"${'k'.repeat(201)}\"\n    value: '1'\n")})
+    with pytest.raises(ToolError, match="key is 201 characters; the limit is 200"):
+        await run(plugin, CountingHost())
+
+
+async def test_stale_data_is_not_served_for_ever() -> None:
+    steps = (
+        "  - cache: { key: c, ttl: 1m, staleOnError: true }\n    steps:\n"
+        "      - request: { url: 'https://api.example.edu.cn/' }\n"
+    )
+    plugin = make_plugin({"main": tool(steps)})
+    now_ms = 1796000400000  # 2026-11-30T09:00+08:00, the NOW of these runs
+    for age_days, served in ((6, True), (8, False)):
+        host = CountingHost(status=500)
+        host.kv.set("c", {"v": "old", "t": now_ms - age_days * 86_400_000}, None, 0)
+        if served:
+            result = await run(plugin, host)
+            assert result.value == "old" and result.stale
+        else:
+            with pytest.raises(ToolError, match="HTTP 500"):
+                await run(plugin, host)

@@ -36,7 +36,15 @@ from tui.lang.steps.errors import ToolError
 from tui.lang.steps.extract import run_extract
 from tui.lang.steps.inputs import check_input
 from tui.lang.steps.scope import base_scope
-from tui.lang.steps.state import DEADLINE_SECONDS, MAX_CALL_DEPTH, MAX_EACH_ITEMS, MAX_RESULT_BYTES, RunState
+from tui.lang.steps.state import (
+    DEADLINE_SECONDS,
+    MAX_CALL_DEPTH,
+    MAX_EACH_ITEMS,
+    MAX_KV_KEY,
+    MAX_RESULT_BYTES,
+    MAX_STALE_MS,
+    RunState,
+)
 
 Scope = dict[str, Any]
 
@@ -260,9 +268,7 @@ class Interpreter:
         return out
 
     async def kv(self, m: KvStep, scope: Scope, state: RunState) -> Any:
-        key = self.render(m.key, scope, state)
-        if not isinstance(key, str) or not key:
-            raise ToolError("expression", "a kv key must be non-empty text")
+        key = self._key(m.key, scope, state, "kv")
         try:
             if m.kv == "get":
                 return from_json(await self.host.kv_get(key))
@@ -277,10 +283,16 @@ class Interpreter:
         except HostError as e:
             raise ToolError("network", str(e)) from None
 
-    async def cache(self, tool: Tool, step: Step, m: CacheStep, scope: Scope, state: RunState) -> Any:
-        key = self.render(m.cache.key, scope, state)
+    def _key(self, template: str, scope: Scope, state: RunState, what: str) -> str:
+        key = self.render(template, scope, state)
         if not isinstance(key, str) or not key:
-            raise ToolError("expression", "a cache key must be non-empty text")
+            raise ToolError("expression", f"a {what} key must be non-empty text")
+        if len(key) > MAX_KV_KEY:
+            raise ToolError("limit", f"a {what} key is {len(key)} characters; the limit is {MAX_KV_KEY}")
+        return key
+
+    async def cache(self, tool: Tool, step: Step, m: CacheStep, scope: Scope, state: RunState) -> Any:
+        key = self._key(m.cache.key, scope, state, "cache")
         now_ms = parse_date(state.expr, state.expr.now).timestamp() * 1000
         stored = await self.host.kv_get(key)
         fresh = isinstance(stored, dict) and "v" in stored and isinstance(stored.get("t"), int | float)
@@ -289,7 +301,7 @@ class Interpreter:
         try:
             value = await self.steps(tool, step.children.get("steps", []), dict(scope), state)
         except ToolError:
-            if m.cache.staleOnError and fresh:
+            if m.cache.staleOnError and fresh and now_ms - stored["t"] < MAX_STALE_MS:
                 state.stale = True
                 return from_json(stored["v"])
             raise
