@@ -17,7 +17,7 @@ from tui.runtime.kv import SqliteKv
 
 
 def test_values_round_trip_and_expire(tmp_path: Path) -> None:
-    kv = SqliteKv(tmp_path / "kv.db")
+    kv = SqliteKv.open(tmp_path / "kv.db")
     kv.set("p", "a", {"x": [1, "二"]}, now_ms=1000)
     kv.set("p", "b", 1, ttl_ms=500, now_ms=1000)
     assert kv.get("p", "a", now_ms=2000) == {"x": [1, "二"]}
@@ -29,7 +29,7 @@ def test_values_round_trip_and_expire(tmp_path: Path) -> None:
 
 
 def test_a_write_past_the_quota_fails_and_leaves_the_old_value(tmp_path: Path) -> None:
-    kv = SqliteKv(tmp_path / "kv.db", quota=1000)
+    kv = SqliteKv.open(tmp_path / "kv.db", quota=1000)
     kv.set("p", "k", "x" * 400)
     kv.set("p", "other", "y" * 400)
     with pytest.raises(KvQuotaError, match="the limit is 0 KB|would hold"):
@@ -40,7 +40,7 @@ def test_a_write_past_the_quota_fails_and_leaves_the_old_value(tmp_path: Path) -
 
 
 def test_the_quota_is_256_kb_per_plugin(tmp_path: Path) -> None:
-    kv = SqliteKv(tmp_path / "kv.db")
+    kv = SqliteKv.open(tmp_path / "kv.db")
     big = "x" * (KV_QUOTA_BYTES - 100)
     kv.set("a", "k", big)
     kv.set("b", "k", big)  # another plugin has its own quota
@@ -50,11 +50,11 @@ def test_the_quota_is_256_kb_per_plugin(tmp_path: Path) -> None:
 
 def test_writes_survive_a_reopen_and_the_database_stays_sound(tmp_path: Path) -> None:
     path = tmp_path / "kv.db"
-    kv = SqliteKv(path)
+    kv = SqliteKv.open(path)
     for i in range(200):
         kv.set("p", f"k{i}", {"i": i})
     kv.close()
-    kv = SqliteKv(path)
+    kv = SqliteKv.open(path)
     assert kv.get("p", "k199") == {"i": 199}
     kv.close()
     assert sqlite3.connect(path).execute("PRAGMA integrity_check").fetchone() == ("ok",)
@@ -68,7 +68,7 @@ class KvMatchesModel(RuleBasedStateMachine):
         import tempfile
 
         self.dir = tempfile.TemporaryDirectory()
-        self.kv = SqliteKv(Path(self.dir.name) / "kv.db", quota=2000)
+        self.kv = SqliteKv.open(Path(self.dir.name) / "kv.db", quota=2000)
         self.model = MemoryKv(quota=2000)
 
     @rule(key=st.sampled_from(["a", "b", "c", "长键"]), size=st.integers(0, 900))

@@ -99,7 +99,7 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
     db.parent.mkdir(parents=True, exist_ok=True)
 
     async def go() -> tuple[Any, RecordingHost]:
-        kv = SqliteKv(db)
+        kv = SqliteKv.open(db)
         try:
             async with PolicyFetcher() as fetcher:
                 host = RecordingHost(PluginHost(plugin.manifest.id, kv, fetcher))

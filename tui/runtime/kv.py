@@ -3,40 +3,30 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from tui.lang.host import KV_QUOTA_BYTES, KvQuotaError, entry_size
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS plugin_kv (
-    plugin TEXT NOT NULL,
-    key TEXT NOT NULL,
-    value TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    expires_ms INTEGER,
-    PRIMARY KEY (plugin, key)
-) WITHOUT ROWID;
-"""
+from tui.runtime.store import Store
 
 
 class SqliteKv:
-    """One database file shared by all plugins; each call is scoped to a plugin id."""
+    """The plugin_kv table of the store; each call is scoped to a plugin id."""
 
-    def __init__(self, path: str | Path, quota: int = KV_QUOTA_BYTES) -> None:
-        self.path = str(path)
+    def __init__(self, store: Store, quota: int = KV_QUOTA_BYTES) -> None:
+        self.store = store
         self.quota = quota
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        self._lock = store.lock
+        self._db = store.db
+
+    @classmethod
+    def open(cls, path: str | Path, quota: int = KV_QUOTA_BYTES) -> SqliteKv:
+        """A KV store on its own database file (for the command line and tests)."""
+        return cls(Store(path), quota)
 
     def close(self) -> None:
-        self._db.close()
+        self.store.close()
 
     @staticmethod
     def _now_ms() -> int:
