@@ -47,6 +47,8 @@ class RecordedHost:
         self.files = files
         self.now_ms = parse_date(Run(now), now).timestamp() * 1000
         self.sent: list[HttpRequest] = []
+        self.replay_abilities = False
+        """Answer abilities by name from any recording (demo mode) instead of strictly in call order."""
 
     def _answer(self, request: HttpRequest) -> HttpResponse:
         self.sent.append(request)
@@ -106,6 +108,11 @@ class RecordedHost:
 
     async def ability(self, name: str, args: Any) -> Any:
         self.ability_calls.append(name)
+        if self.replay_abilities:
+            for recorded in self.abilities:
+                if recorded.call == name:
+                    return recorded.result
+            raise Unrecorded(f"the demo has no recorded answer for {name}")
         if not self.abilities:
             raise Unrecorded(f"no recorded answer for ability {name} (call {len(self.ability_calls)})")
         answer = self.abilities.pop(0)

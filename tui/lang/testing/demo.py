@@ -1,0 +1,24 @@
+"""A demo host: answers a plugin's requests from all of its recorded tests (for `--demo`, no network)."""
+
+from __future__ import annotations
+
+from tui.lang.documents.source import BudgetedReader, PluginSource
+from tui.lang.testing.model import Case
+from tui.lang.testing.recorded import RecordedHost
+from tui.lang.testing.runner import load_test_file
+
+
+def demo_host(source: PluginSource, test_files: list[str], now: str) -> RecordedHost:
+    """A host that knows every exchange and ability answer recorded in the plugin's tests."""
+    reader = BudgetedReader(source, limit=64 * 1024 * 1024)
+    merged = Case(name="demo", expectKv={})
+    for path in test_files:
+        tf, _problems = load_test_file(reader, path)
+        if tf is None:
+            continue
+        for case in tf.cases:
+            merged.http.extend(case.http)
+            merged.abilities.extend(a for a in case.abilities if a.error is None)
+    host = RecordedHost(merged, reader, now)
+    host.replay_abilities = True
+    return host

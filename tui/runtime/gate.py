@@ -1,0 +1,201 @@
+"""The gate: every tool call — chat, dashboard, screens, scheduler, CLI — goes through `Gate.call`.
+
+It finds the tool, asks the permission engine, asks the user when the answer is "ask" (through the UI's
+approver; with no UI, ask means no), runs the tool, shapes the result (JSON; a 12,000-character copy for the
+model's history), scrubs secrets, marks the turn tainted when third-party text enters it, and writes the
+audit log.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from tui.lang.host import Host
+from tui.lang.steps.errors import ToolError
+from tui.lang.steps.interpreter import Interpreter
+from tui.runtime.audit import Audit, AuditRow, now_ms
+from tui.runtime.permissions import Actor, Grants, decide
+from tui.runtime.registry import InstalledPlugin, Registry, ToolInfo
+from tui.runtime.secrets import Secrets
+
+#: Longest copy of a result kept in the model's history; the UI keeps the whole output (seed page).
+MODEL_RESULT_CHARS = 12_000
+
+HostFactory = Callable[[InstalledPlugin], AbstractAsyncContextManager[Host]]
+
+
+@dataclass
+class Turn:
+    """`ctx.turn` of an agent call: the chat session, and whether third-party text has entered this turn."""
+
+    session_id: str
+    tainted: bool = False
+    user_asked: bool = True
+    taint_sources: list[str] = field(default_factory=list)
+    """The tools whose results or errors tainted the turn (shown when the gate asks)."""
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """What the approval dialog shows: plugin, tool, effect, arguments and why it asks."""
+
+    tool: ToolInfo
+    arguments: Any
+    reason: str
+    actor: Actor
+
+
+class Approver(Protocol):
+    """The UI's answer to "may this run?"; dismissing or timing out must answer False."""
+
+    async def approve(self, request: ApprovalRequest) -> bool: ...
+
+
+Status = Literal["ok", "error", "refused", "declined"]
+
+
+@dataclass
+class CallOutcome:
+    """The end of one call."""
+
+    status: Status
+    result: Any = None
+    """The full JSON result (ok), for the UI."""
+    message: str = ""
+    """The error or refusal, in words a user can read."""
+    model_text: str = ""
+    """What goes into the model's history: the result as JSON, cut at 12,000 characters with a marker."""
+    untrusted: bool = False
+    """The result holds third-party text (the model must treat it as data)."""
+    stale: bool = False
+    truncated: bool = False
+
+
+def model_copy(result: Any) -> str:
+    """The result as compact JSON for the model, cut at MODEL_RESULT_CHARS with a visible marker."""
+    text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    if len(text) <= MODEL_RESULT_CHARS:
+        return text
+    marker = f"…[cut: {len(text):,} characters in all; ask for less, page or filter]"
+    return text[: MODEL_RESULT_CHARS - len(marker)] + marker
+
+
+class Gate:
+    """Decides, asks, runs, shapes, scrubs and logs."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        grants: Grants,
+        audit: Audit,
+        hosts: HostFactory,
+        approver: Approver | None = None,
+        secrets: Secrets | None = None,
+    ) -> None:
+        self.registry = registry
+        self.grants = grants
+        self.audit = audit
+        self.hosts = hosts
+        self.approver = approver
+        self.secrets = secrets or Secrets()
+
+    def mode(self, tool: ToolInfo) -> str:
+        """The mode in force for the tool's plugin and effect."""
+        installed = self.registry.plugins[tool.plugin_id]
+        return self.grants.mode(tool.plugin_id, tool.effect, installed.official, installed.plugin.manifest.defaultModes)
+
+    async def call(
+        self, name: str, arguments: Any, actor: Actor = "user", turn: Turn | None = None, now: str | None = None
+    ) -> CallOutcome:
+        """Run one call through the gate.
+
+        Args:
+            name: the tool's id (`wallet.cardBalance`) or model name (`wallet__cardBalance`).
+            arguments: the input, as JSON.
+            actor: who is calling: user, agent or scheduler.
+            turn: the chat turn, for agent calls (its taint is read and updated).
+            now: Beijing time for the run (tests and demos fix it).
+        """
+        started = time.monotonic()
+        tool = self.registry.find(name)
+        if tool is None:
+            return CallOutcome("refused", message=f"there is no tool {name!r}")
+        mode = self.mode(tool)
+        tainted = bool(turn and turn.tainted) if actor == "agent" else False
+        decision = decide(actor, tool.effect, mode, tainted, tool.user_only)  # type: ignore[arg-type]
+        verdict = decision.verdict
+        if decision.verdict == "refuse":
+            return self._log(tool, actor, mode, "refuse", started, CallOutcome("refused", message=decision.reason))
+        if decision.verdict == "ask":
+            reason = decision.reason
+            if tainted and turn is not None and turn.taint_sources:
+                reason += f" (text from {', '.join(turn.taint_sources)})"
+            approved = False
+            if self.approver is not None:
+                approved = await self.approver.approve(ApprovalRequest(tool, arguments, reason, actor))
+            if not approved:
+                why = "you declined" if self.approver is not None else "no one is there to approve it"
+                return self._log(
+                    tool,
+                    actor,
+                    mode,
+                    "ask-declined",
+                    started,
+                    CallOutcome("declined", message=f"not run: {why} ({reason})"),
+                )
+            verdict = "ask-approved"  # type: ignore[assignment]
+        outcome = await self._run(tool, arguments, now)
+        if turn is not None and (tool.untrusted or outcome.status == "error"):
+            # Third-party text (an untrusted result, or a plugin's error text) now steers this turn (threats P6, I4).
+            turn.tainted = True
+            turn.taint_sources.append(tool.id)
+        return self._log(tool, actor, mode, verdict, started, outcome)
+
+    async def _run(self, tool: ToolInfo, arguments: Any, now: str | None) -> CallOutcome:
+        installed = self.registry.plugins[tool.plugin_id]
+        try:
+            async with self.hosts(installed) as host:
+                run = await Interpreter(installed.plugin, host, locale=self.registry.locale).run(
+                    tool.name, arguments, now=now
+                )
+        except ToolError as e:
+            message = self.secrets.scrub_text(str(e))
+            return CallOutcome(
+                "error", message=message, model_text=json.dumps({"error": message}, ensure_ascii=False), untrusted=True
+            )
+        result = self.secrets.scrub(run.value)
+        return CallOutcome(
+            "ok",
+            result=result,
+            model_text=model_copy(result),
+            untrusted=tool.untrusted,
+            stale=run.stale,
+            truncated=run.truncated,
+        )
+
+    def _log(
+        self, tool: ToolInfo, actor: Actor, mode: str, decision: str, started: float, outcome: CallOutcome
+    ) -> CallOutcome:
+        self.audit.record(
+            AuditRow(
+                at_ms=now_ms(),
+                tool=tool.id,
+                actor=actor,
+                effect=tool.effect,
+                mode=mode,
+                decision=decision,
+                duration_ms=int((time.monotonic() - started) * 1000),
+                outcome="ok"
+                if outcome.status == "ok"
+                else "refused"
+                if outcome.status in ("refused", "declined")
+                else "error",
+                detail=self.secrets.scrub_text(outcome.message),
+            )
+        )
+        return outcome

@@ -1,0 +1,149 @@
+"""The tool registry: every installed plugin's tools with their ids, model names and model-facing schemas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tui.lang.documents.common import Effect
+from tui.lang.documents.loader import Plugin
+from tui.lang.documents.manifest import English, Manifest
+from tui.lang.documents.source import PluginSource
+from tui.lang.documents.tool import InputField
+
+
+@dataclass
+class InstalledPlugin:
+    """A plugin the app has, with where it came from."""
+
+    plugin: Plugin
+    official: bool
+    """Built into the app, or from the official repository (the review page says so)."""
+    source: PluginSource
+    """Where its files are (recorded tests are read from here for --demo)."""
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """What the app knows of one tool."""
+
+    id: str
+    """`<plugin>.<tool>`, used by code (`invoke('wallet.cardBalance')`)."""
+    model_name: str
+    """`<plugin>__<tool>`: the first '.' becomes '__' (model APIs refuse dots)."""
+    plugin_id: str
+    name: str
+    title: str
+    """In the user's language (English from i18n.en when the app speaks English)."""
+    summary: str | None
+    description: str
+    """For the model."""
+    effect: Effect
+    untrusted: bool
+    user_only: bool
+    official: bool
+    input_schema: dict[str, Any]
+    """The JSON Schema the model sees, each field with its description."""
+
+
+def field_schema(field: InputField) -> dict[str, Any]:
+    """The JSON Schema of one input field."""
+    kind = field.type or "string"
+    out: dict[str, Any] = {"type": kind}
+    if field.description:
+        out["description"] = field.description
+    if field.enum is not None:
+        out["enum"] = field.enum
+    if field.default is not None:
+        out["default"] = field.default
+    bounds = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems")}.get(kind, ("minimum", "maximum"))
+    if field.min is not None:
+        out[bounds[0]] = int(field.min) if kind in ("string", "array", "integer") else field.min
+    if field.max is not None:
+        out[bounds[1]] = int(field.max) if kind in ("string", "array", "integer") else field.max
+    if field.pattern is not None:
+        out["pattern"] = field.pattern
+    if field.items is not None:
+        out["items"] = field_schema(field.items)
+    return out
+
+
+def input_schema(fields: dict[str, InputField]) -> dict[str, Any]:
+    """The object schema of a tool's input."""
+    return {
+        "type": "object",
+        "properties": {name: field_schema(f) for name, f in fields.items()},
+        "required": [name for name, f in fields.items() if not f.optional and f.default is None],
+        "additionalProperties": False,
+    }
+
+
+class Registry:
+    """Installed plugins and their tools, by id and by model name."""
+
+    def __init__(self, locale: str = "zh") -> None:
+        self.locale = locale
+        self.plugins: dict[str, InstalledPlugin] = {}
+
+    def add(self, installed: InstalledPlugin) -> None:
+        """Register (or replace) a plugin."""
+        self.plugins[installed.plugin.manifest.id] = installed
+
+    def remove(self, plugin_id: str) -> None:
+        self.plugins.pop(plugin_id, None)
+
+    def tools(self) -> list[ToolInfo]:
+        """Every tool, plugins in id order, tools in manifest order."""
+        out = []
+        for pid in sorted(self.plugins):
+            inst = self.plugins[pid]
+            m = inst.plugin.manifest
+            english = self._english(m)
+            for name, tool in inst.plugin.tools.items():
+                d = tool.definition
+                text = english.tools.get(name) if english else None
+                title = (text.title if text and text.title else None) or d.title
+                # English users see no summary line unless the plugin gives an English one (seed page).
+                summary = (text.summary if text else None) if english else d.summary
+                out.append(
+                    ToolInfo(
+                        id=f"{pid}.{name}",
+                        model_name=f"{pid}__{name}",
+                        plugin_id=pid,
+                        name=name,
+                        title=title,
+                        summary=summary,
+                        description=d.description,
+                        effect=d.effect,
+                        untrusted=d.untrusted,
+                        user_only=d.userOnly,
+                        official=inst.official,
+                        input_schema=input_schema(d.input),
+                    )
+                )
+        return out
+
+    def _english(self, manifest: Manifest) -> English | None:
+        """The manifest's English texts when the app speaks English."""
+        return manifest.i18n.en if (self.locale == "en" and manifest.i18n and manifest.i18n.en) else None
+
+    def find(self, name: str) -> ToolInfo | None:
+        """A tool by id (`wallet.cardBalance`) or model name (`wallet__cardBalance`)."""
+        for t in self.tools():
+            if name in (t.id, t.model_name):
+                return t
+        return None
+
+    def instructions(self, visible: set[str]) -> str:
+        """The plugins' Markdown instructions for the model, for plugins with at least one visible tool."""
+        parts = []
+        for pid in sorted(self.plugins):
+            if not any(tid.startswith(pid + ".") for tid in visible):
+                continue
+            m = self.plugins[pid].plugin.manifest
+            english = m.i18n.en if (self.locale == "en" and m.i18n and m.i18n.en) else None
+            body = (english.instructions if english and english.instructions else None) or self.plugins[
+                pid
+            ].plugin.instructions
+            parts.append(f"## {m.name} ({pid})\n\n{body.strip()}")
+        return "\n\n".join(parts)
