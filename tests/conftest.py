@@ -22,3 +22,11 @@ def conformance_file() -> Path:
     path = shared_dir() / "conformance" / "expressions.jsonl"
     assert path.exists(), f"conformance cases not found at {path}"
     return path
+
+
+@pytest.fixture(autouse=True)
+def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own app data directory, so no test reads or writes the developer's real one."""
+    data = tmp_path / "app-data"
+    monkeypatch.setenv("PKU_HARNESS_DATA", str(data))
+    return data

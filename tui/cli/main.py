@@ -6,6 +6,7 @@ import click
 
 from tui import __version__
 from tui.cli.plugin import plugin
+from tui.cli.tools import audit, permissions, tools
 
 
 @click.group(invoke_without_command=True)
@@ -19,14 +20,18 @@ def cli(ctx: click.Context, demo: bool) -> None:
     # The Textual app arrives with issue 6; until then say so plainly instead of pretending.
     click.echo(
         "The terminal app is not built yet. Available now:\n"
-        "  pku-harness plugin eval 'EXPR' [--context JSON|@file.json]\n"
-        "  pku-harness plugin eval --batch FILE.jsonl",
+        "  pku-harness plugin validate|test|run|eval …   (tools for plugin authors)\n"
+        "  pku-harness tools list|call …                 (installed tools, through the permission gate)\n"
+        "  pku-harness permissions list|set …, pku-harness audit",
         err=True,
     )
     ctx.exit(2)
 
 
 cli.add_command(plugin)
+cli.add_command(tools)
+cli.add_command(permissions)
+cli.add_command(audit)
 
 
 def main() -> None:

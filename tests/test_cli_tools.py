@@ -1,0 +1,61 @@
+"""`pku-harness tools | permissions | audit`, as a new user would run them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from tui.cli.main import cli
+
+SHOWCASE = str(Path(__file__).parent / "fixtures" / "plugins" / "showcase")
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_tools_list_shows_ids_effects_and_modes() -> None:
+    code, out, _ = invoke("tools", "list", "--with", SHOWCASE)
+    assert code == 0
+    assert "showcase.remember  write  ask   记一条待办 community" in out
+    code, out, _ = invoke("tools", "list", "--json", "--with", SHOWCASE)
+    rows = {r["id"]: r for r in json.loads(out)}
+    assert rows["showcase.notices"]["untrusted"] is True
+    assert rows["showcase.rooms"]["model_name"] == "showcase__rooms"
+
+
+def test_tools_list_for_the_agent_leaves_out_denied_tools() -> None:
+    invoke("permissions", "set", "showcase", "write", "deny")
+    code, out, _ = invoke("tools", "list", "--for", "agent", "--with", SHOWCASE)
+    assert code == 0 and "showcase.remember" not in out and "showcase.rooms" in out
+
+
+def test_tools_call_demo_replays_the_recordings() -> None:
+    code, out, err = invoke("tools", "call", "showcase.rooms", "{}", "--demo", "--with", SHOWCASE)
+    assert code == 0, err
+    assert json.loads(out) == {"note": "2 间", "rooms": ["101 (大)", "102"]}
+
+
+def test_the_scheduler_is_refused_with_a_reason_and_it_is_audited() -> None:
+    code, _, err = invoke(
+        "tools", "call", "showcase.remember", '{"text": "x"}', "--actor", "scheduler", "--with", SHOWCASE
+    )
+    assert code == 1 and "refused: scheduled runs may only read; this tool's effect is write" in err
+    code, out, _ = invoke("audit", "--limit", "1")
+    assert code == 0 and "showcase.remember  scheduler  write/ask  refuse" in out
+
+
+def test_an_agent_call_that_needs_approval_without_a_terminal_is_not_run() -> None:
+    code, _, err = invoke(
+        "tools", "call", "showcase.remember", '{"text": "x"}', "--actor", "agent", "--demo", "--with", SHOWCASE
+    )
+    assert code == 1 and "not run: you declined" in err  # no terminal to ask: the prompt answers no
+
+
+def test_permissions_set_and_list() -> None:
+    assert invoke("permissions", "set", "showcase", "money", "deny")[0] == 0
+    code, out, _ = invoke("permissions", "list", "--with", SHOWCASE)
+    assert "showcase: read=allow  write=ask  money=deny*  public=ask" in out and "(* chosen by you)" in out

@@ -1,0 +1,167 @@
+"""`pku-harness tools | permissions | audit`: the runtime's gate from the command line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tui.lang.documents.common import Effect
+from tui.runtime.gate import ApprovalRequest, Turn
+from tui.runtime.permissions import EFFECTS, MODES, Actor, Mode
+from tui.runtime.runtime import PluginLoadError, Runtime
+
+_with = click.option(
+    "--with",
+    "extra",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="Also load this plugin folder (as a community plugin), for authors.",
+)
+
+
+def _open(extra: tuple[str, ...], demo: bool = False, approver: Any = None) -> Runtime:
+    try:
+        return Runtime.open(extra=[Path(p) for p in extra], demo=demo, approver=approver)
+    except PluginLoadError as e:
+        raise click.ClickException(str(e)) from None
+
+
+class PromptApprover:
+    """The CLI's approval dialog: shows plugin, tool, effect, arguments and the reason; anything but 'y' is no."""
+
+    async def approve(self, request: ApprovalRequest) -> bool:
+        if not sys.stdin.isatty():
+            return False  # nobody to ask: ask means no
+        t = request.tool
+        click.echo(
+            f"{t.title} ({t.id}) — effect {t.effect}\narguments: "
+            f"{json.dumps(request.arguments, ensure_ascii=False)}\nwhy asking: {request.reason}",
+            err=True,
+        )
+        return click.confirm("Run it?", default=False, err=True)
+
+
+@click.group()
+def tools() -> None:
+    """Installed tools and calling them through the gate."""
+
+
+@tools.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--for", "for_", type=click.Choice(["agent"]), help="Only what the model would see.")
+@_with
+def tools_list(as_json: bool, for_: str | None, extra: tuple[str, ...]) -> None:
+    """Ids, model names, effects and modes of every tool."""
+    rt = _open(extra)
+    rows: list[dict[str, Any]] = []
+    for t in rt.registry.tools():
+        mode = rt.gate.mode(t)
+        if for_ == "agent" and (t.user_only or mode == "deny"):
+            continue
+        rows.append(
+            {
+                "id": t.id,
+                "model_name": t.model_name,
+                "title": t.title,
+                "effect": t.effect,
+                "mode": mode,
+                "untrusted": t.untrusted,
+                "userOnly": t.user_only,
+                "official": t.official,
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    if not rows:
+        click.echo("no tools installed")
+        return
+    width = max(len(r["id"]) for r in rows)
+    for r in rows:
+        flags = "".join(
+            [
+                " untrusted" if r["untrusted"] else "",
+                " user-only" if r["userOnly"] else "",
+                "" if r["official"] else " community",
+            ]
+        )
+        click.echo(f"{r['id']:<{width}}  {r['effect']:<6} {r['mode']:<5} {r['title']}{flags}")
+
+
+@tools.command("call")
+@click.argument("tool_id")
+@click.argument("arguments", default="{}")
+@click.option("--actor", type=click.Choice(["user", "agent", "scheduler"]), default="user", show_default=True)
+@click.option("--demo", is_flag=True, help="Answer from the plugins' recorded tests instead of the network.")
+@_with
+def tools_call(tool_id: str, arguments: str, actor: str, demo: bool, extra: tuple[str, ...]) -> None:
+    """Call TOOL_ID with ARGUMENTS (JSON) through the same gate as the app; print the result or the refusal."""
+    try:
+        args = json.loads(arguments)
+    except json.JSONDecodeError as e:
+        raise click.BadParameter(f"not valid JSON: {e}", param_hint="ARGUMENTS") from None
+    rt = _open(extra, demo, PromptApprover())
+    turn = Turn("cli") if actor == "agent" else None
+    out = asyncio.run(rt.gate.call(tool_id, args, actor=actor, turn=turn))  # type: ignore[arg-type]
+    if out.status == "ok":
+        click.echo(json.dumps(out.result, ensure_ascii=False, indent=2))
+        if out.stale:
+            click.echo("(stale: the last good data, the refresh failed)", err=True)
+        return
+    label = {"refused": "refused", "declined": "not run", "error": "error"}[out.status]
+    click.echo(f"{label}: {out.message}", err=True)
+    sys.exit(1)
+
+
+@click.group()
+def permissions() -> None:
+    """What the assistant may do, per plugin and effect: allow, ask or deny."""
+
+
+@permissions.command("list")
+@_with
+def permissions_list(extra: tuple[str, ...]) -> None:
+    """Every plugin's mode for each effect (chosen by you, or the default)."""
+    rt = _open(extra)
+    chosen = rt.grants.chosen()
+    for pid, inst in sorted(rt.registry.plugins.items()):
+        cells = []
+        for effect in EFFECTS:
+            mode = rt.grants.mode(pid, effect, inst.official, inst.plugin.manifest.defaultModes)
+            cells.append(f"{effect}={mode}{'*' if (pid, effect) in chosen else ''}")
+        click.echo(f"{pid}: {'  '.join(cells)}")
+    if chosen:
+        click.echo("(* chosen by you)")
+
+
+@permissions.command("set")
+@click.argument("plugin")
+@click.argument("effect", type=click.Choice(EFFECTS))
+@click.argument("mode", type=click.Choice(MODES))
+def permissions_set(plugin: str, effect: str, mode: str) -> None:
+    """Set PLUGIN's EFFECT tools to MODE."""
+    rt = _open(())
+    rt.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
+    click.echo(f"{plugin}: {effect} tools are now {mode}")
+
+
+@click.command()
+@click.option("--limit", default=20, show_default=True, help="How many of the newest calls.")
+def audit(limit: int) -> None:
+    """The newest tool calls: time, tool, actor, effect, mode, decision, duration and outcome."""
+    rt = _open(())
+    for r in rt.audit.recent(limit):
+        when = datetime.fromtimestamp(r.at_ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
+        detail = f"  {r.detail}" if r.detail else ""
+        click.echo(
+            f"{when}  {r.tool}  {r.actor}  {r.effect}/{r.mode}  {r.decision}  {r.duration_ms} ms  {r.outcome}{detail}"
+        )
+
+
+__all__ = ["Actor", "Effect", "Mode"]

@@ -1,0 +1,98 @@
+"""Wires the headless services together: store, registry, grants, audit, secrets and the gate.
+
+The app, the CLI and the tests build the runtime the same way (`Runtime.open`), so every caller meets the same
+gate. `demo=True` answers plugin requests from their recorded tests instead of the network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+
+from tui.lang.documents.source import DirectorySource
+from tui.lang.documents.validator import validate
+from tui.lang.expr import beijing_now
+from tui.lang.host import Host
+from tui.lang.testing.demo import demo_host
+from tui.runtime.audit import Audit
+from tui.runtime.fetch import PolicyFetcher
+from tui.runtime.gate import Approver, Gate
+from tui.runtime.kv import SqliteKv
+from tui.runtime.permissions import Grants
+from tui.runtime.plugin_host import PluginHost
+from tui.runtime.registry import InstalledPlugin, Registry
+from tui.runtime.secrets import Secrets
+from tui.runtime.store import Store
+
+
+class PluginLoadError(Exception):
+    """A plugin folder given to the runtime does not validate."""
+
+
+def builtin_folders() -> list[Path]:
+    """The official plugins shipped in the package (plugins_builtin/<id>/PLUGIN.md)."""
+    root = resources.files("plugins_builtin")
+    return sorted(Path(str(p)) for p in root.iterdir() if p.is_dir() and (p / "PLUGIN.md").is_file())
+
+
+def test_files(folder: Path) -> list[str]:
+    """A plugin folder's recorded tests, as paths inside it."""
+    tests = folder / "tests"
+    return sorted(f"tests/{p.name}" for p in tests.glob("*.yaml")) if tests.is_dir() else []
+
+
+class Runtime:
+    """Everything a caller needs to run tools through the one gate."""
+
+    def __init__(self, store: Store, registry: Registry, demo: bool = False, approver: Approver | None = None) -> None:
+        self.store = store
+        self.registry = registry
+        self.demo = demo
+        self.secrets = Secrets()
+        self.grants = Grants(store)
+        self.audit = Audit(store)
+        self.kv = SqliteKv(store)
+        self.folders: dict[str, Path] = {}
+        self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
+
+    @classmethod
+    def open(
+        cls,
+        db: str | Path | None = None,
+        extra: list[Path] | None = None,
+        demo: bool = False,
+        locale: str = "zh",
+        approver: Approver | None = None,
+    ) -> Runtime:
+        """The runtime with the built-in plugins and any extra plugin folders (for authors), validated."""
+        runtime = cls(Store(db), Registry(locale), demo, approver)
+        for folder in builtin_folders():
+            runtime.add_folder(folder, official=True)
+        for folder in extra or []:
+            runtime.add_folder(Path(folder), official=False)
+        return runtime
+
+    def add_folder(self, folder: Path, official: bool) -> None:
+        """Validate and register a plugin folder."""
+        source = DirectorySource(folder)
+        plugin, problems = validate(source)
+        if plugin is None:
+            raise PluginLoadError(f"{folder} does not validate:\n" + "\n".join(map(str, problems)))
+        self.registry.add(InstalledPlugin(plugin, official, source))
+        self.folders[plugin.manifest.id] = folder
+
+    @asynccontextmanager
+    async def host_for(self, installed: InstalledPlugin) -> AsyncIterator[Host]:
+        """The host one run of a plugin uses: recorded answers in demo mode, the network otherwise."""
+        pid = installed.plugin.manifest.id
+        if self.demo:
+            folder = self.folders.get(pid)
+            yield demo_host(installed.source, test_files(folder) if folder else [], beijing_now())
+            return
+        async with PolicyFetcher() as fetcher:
+            yield PluginHost(pid, self.kv, fetcher)
+
+    def close(self) -> None:
+        self.store.close()
