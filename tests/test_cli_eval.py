@@ -75,4 +75,4 @@ def test_python_dash_m_tui_is_the_same_command() -> None:
 
 def test_bare_command_says_what_exists_instead_of_pretending() -> None:
     code, _, err = run("--demo")
-    assert code == 2 and "plugin eval" in err
+    assert code == 2 and "plugin validate|test|run|eval" in err and "tools list|call" in err

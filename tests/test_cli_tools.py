@@ -58,4 +58,5 @@ def test_an_agent_call_that_needs_approval_without_a_terminal_is_not_run() -> No
 def test_permissions_set_and_list() -> None:
     assert invoke("permissions", "set", "showcase", "money", "deny")[0] == 0
     code, out, _ = invoke("permissions", "list", "--with", SHOWCASE)
+    assert code == 0
     assert "showcase: read=allow  write=ask  money=deny*  public=ask" in out and "(* chosen by you)" in out
