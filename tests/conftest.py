@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import keyring
 import pytest
+from keyring.backend import KeyringBackend
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -30,3 +32,30 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     data = tmp_path / "app-data"
     monkeypatch.setenv("PKU_HARNESS_DATA", str(data))
     return data
+
+
+class MemoryKeyring(KeyringBackend):
+    """An in-memory keyring: real keyring calls, no OS keychain (none exists on CI)."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.items.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.items[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.items.pop((service, username), None)
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring() -> MemoryKeyring:
+    """Every test gets an empty in-memory keyring backend."""
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    return backend

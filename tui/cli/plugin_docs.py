@@ -81,9 +81,11 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
     """Run a tool for real (public domains only until the campus session exists) and print its result."""
     from platformdirs import user_data_dir
 
+    from tui.runtime.abilities import Abilities
     from tui.runtime.fetch import PolicyFetcher
     from tui.runtime.kv import SqliteKv
     from tui.runtime.plugin_host import PluginHost
+    from tui.runtime.secrets import Secrets
 
     folder = _folder(path)
     plugin, problems = validate(DirectorySource(folder))
@@ -102,7 +104,8 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
         kv = SqliteKv.open(db)
         try:
             async with PolicyFetcher() as fetcher:
-                host = RecordingHost(PluginHost(plugin.manifest.id, kv, fetcher))
+                abilities = Abilities(kv.store, Secrets())
+                host = RecordingHost(PluginHost(plugin.manifest.id, kv, fetcher, abilities))
                 try:
                     result = await Interpreter(plugin, host).run(tool, raw_input, now=when)
                 except ToolError as e:

@@ -16,6 +16,7 @@ from tui.lang.documents.validator import validate
 from tui.lang.expr import beijing_now
 from tui.lang.host import Host
 from tui.lang.testing.demo import demo_host
+from tui.runtime.abilities import Abilities, PersonUi
 from tui.runtime.audit import Audit
 from tui.runtime.fetch import PolicyFetcher
 from tui.runtime.gate import Approver, Gate
@@ -46,11 +47,19 @@ def test_files(folder: Path) -> list[str]:
 class Runtime:
     """Everything a caller needs to run tools through the one gate."""
 
-    def __init__(self, store: Store, registry: Registry, demo: bool = False, approver: Approver | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry,
+        demo: bool = False,
+        approver: Approver | None = None,
+        ui: PersonUi | None = None,
+    ) -> None:
         self.store = store
         self.registry = registry
         self.demo = demo
         self.secrets = Secrets()
+        self.abilities = Abilities(store, self.secrets, ui)
         self.grants = Grants(store)
         self.audit = Audit(store)
         self.kv = SqliteKv(store)
@@ -92,7 +101,7 @@ class Runtime:
             yield demo_host(installed.source, test_files(folder) if folder else [], beijing_now())
             return
         async with PolicyFetcher() as fetcher:
-            yield PluginHost(pid, self.kv, fetcher)
+            yield PluginHost(pid, self.kv, fetcher, self.abilities)
 
     def close(self) -> None:
         self.store.close()

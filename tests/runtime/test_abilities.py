@@ -1,0 +1,120 @@
+"""Host abilities with their fixed effects: data in the store, otp from keyring, person-only ones via the UI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pyotp
+import pytest
+
+from tui.lang.host import HostError
+from tui.runtime.abilities import KEYRING_SERVICE, OTP_SECRET_KEY, Abilities
+from tui.runtime.secrets import Secrets
+from tui.runtime.store import Store
+
+from ..conftest import MemoryKeyring
+
+
+class Person:
+    """A UI that does what a person would, and remembers it."""
+
+    def __init__(self) -> None:
+        self.opened: list[str] = []
+
+    async def open_url(self, url: str) -> bool:
+        self.opened.append(url)
+        return True
+
+    async def open_campus_page(self, service: str) -> bool:
+        self.opened.append(service)
+        return True
+
+    async def pick_files(self, types: list[str], multiple: bool) -> list[dict[str, Any]] | None:
+        return [{"name": "a.pdf", "size": 10}]
+
+    async def await_sms_code(self) -> str | None:
+        return "123456"
+
+
+@pytest.fixture
+def abilities(tmp_path: Path) -> Abilities:
+    """Abilities over a fresh store, with a person at the app."""
+    return Abilities(Store(tmp_path / "db.sqlite3"), Secrets(), Person())
+
+
+async def test_todos_round_trip(abilities: Abilities) -> None:
+    added = await abilities.call("canteen", "todos.add", {"title": " 交作业 ", "due": "2026-12-01"})
+    assert added["title"] == "交作业" and added["source"] == "canteen" and not added["done"]
+    await abilities.call("canteen", "todos.add", {"title": "买饭"})
+    await abilities.call("x", "todos.setDone", {"id": added["id"]})
+    assert [t["title"] for t in await abilities.call("x", "todos.list", {})] == ["买饭"]
+    assert len(await abilities.call("x", "todos.list", {"includeDone": True})) == 2
+    updated = await abilities.call("x", "todos.update", {"id": added["id"], "title": "交作业 2"})
+    assert updated["title"] == "交作业 2"
+    assert (await abilities.call("x", "todos.remove", {"id": added["id"]}))["removed"]
+    with pytest.raises(HostError, match="needs title"):
+        await abilities.call("x", "todos.add", {})
+
+
+async def test_timetable_and_scheduler(abilities: Abilities) -> None:
+    entry = await abilities.call(
+        "p", "timetable.upsert", {"title": "高数", "weekday": 1, "start": "08:00", "end": "09:50", "weeks": [1, 2, 3]}
+    )
+    got = await abilities.call("p", "timetable.get", {})
+    assert got[0]["title"] == "高数" and got[0]["weeks"] == [1, 2, 3] and got[0]["start"] == "08:00"
+    assert (await abilities.call("p", "timetable.remove", {"id": entry["id"]}))["removed"]
+    with pytest.raises(HostError, match="weekday is 1"):
+        await abilities.call("p", "timetable.upsert", {"title": "x", "weekday": 9, "start": "1", "end": "2"})
+    check = await abilities.call(
+        "p", "scheduler.create", {"title": "余额提醒", "cron": "0 8 * * *", "tool": "wallet.balance"}
+    )
+    listed = await abilities.call("p", "scheduler.list", {})
+    assert listed[0]["id"] == check["id"] and listed[0]["spec"]["tool"] == "wallet.balance"
+    with pytest.raises(HostError, match="not a cron expression"):
+        await abilities.call("p", "scheduler.create", {"title": "x", "cron": "every day"})
+
+
+async def test_otp_code_from_keyring_or_null(abilities: Abilities, memory_keyring: MemoryKeyring) -> None:
+    assert await abilities.call("grades", "otp.code", {}) is None  # no mobile token bound
+    secret = pyotp.random_base32()
+    memory_keyring.set_password(KEYRING_SERVICE, OTP_SECRET_KEY, secret)
+    with mock.patch("time.time", return_value=1_796_000_400.0):
+        code = await abilities.call("grades", "otp.code", {})
+        assert code == pyotp.TOTP(secret, digits=6, interval=30).at(1_796_000_400)
+    assert len(code) == 6 and code.isdigit()
+    assert abilities.secrets.scrub_text(f"s={secret}") == "s=‹secret›"  # the secret itself is never shown
+
+
+async def test_crypto_and_person_abilities(abilities: Abilities) -> None:
+    assert (await abilities.call("p", "crypto.sha256", {"text": "abc"}))["hex"].startswith("ba7816bf")
+    assert (await abilities.call("p", "browser.open", {"url": "https://www.pku.edu.cn"}))["opened"]
+    with pytest.raises(HostError, match="https:// URLs only"):
+        await abilities.call("p", "browser.open", {"url": "file:///etc/passwd"})
+    assert (await abilities.call("p", "sms.awaitCode", {}))["code"] == "123456"
+    assert await abilities.call("p", "files.pick", {"types": ["pdf"]}) == [{"name": "a.pdf", "size": 10}]
+
+
+async def test_without_a_person_the_person_only_abilities_say_so(tmp_path: Path) -> None:
+    headless = Abilities(Store(tmp_path / "db.sqlite3"), Secrets(), None)
+    for name in ("sms.awaitCode", "files.pick", "browser.open", "campusPage.open"):
+        with pytest.raises(HostError, match="needs a person at the app"):
+            await headless.call("p", name, {"url": "https://x.pku.edu.cn", "service": "card"})
+
+
+async def test_honest_errors_for_what_does_not_exist_yet(abilities: Abilities) -> None:
+    with pytest.raises(HostError, match="not logged in to treehole"):
+        await abilities.call("grades", "verify.treehole", {"request": {"url": "/chapi/x"}})
+    with pytest.raises(HostError, match="not open"):
+        await abilities.call("p", "cloud.call", {"fn": "x"})
+    with pytest.raises(HostError, match="no host ability"):
+        await abilities.call("p", "todos.explode", {})
+
+
+async def test_otp_code_matches_the_rfc_6238_vector(abilities: Abilities, memory_keyring: MemoryKeyring) -> None:
+    # RFC 6238 appendix B: SHA-1 secret "12345678901234567890" at T = 59 s gives 94287082 (8 digits);
+    # the IAAA token uses 6 digits, the last six of the same truncation.
+    memory_keyring.set_password(KEYRING_SERVICE, OTP_SECRET_KEY, "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
+    with mock.patch("time.time", return_value=59.0):
+        assert await abilities.call("grades", "otp.code", {}) == "287082"

@@ -1,0 +1,263 @@
+"""Host abilities (seed page, 宿主能力): the app's own operations that plugins may call, with fixed effects.
+
+Data abilities (todos, timetable, scheduler) live in the store, scoped to nothing: they are the user's own
+lists, and the plugin that wrote an entry is kept as its `source`. Abilities that need a person (a file, an
+SMS, opening a browser) go through `PersonUi`, which the Textual app implements and the CLI implements with
+prompts; without one they fail with a clear message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import uuid
+from typing import Any, Protocol
+
+from tui.lang.host import HostError
+from tui.runtime.secrets import Secrets
+from tui.runtime.store import Store
+
+KEYRING_SERVICE = "pku-harness"
+OTP_SECRET_KEY = "iaaa-otp-secret"
+
+
+class PersonUi(Protocol):
+    """What only a person at the app can do."""
+
+    async def open_url(self, url: str) -> bool: ...
+
+    async def open_campus_page(self, service: str) -> bool: ...
+
+    async def pick_files(self, types: list[str], multiple: bool) -> list[dict[str, Any]] | None: ...
+
+    async def await_sms_code(self) -> str | None: ...
+
+
+def _ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _need(args: Any, key: str, kind: type | tuple[type, ...], ability: str) -> Any:
+    value = args.get(key) if isinstance(args, dict) else None
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise HostError("ability", f"{ability} needs {key} ({names.replace('str', 'text')})")
+    return value
+
+
+class Abilities:
+    """Runs host abilities for plugins."""
+
+    def __init__(self, store: Store, secrets: Secrets, ui: PersonUi | None = None) -> None:
+        self.store = store
+        self.secrets = secrets
+        self.ui = ui
+
+    async def call(self, plugin_id: str, name: str, args: Any) -> Any:
+        """Run `group.op` for a plugin (the interpreter has already checked the declaration and the effect)."""
+        handler = getattr(self, "_" + name.replace(".", "_"), None)
+        if handler is None:
+            raise HostError("ability", f"there is no host ability {name}")
+        return await handler(plugin_id, args if isinstance(args, dict) else {})
+
+    # -- todos ----------------------------------------------------------------------------------------
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        with self.store.lock:
+            return self.store.db.execute(sql, params).fetchall()
+
+    def _exec(self, sql: str, params: tuple[Any, ...]) -> int:
+        with self.store.lock:
+            return self.store.db.execute(sql, params).rowcount
+
+    @staticmethod
+    def _todo(row: Any) -> dict[str, Any]:
+        return {"id": row[0], "title": row[1], "due": row[2], "done": bool(row[3]), "source": row[4]}
+
+    async def _todos_list(self, plugin: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+        include_done = bool(args.get("includeDone", False))
+        rows = self._rows(
+            "SELECT id, title, due, done, source FROM todos"
+            + ("" if include_done else " WHERE done = 0")
+            + " ORDER BY due IS NULL, due, created_ms"
+        )
+        return [self._todo(r) for r in rows]
+
+    async def _todos_add(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        title = _need(args, "title", str, "todos.add").strip()
+        if not title or len(title) > 200:
+            raise HostError("ability", "todos.add needs a title of 1-200 characters")
+        due = args.get("due")
+        todo_id = "t-" + uuid.uuid4().hex[:10]
+        self._exec(
+            "INSERT INTO todos (id, title, due, done, source, created_ms, updated_ms) VALUES (?, ?, ?, 0, ?, ?, ?)",
+            (todo_id, title, due if isinstance(due, str) else None, plugin, _ms(), _ms()),
+        )
+        return {
+            "id": todo_id,
+            "title": title,
+            "due": due if isinstance(due, str) else None,
+            "done": False,
+            "source": plugin,
+        }
+
+    async def _todos_update(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        todo_id = _need(args, "id", str, "todos.update")
+        fields = {k: args[k] for k in ("title", "due") if isinstance(args.get(k), str)}
+        if not fields:
+            raise HostError("ability", "todos.update needs a title or a due date to change")
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        if not self._exec(f"UPDATE todos SET {sets}, updated_ms = ? WHERE id = ?", (*fields.values(), _ms(), todo_id)):
+            raise HostError("ability", f"no todo {todo_id}")
+        return self._todo(self._rows("SELECT id, title, due, done, source FROM todos WHERE id = ?", (todo_id,))[0])
+
+    async def _todos_setDone(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        todo_id = _need(args, "id", str, "todos.setDone")
+        done = bool(args.get("done", True))
+        if not self._exec("UPDATE todos SET done = ?, updated_ms = ? WHERE id = ?", (int(done), _ms(), todo_id)):
+            raise HostError("ability", f"no todo {todo_id}")
+        return {"id": todo_id, "done": done}
+
+    async def _todos_remove(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        todo_id = _need(args, "id", str, "todos.remove")
+        return {"id": todo_id, "removed": bool(self._exec("DELETE FROM todos WHERE id = ?", (todo_id,)))}
+
+    # -- timetable ------------------------------------------------------------------------------------
+    async def _timetable_get(self, plugin: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+        rows = self._rows(
+            "SELECT id, title, weekday, start, end, place, weeks, source FROM timetable ORDER BY weekday, start"
+        )
+        keys = ("id", "title", "weekday", "start", "end", "place", "weeks", "source")
+        return [{**dict(zip(keys, r, strict=True)), "weeks": json.loads(r[6]) if r[6] else None} for r in rows]
+
+    async def _timetable_upsert(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        title = _need(args, "title", str, "timetable.upsert")
+        weekday = _need(args, "weekday", (int, float), "timetable.upsert")
+        start = _need(args, "start", str, "timetable.upsert")
+        end = _need(args, "end", str, "timetable.upsert")
+        if not 1 <= weekday <= 7:
+            raise HostError("ability", "timetable.upsert: weekday is 1 (Monday) to 7")
+        entry_id = args.get("id") if isinstance(args.get("id"), str) else "c-" + uuid.uuid4().hex[:10]
+        weeks = args.get("weeks")
+        self._exec(
+            "INSERT INTO timetable (id, title, weekday, start, end, place, weeks, source, updated_ms) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET title = excluded.title, "
+            "weekday = excluded.weekday, start = excluded.start, end = excluded.end, place = excluded.place, "
+            "weeks = excluded.weeks, updated_ms = excluded.updated_ms",
+            (
+                entry_id,
+                title,
+                int(weekday),
+                start,
+                end,
+                args.get("place") if isinstance(args.get("place"), str) else None,
+                json.dumps(weeks) if isinstance(weeks, list) else None,
+                plugin,
+                _ms(),
+            ),
+        )
+        return {"id": entry_id, "title": title, "weekday": int(weekday), "start": start, "end": end}
+
+    async def _timetable_remove(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        entry_id = _need(args, "id", str, "timetable.remove")
+        return {"id": entry_id, "removed": bool(self._exec("DELETE FROM timetable WHERE id = ?", (entry_id,)))}
+
+    # -- scheduler (the checks themselves run with issue 10) -----------------------------------------
+    async def _scheduler_list(self, plugin: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+        rows = self._rows("SELECT id, title, cron, kind, spec, enabled FROM schedules ORDER BY created_ms")
+        return [
+            {"id": r[0], "title": r[1], "cron": r[2], "kind": r[3], "spec": json.loads(r[4]), "enabled": bool(r[5])}
+            for r in rows
+        ]
+
+    async def _scheduler_create(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        from croniter import croniter
+
+        title = _need(args, "title", str, "scheduler.create")
+        cron = _need(args, "cron", str, "scheduler.create")
+        if not croniter.is_valid(cron):
+            raise HostError("ability", f"scheduler.create: {cron!r} is not a cron expression like '0 8 * * 1-5'")
+        spec = {k: args[k] for k in ("tool", "args", "check", "prompt") if k in args}
+        schedule_id = "s-" + uuid.uuid4().hex[:10]
+        self._exec(
+            "INSERT INTO schedules (id, title, cron, kind, spec, enabled, created_ms, updated_ms) "
+            "VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+            (
+                schedule_id,
+                title,
+                cron,
+                "prompt" if "prompt" in spec else "check",
+                json.dumps({**spec, "source": plugin}, ensure_ascii=False),
+                _ms(),
+                _ms(),
+            ),
+        )
+        return {"id": schedule_id, "title": title, "cron": cron}
+
+    async def _scheduler_update(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        schedule_id = _need(args, "id", str, "scheduler.update")
+        if "enabled" in args and not self._exec(
+            "UPDATE schedules SET enabled = ?, updated_ms = ? WHERE id = ?",
+            (int(bool(args["enabled"])), _ms(), schedule_id),
+        ):
+            raise HostError("ability", f"no schedule {schedule_id}")
+        return {"id": schedule_id, "enabled": bool(args.get("enabled", True))}
+
+    async def _scheduler_remove(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        schedule_id = _need(args, "id", str, "scheduler.remove")
+        return {"id": schedule_id, "removed": bool(self._exec("DELETE FROM schedules WHERE id = ?", (schedule_id,)))}
+
+    # -- secrets and crypto ---------------------------------------------------------------------------
+    async def _otp_code(self, plugin: str, args: dict[str, Any]) -> str | None:
+        """The mobile token's current code (SHA-1, 6 digits, 30 s), or null when none is bound."""
+        import keyring
+        import pyotp
+        from keyring.errors import KeyringError
+
+        try:
+            secret = keyring.get_password(KEYRING_SERVICE, OTP_SECRET_KEY)
+        except KeyringError:
+            secret = None
+        if not secret:
+            return None
+        code = pyotp.TOTP(secret, digits=6, interval=30).now()
+        self.secrets.add(secret)
+        return code
+
+    async def _crypto_sha256(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        text = _need(args, "text", str, "crypto.sha256")
+        return {"hex": hashlib.sha256(text.encode()).hexdigest()}
+
+    # -- a person's hands ----------------------------------------------------------------------------
+    def _person(self, ability: str) -> PersonUi:
+        if self.ui is None:
+            raise HostError("ability", f"{ability} needs a person at the app, and nobody is there")
+        return self.ui
+
+    async def _browser_open(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        url = _need(args, "url", str, "browser.open")
+        if not url.startswith("https://"):
+            raise HostError("ability", "browser.open opens https:// URLs only")
+        return {"opened": await self._person("browser.open").open_url(url)}
+
+    async def _campusPage_open(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
+        service = _need(args, "service", str, "campusPage.open")
+        return {"opened": await self._person("campusPage.open").open_campus_page(service)}
+
+    async def _files_pick(self, plugin: str, args: dict[str, Any]) -> Any:
+        types = [t for t in args.get("types", []) if isinstance(t, str)] if isinstance(args.get("types"), list) else []
+        return await self._person("files.pick").pick_files(types, bool(args.get("multiple", False)))
+
+    async def _sms_awaitCode(self, plugin: str, args: dict[str, Any]) -> Any:
+        code = await self._person("sms.awaitCode").await_sms_code()
+        return {"code": code}
+
+    # -- not here yet ---------------------------------------------------------------------------------
+    async def _verify_treehole(self, plugin: str, args: dict[str, Any]) -> Any:
+        raise HostError("ability", "not logged in to treehole: the campus session is not set up yet")
+
+    async def _verify_treeholeSendCode(self, plugin: str, args: dict[str, Any]) -> Any:
+        raise HostError("ability", "not logged in to treehole: the campus session is not set up yet")
+
+    async def _cloud_call(self, plugin: str, args: dict[str, Any]) -> Any:
+        raise HostError("ability", "server functions are not open on the official PKU harness Cloud server yet")
