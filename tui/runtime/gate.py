@@ -15,12 +15,14 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from tui.lang.host import Host
+from tui.lang.expr import to_json
+from tui.lang.host import Host, HostError
 from tui.lang.steps.errors import ToolError
+from tui.lang.steps.inputs import check_input
 from tui.lang.steps.interpreter import Interpreter
 from tui.runtime.audit import Audit, AuditRow, now_ms
 from tui.runtime.permissions import Actor, Grants, decide
-from tui.runtime.registry import InstalledPlugin, Registry, ToolInfo
+from tui.runtime.registry import InstalledPlugin, NativeTool, Registry, ToolInfo
 from tui.runtime.secrets import Secrets
 
 #: Longest copy of a result kept in the model's history; the UI keeps the whole output (seed page).
@@ -106,8 +108,9 @@ class Gate:
 
     def mode(self, tool: ToolInfo) -> str:
         """The mode in force for the tool's plugin and effect."""
-        installed = self.registry.plugins[tool.plugin_id]
-        return self.grants.mode(tool.plugin_id, tool.effect, installed.official, installed.plugin.manifest.defaultModes)
+        installed = self.registry.plugins.get(tool.plugin_id)
+        declared = installed.plugin.manifest.defaultModes if installed else None
+        return self.grants.mode(tool.plugin_id, tool.effect, tool.official, declared)
 
     async def call(
         self, name: str, arguments: Any, actor: Actor = "user", turn: Turn | None = None, now: str | None = None
@@ -157,6 +160,8 @@ class Gate:
         return self._log(tool, actor, mode, verdict, started, outcome)
 
     async def _run(self, tool: ToolInfo, arguments: Any, now: str | None) -> CallOutcome:
+        if tool.native is not None:
+            return await self._run_native(tool, tool.native, arguments)
         installed = self.registry.plugins[tool.plugin_id]
         try:
             async with self.hosts(installed) as host:
@@ -177,6 +182,16 @@ class Gate:
             stale=run.stale,
             truncated=run.truncated,
         )
+
+    async def _run_native(self, tool: ToolInfo, native: NativeTool, arguments: Any) -> CallOutcome:
+        try:
+            checked = to_json(check_input(native.input, arguments))
+            value = await native.run(checked)
+        except (ToolError, HostError) as e:
+            message = self.secrets.scrub_text(f"{tool.id}: {e}")
+            return CallOutcome("error", message=message, model_text=json.dumps({"error": message}, ensure_ascii=False))
+        result = self.secrets.scrub(value)
+        return CallOutcome("ok", result=result, model_text=model_copy(result))
 
     def _log(
         self, tool: ToolInfo, actor: Actor, mode: str, decision: str, started: float, outcome: CallOutcome

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from tui.lang.documents.common import Effect
@@ -21,6 +22,34 @@ class InstalledPlugin:
     """Built into the app, or from the official repository (the review page says so)."""
     source: PluginSource
     """Where its files are (recorded tests are read from here for --demo)."""
+
+
+NativeRun = Callable[[dict[str, Any]], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class NativeTool:
+    """A tool the app implements itself (a host plugin's tool), described like a plugin tool."""
+
+    title: str
+    title_en: str
+    description: str
+    effect: Effect
+    run: NativeRun
+    """Called with the checked input."""
+    input: dict[str, InputField] = field(default_factory=dict)
+    summary: str | None = None
+    user_only: bool = False
+
+
+@dataclass
+class HostPlugin:
+    """A plugin built into the app (`memory`, `scheduler`, `dashboard`, `plugins`); its id is reserved."""
+
+    id: str
+    name: str
+    instructions: str
+    tools: dict[str, NativeTool]
 
 
 @dataclass(frozen=True)
@@ -44,6 +73,8 @@ class ToolInfo:
     official: bool
     input_schema: dict[str, Any]
     """The JSON Schema the model sees, each field with its description."""
+    native: NativeTool | None = None
+    """The app's own implementation, for host plugins' tools."""
 
 
 def field_schema(field: InputField) -> dict[str, Any]:
@@ -84,6 +115,12 @@ class Registry:
     def __init__(self, locale: str = "zh") -> None:
         self.locale = locale
         self.plugins: dict[str, InstalledPlugin] = {}
+        self.hosts: dict[str, HostPlugin] = {}
+        """Host plugins, by id."""
+
+    def add_host(self, host: HostPlugin) -> None:
+        """Register one of the app's own host plugins."""
+        self.hosts[host.id] = host
 
     def add(self, installed: InstalledPlugin) -> None:
         """Register (or replace) a plugin."""
@@ -93,8 +130,27 @@ class Registry:
         self.plugins.pop(plugin_id, None)
 
     def tools(self) -> list[ToolInfo]:
-        """Every tool, plugins in id order, tools in manifest order."""
+        """Every tool: host plugins first, then plugins in id order, tools in manifest order."""
         out = []
+        for hid in sorted(self.hosts):
+            for name, native in self.hosts[hid].tools.items():
+                out.append(
+                    ToolInfo(
+                        id=f"{hid}.{name}",
+                        model_name=f"{hid}__{name}",
+                        plugin_id=hid,
+                        name=name,
+                        title=native.title_en if self.locale == "en" else native.title,
+                        summary=native.summary,
+                        description=native.description,
+                        effect=native.effect,
+                        untrusted=False,
+                        user_only=native.user_only,
+                        official=True,
+                        input_schema=input_schema(native.input),
+                        native=native,
+                    )
+                )
         for pid in sorted(self.plugins):
             inst = self.plugins[pid]
             m = inst.plugin.manifest
@@ -136,7 +192,11 @@ class Registry:
 
     def instructions(self, visible: set[str]) -> str:
         """The plugins' Markdown instructions for the model, for plugins with at least one visible tool."""
-        parts = []
+        parts = [
+            f"## {h.name} ({hid})\n\n{h.instructions.strip()}"
+            for hid, h in sorted(self.hosts.items())
+            if any(tid.startswith(hid + ".") for tid in visible)
+        ]
         for pid in sorted(self.plugins):
             if not any(tid.startswith(pid + ".") for tid in visible):
                 continue

@@ -18,8 +18,10 @@ from tui.lang.host import Host
 from tui.lang.testing.demo import demo_host
 from tui.runtime.abilities import Abilities, PersonUi
 from tui.runtime.audit import Audit
+from tui.runtime.datasources import DataSources
 from tui.runtime.fetch import PolicyFetcher
 from tui.runtime.gate import Approver, Gate
+from tui.runtime.host_plugins import dashboard_plugin, memory_plugin, plugins_plugin, scheduler_plugin
 from tui.runtime.kv import SqliteKv
 from tui.runtime.permissions import Grants
 from tui.runtime.plugin_host import PluginHost
@@ -65,6 +67,14 @@ class Runtime:
         self.kv = SqliteKv(store)
         self.folders: dict[str, Path] = {}
         self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
+        self.sources = DataSources(self.gate, store)
+        for host in (
+            memory_plugin(store),
+            scheduler_plugin(self.abilities),
+            dashboard_plugin(self.sources),
+            plugins_plugin(),
+        ):
+            registry.add_host(host)
 
     @classmethod
     def open(

@@ -54,6 +54,13 @@ MIGRATIONS: list[str] = [
         installed_ms INTEGER NOT NULL
     );
     """,
+    # 2: the dashboard's cache of data sources (last good value, when it was fetched)
+    """
+    CREATE TABLE data_cache (
+        plugin TEXT NOT NULL, source TEXT NOT NULL, value TEXT NOT NULL, fetched_ms INTEGER NOT NULL,
+        PRIMARY KEY (plugin, source)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 

@@ -1,0 +1,102 @@
+"""Data sources for the dashboard and scheduled checks: read tools behind a cache honouring ttl/ttlMs.
+
+A fresh cached value is returned without running the tool; a stale one is refetched; when the refetch fails,
+the last good value is returned marked stale (with the error), so a widget keeps showing something true.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from tui.runtime.gate import Gate
+from tui.runtime.store import Store
+
+#: Freshness when a data source declares no ttl.
+DEFAULT_TTL_MS = 5 * 60_000
+
+
+@dataclass
+class SourceInfo:
+    """One data source, as `dashboard.sources` lists it."""
+
+    id: str
+    """`<plugin>.<source>`."""
+    plugin: str
+    name: str
+    title: str
+    tool: str
+    args: dict[str, Any]
+    ttl_ms: int
+
+
+@dataclass
+class SourceValue:
+    """What a widget gets."""
+
+    value: Any
+    fetched_ms: int
+    stale: bool = False
+    """The value is the last good one; the refresh failed (see `error`)."""
+    error: str = ""
+
+
+class DataSources:
+    """Reads data sources through the gate and the cache."""
+
+    def __init__(self, gate: Gate, store: Store) -> None:
+        self.gate = gate
+        self.store = store
+
+    def list(self) -> list[SourceInfo]:
+        """Every data source of every installed plugin."""
+        out = []
+        for pid, inst in sorted(self.gate.registry.plugins.items()):
+            for name, ds in inst.plugin.manifest.dataSources.items():
+                if ds.tool is None:
+                    continue  # server functions are not open yet
+                ttl = ds.ttl if ds.ttl is not None else ds.ttlMs if ds.ttlMs is not None else DEFAULT_TTL_MS
+                title = (
+                    ds.title or inst.plugin.tools[ds.tool].definition.title if ds.tool in inst.plugin.tools else name
+                )
+                out.append(SourceInfo(f"{pid}.{name}", pid, name, title, ds.tool, ds.args, ttl))
+        return out
+
+    def _cached(self, plugin: str, name: str) -> tuple[Any, int] | None:
+        with self.store.lock:
+            row = self.store.db.execute(
+                "SELECT value, fetched_ms FROM data_cache WHERE plugin = ? AND source = ?", (plugin, name)
+            ).fetchone()
+        return (json.loads(row[0]), int(row[1])) if row else None
+
+    async def read(self, source_id: str, now_ms: int | None = None, force: bool = False) -> SourceValue:
+        """The source's value: cached when fresh, else refetched, else the last good value marked stale.
+
+        Raises:
+            KeyError: no such data source.
+            RuntimeError: the fetch failed and nothing was ever cached (the message says why).
+        """
+        info = next((s for s in self.list() if s.id == source_id), None)
+        if info is None:
+            raise KeyError(f"no data source {source_id!r}")
+        now = int(time.time() * 1000) if now_ms is None else now_ms
+        cached = self._cached(info.plugin, info.name)
+        if cached is not None and not force and now - cached[1] < info.ttl_ms:
+            return SourceValue(cached[0], cached[1])
+        outcome = await self.gate.call(f"{info.plugin}.{info.tool}", info.args, actor="user")
+        if outcome.status == "ok" and not outcome.stale:
+            with self.store.lock:
+                self.store.db.execute(
+                    "INSERT INTO data_cache (plugin, source, value, fetched_ms) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (plugin, source) DO UPDATE SET value = excluded.value, "
+                    "fetched_ms = excluded.fetched_ms",
+                    (info.plugin, info.name, json.dumps(outcome.result, ensure_ascii=False), now),
+                )
+            return SourceValue(outcome.result, now)
+        if outcome.status == "ok":
+            return SourceValue(outcome.result, now, stale=True, error="the plugin answered with stored data")
+        if cached is not None:
+            return SourceValue(cached[0], cached[1], stale=True, error=outcome.message)
+        raise RuntimeError(outcome.message)

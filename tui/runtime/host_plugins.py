@@ -1,0 +1,175 @@
+"""The app's own host plugins: memory, scheduler, dashboard and plugins (their ids are reserved)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from tui.lang.documents.tool import InputField
+from tui.lang.expr.reference import library_markdown
+from tui.lang.host import HostError
+from tui.runtime.abilities import Abilities
+from tui.runtime.registry import HostPlugin, NativeTool
+from tui.runtime.store import Store
+
+
+def _text(description: str, **kw: Any) -> InputField:
+    return InputField(type="string", description=description, **kw)
+
+
+def memory_plugin(store: Store) -> HostPlugin:
+    """Facts the user asked the assistant to keep."""
+
+    async def list_(args: dict[str, Any]) -> list[dict[str, Any]]:
+        with store.lock:
+            rows = store.db.execute("SELECT id, text, created_ms FROM memory ORDER BY created_ms").fetchall()
+        return [{"id": r[0], "text": r[1]} for r in rows]
+
+    async def remember(args: dict[str, Any]) -> dict[str, Any]:
+        memory_id = "m-" + uuid.uuid4().hex[:10]
+        with store.lock:
+            store.db.execute(
+                "INSERT INTO memory (id, text, created_ms) VALUES (?, ?, ?)",
+                (memory_id, args["text"], int(time.time() * 1000)),
+            )
+        return {"id": memory_id, "text": args["text"]}
+
+    async def forget(args: dict[str, Any]) -> dict[str, Any]:
+        with store.lock:
+            removed = store.db.execute("DELETE FROM memory WHERE id = ?", (args["id"],)).rowcount
+        return {"id": args["id"], "removed": bool(removed)}
+
+    return HostPlugin(
+        "memory",
+        "记忆",
+        "Use memory__remember only when the user asks you to remember something; "
+        "memory__list before answering questions about the user's preferences.",
+        {
+            "list": NativeTool("记住的事", "Memories", "Facts the user asked to keep.", "read", list_),
+            "remember": NativeTool(
+                "记住一件事",
+                "Remember",
+                "Keep a fact the user asked you to remember.",
+                "write",
+                remember,
+                {"text": _text("the fact, in the user's words", min=1, max=500, trim=True)},
+            ),
+            "forget": NativeTool(
+                "忘掉一件事",
+                "Forget",
+                "Remove a kept fact by id.",
+                "write",
+                forget,
+                {"id": _text("the memory's id, from memory__list")},
+            ),
+        },
+    )
+
+
+def scheduler_plugin(abilities: Abilities) -> HostPlugin:
+    """Scheduled checks (they run with the scheduler; here they are created and listed)."""
+
+    def via(op: str) -> Any:
+        async def run(args: dict[str, Any]) -> Any:
+            return await abilities.call("scheduler", f"scheduler.{op}", args)
+
+        return run
+
+    return HostPlugin(
+        "scheduler",
+        "定时检查",
+        "Create a scheduled check only when the user asks for a reminder or a "
+        "regular check. Checks run read tools only.",
+        {
+            "list": NativeTool("定时检查", "Scheduled checks", "The user's scheduled checks.", "read", via("list")),
+            "create": NativeTool(
+                "新建定时检查",
+                "New scheduled check",
+                "Create a check on a cron schedule.",
+                "write",
+                via("create"),
+                {
+                    "title": _text("what the check is for", min=1, max=60),
+                    "cron": _text("cron expression in Beijing time, like '0 8 * * 1-5'"),
+                    "tool": _text("the read tool to run, as plugin.tool", optional=True),
+                    "args": InputField(type="object", optional=True, description="the tool's input"),
+                    "prompt": _text("or: a question for the assistant", optional=True),
+                },
+            ),
+            "update": NativeTool(
+                "开关定时检查",
+                "Pause or resume a check",
+                "Enable or disable a check.",
+                "write",
+                via("update"),
+                {"id": _text("the check's id"), "enabled": InputField(type="boolean", description="run it or not")},
+            ),
+            "remove": NativeTool(
+                "删除定时检查",
+                "Remove a check",
+                "Delete a scheduled check.",
+                "write",
+                via("remove"),
+                {"id": _text("the check's id")},
+            ),
+        },
+    )
+
+
+def dashboard_plugin(sources: Any) -> HostPlugin:
+    """What the dashboard can show: the data sources of every plugin."""
+
+    async def list_sources(args: dict[str, Any]) -> list[dict[str, Any]]:
+        return [
+            {"id": s.id, "title": s.title, "tool": f"{s.plugin}.{s.tool}", "args": s.args, "ttlMs": s.ttl_ms}
+            for s in sources.list()
+        ]
+
+    return HostPlugin(
+        "dashboard",
+        "看板",
+        "dashboard__sources lists the live data widgets can show.",
+        {
+            "sources": NativeTool(
+                "数据源", "Data sources", "The data sources of all installed plugins.", "read", list_sources
+            ),
+        },
+    )
+
+
+def plugins_plugin() -> HostPlugin:
+    """The plugin language for the assistant that writes plugins, and installing (issue 7)."""
+
+    async def reference(args: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "spec": 1,
+            "standardLibrary": library_markdown(),
+            "steps": "value, request, each, paginate, extract, if, check, try, kv, cache, call, ability",
+        }
+
+    async def install(args: dict[str, Any]) -> Any:
+        raise HostError("ability", "installing plugins from a link is not available yet")
+
+    return HostPlugin(
+        "plugins",
+        "插件",
+        "plugins__reference gives the plugin language when the user wants to write a plugin.",
+        {
+            "reference": NativeTool(
+                "插件语言参考",
+                "Plugin language reference",
+                "The plugin language's standard library and steps, for writing plugins.",
+                "read",
+                reference,
+            ),
+            "install": NativeTool(
+                "安装插件",
+                "Install a plugin",
+                "Install a plugin from a link the user gave.",
+                "write",
+                install,
+                {"link": _text("the plugin's link")},
+            ),
+        },
+    )
