@@ -27,9 +27,34 @@ _with = click.option(
 
 def _open(extra: tuple[str, ...], demo: bool = False, approver: Any = None) -> Runtime:
     try:
-        return Runtime.open(extra=[Path(p) for p in extra], demo=demo, approver=approver)
+        return Runtime.open(extra=[Path(p) for p in extra], demo=demo, approver=approver, ui=CliPerson())
     except PluginLoadError as e:
         raise click.ClickException(str(e)) from None
+
+
+class CliPerson:
+    """What a person does at the command line: open a link (print it), pick a file, type an SMS code."""
+
+    async def open_url(self, url: str) -> bool:
+        click.echo(f"open in your browser: {url}", err=True)
+        return True
+
+    async def open_campus_page(self, service: str) -> bool:
+        click.echo(f"the campus page of {service} opens in the app", err=True)
+        return False
+
+    async def pick_files(self, types: list[str], multiple: bool) -> list[dict[str, Any]] | None:
+        if not sys.stdin.isatty():
+            return None
+        raw = click.prompt("file path(s), separated by spaces" if multiple else "file path", default="", err=True)
+        paths = [Path(p) for p in raw.split()] if raw else []
+        return [{"name": p.name, "size": p.stat().st_size, "path": str(p)} for p in paths if p.is_file()]
+
+    async def await_sms_code(self) -> str | None:
+        if not sys.stdin.isatty():
+            return None
+        code = click.prompt("the SMS code you received", default="", err=True)
+        return code.strip() or None
 
 
 class PromptApprover:

@@ -84,9 +84,10 @@ class Runtime:
         demo: bool = False,
         locale: str = "zh",
         approver: Approver | None = None,
+        ui: PersonUi | None = None,
     ) -> Runtime:
         """The runtime with the built-in plugins and any extra plugin folders (for authors), validated."""
-        runtime = cls(Store(db), Registry(locale), demo, approver)
+        runtime = cls(Store(db), Registry(locale), demo, approver, ui)
         for folder in builtin_folders():
             runtime.add_folder(folder, official=True)
         for folder in extra or []:
