@@ -95,3 +95,14 @@ async def test_a_data_source_is_cached_for_its_ttl_and_kept_when_a_refresh_fails
 
 def test_the_second_migration_added_the_cache(runtime: Runtime) -> None:
     assert runtime.store.version == len(MIGRATIONS) == 2
+
+
+def test_titles_and_summaries_follow_the_app_language(tmp_path: Path) -> None:
+    zh = Runtime.open(tmp_path / "zh.sqlite3", extra=[SHOWCASE])
+    en = Runtime.open(tmp_path / "en.sqlite3", extra=[SHOWCASE], locale="en")
+    assert zh.registry.find("showcase.rooms").title == "空闲教室"  # type: ignore[union-attr]
+    rooms = en.registry.find("showcase.rooms")
+    assert rooms is not None and (rooms.title, rooms.summary) == ("Free rooms", "Free rooms in a building")
+    echo = en.registry.find("showcase.echo")
+    assert echo is not None and echo.title == "回声" and echo.summary is None  # no English given: no summary line
+    assert en.registry.find("memory.list").title == "Memories"  # type: ignore[union-attr]
