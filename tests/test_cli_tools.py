@@ -20,7 +20,8 @@ def invoke(*args: str) -> tuple[int, str, str]:
 def test_tools_list_shows_ids_effects_and_modes() -> None:
     code, out, _ = invoke("tools", "list", "--with", SHOWCASE)
     assert code == 0
-    assert "showcase.remember  write  ask   记一条待办 community" in out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()}
+    assert rows["showcase.remember"] == ["write", "ask", "记一条待办", "community"]
     code, out, _ = invoke("tools", "list", "--json", "--with", SHOWCASE)
     rows = {r["id"]: r for r in json.loads(out)}
     assert rows["showcase.notices"]["untrusted"] is True
@@ -60,3 +61,25 @@ def test_permissions_set_and_list() -> None:
     code, out, _ = invoke("permissions", "list", "--with", SHOWCASE)
     assert code == 0
     assert "showcase: read=allow  write=ask  money=deny*  public=ask" in out and "(* chosen by you)" in out
+
+
+def test_a_new_user_sees_the_official_tools() -> None:
+    code, out, _ = invoke("tools", "list")
+    assert code == 0
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()}
+    assert rows["classrooms.free"] == ["read", "allow", "空闲教室"]
+    assert rows["wallet.recharge"] == ["money", "ask", "校园卡充值"]
+    assert rows["memory.remember"] == ["write", "ask", "记住一件事"]
+
+
+def test_a_new_user_gets_free_rooms_in_demo_mode() -> None:
+    code, out, err = invoke("tools", "call", "classrooms.free", "{}", "--demo")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["day"] == "今天" and len(result["buildings"]) == 10
+    assert all(b["rooms"] for b in result["buildings"])
+
+
+def test_the_scheduler_cannot_top_up_the_card() -> None:
+    code, _, err = invoke("tools", "call", "wallet.recharge", '{"amountYuan": 50}', "--actor", "scheduler")
+    assert code == 1 and "refused: scheduled runs may only read; this tool's effect is money" in err

@@ -40,7 +40,7 @@ def builtin_folders() -> list[Path]:
     return sorted(Path(str(p)) for p in root.iterdir() if p.is_dir() and (p / "PLUGIN.md").is_file())
 
 
-def test_files(folder: Path) -> list[str]:
+def recorded_test_files(folder: Path) -> list[str]:
     """A plugin folder's recorded tests, as paths inside it."""
     tests = folder / "tests"
     return sorted(f"tests/{p.name}" for p in tests.glob("*.yaml")) if tests.is_dir() else []
@@ -109,7 +109,7 @@ class Runtime:
         pid = installed.plugin.manifest.id
         if self.demo:
             folder = self.folders.get(pid)
-            yield demo_host(installed.source, test_files(folder) if folder else [], beijing_now())
+            yield demo_host(installed.source, recorded_test_files(folder) if folder else [], beijing_now())
             return
         async with PolicyFetcher() as fetcher:
             yield PluginHost(pid, self.kv, fetcher, self.abilities)
