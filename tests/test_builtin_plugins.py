@@ -16,7 +16,15 @@ FOLDERS = builtin_folders()
 
 
 def test_the_official_plugins_are_packaged() -> None:
-    assert {f.name for f in FOLDERS} >= {"classrooms", "shuttle", "wallet"}
+    assert {f.name for f in FOLDERS} == {
+        "classrooms",
+        "campus-events",
+        "grades",
+        "canteen",
+        "shuttle",
+        "notices",
+        "wallet",
+    }
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=[f.name for f in FOLDERS])
