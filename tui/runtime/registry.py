@@ -117,20 +117,30 @@ class Registry:
         self.plugins: dict[str, InstalledPlugin] = {}
         self.hosts: dict[str, HostPlugin] = {}
         """Host plugins, by id."""
+        self._tools: list[ToolInfo] | None = None
+        """The tool list, built once per change of plugins (every gate call looks a tool up)."""
 
     def add_host(self, host: HostPlugin) -> None:
         """Register one of the app's own host plugins."""
         self.hosts[host.id] = host
+        self._tools = None
 
     def add(self, installed: InstalledPlugin) -> None:
         """Register (or replace) a plugin."""
         self.plugins[installed.plugin.manifest.id] = installed
+        self._tools = None
 
     def remove(self, plugin_id: str) -> None:
         self.plugins.pop(plugin_id, None)
+        self._tools = None
 
     def tools(self) -> list[ToolInfo]:
         """Every tool: host plugins first, then plugins in id order, tools in manifest order."""
+        if self._tools is None:
+            self._tools = self._build()
+        return list(self._tools)
+
+    def _build(self) -> list[ToolInfo]:
         out = []
         for hid in sorted(self.hosts):
             for name, native in self.hosts[hid].tools.items():
