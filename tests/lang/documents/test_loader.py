@@ -51,7 +51,7 @@ def test_the_loaded_plugin_keeps_what_the_app_needs() -> None:
     assert "big(row)" in plugin.shared_functions
     assert plugin.tools["echo"].file == "PLUGIN.md"  # written inline
     assert plugin.tools["rooms"].steps[0].kind == "request"
-    assert plugin.widgets["overview"] == {"type": "list", "bind": "free"}
+    assert plugin.widgets["overview"]["kind"] == "widget" and plugin.widgets["overview"]["source"] == "free"
 
 
 def test_the_512_kb_budget_counts_every_file() -> None:

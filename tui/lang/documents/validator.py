@@ -32,6 +32,7 @@ from tui.lang.documents.tool import (
     TryStep,
     ValueStep,
 )
+from tui.lang.documents.yamlsafe import Located, load_yaml
 from tui.lang.expr import LangError, compile_expression, compile_template
 from tui.lang.expr import ast as A
 from tui.lang.expr.parser import parse
@@ -40,6 +41,7 @@ from tui.lang.expr.templates import has_placeholders, parse_template
 from tui.lang.netpolicy import PolicyError, check_public_url
 from tui.lang.steps.extract import parse_field
 from tui.lang.steps.scope import parse_signature
+from widgets_render.validate import PluginFacts, ToolFacts, validate_spec
 
 #: Library functions whose argument at this index is a pattern.
 _REGEX_ARG = {"test": 1, "match": 1, "matchAll": 1, "regex": 0}
@@ -392,6 +394,48 @@ def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def _template_check(text: str) -> tuple[set[str] | None, str | None]:
+    try:
+        return set(compile_template(text).free_names), None
+    except LangError as e:
+        lc = e.line_col
+        return None, e.msg + (f" (column {lc[1]})" if lc else "")
+
+
+def _json_lines(text: str, file: str) -> Located | None:
+    located, _ = load_yaml(text, file)  # JSON is YAML: this reader knows every value's line
+    return located
+
+
+def check_specs(plugin: Plugin) -> list[Problem]:
+    """The genui checks of every widget and screen (widgets_render's schema and semantic pass)."""
+    m = plugin.manifest
+    facts = PluginFacts(
+        plugin_id=m.id,
+        data_sources={name: ds.tool for name, ds in m.dataSources.items()},
+        tools={name: ToolFacts(t.definition.effect, frozenset(t.definition.input)) for name, t in plugin.tools.items()},
+        screens=frozenset(m.screens),
+        has_english=bool(m.i18n and m.i18n.en),
+        shared_names=frozenset(plugin.shared_constants) | _sig_names(plugin.shared_functions),
+    )
+    problems: list[Problem] = []
+    for kind, files, specs in (("widget", m.widgets, plugin.widgets), ("screen", m.screens, plugin.screens)):
+        for name, data in specs.items():
+            file = files[name]
+            text = plugin.files.get(file, "")
+            located = _json_lines(text, file)
+            for d in validate_spec(data, file, facts, _template_check, len(text.encode())):
+                parts: list[str | int] = [
+                    int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~") for p in d.path.split("/")[1:]
+                ]
+                line = located.line(tuple(parts)) if located else None
+                where = f" at {d.path}" if d.path else ""
+                problems.append(Problem(file, line, f"{d.code}{where}: {d.message}", d.severity))
+            if isinstance(data, dict) and data.get("kind") not in (kind, None):
+                problems.append(Problem(file, 1, f"{file} is listed under {kind}s but says kind {data.get('kind')!r}"))
+    return problems
+
+
 def validate(source: PluginSource) -> tuple[Plugin | None, list[Problem]]:
     """Load and check a plugin: the plugin (None when it has errors) and every problem found."""
     found: list[Problem] = []
@@ -406,6 +450,7 @@ def validate(source: PluginSource) -> tuple[Plugin | None, list[Problem]]:
     for tool in plugin.tools.values():
         checker.tool(tool)
     checker.manifest()
+    checker.problems.extend(check_specs(plugin))
     problems = sorted([*found, *checker.problems], key=lambda p: (p.file != MANIFEST_FILE, p.file, p.line or 0))
     if any(p.severity == "error" for p in problems):
         return None, problems

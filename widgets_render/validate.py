@@ -1,0 +1,315 @@
+"""The genui semantic validator (genui.md §2.9): what a schema cannot check.
+
+Diagnostics are `{ code, severity, file, path (JSON Pointer), message }` so that an author — or the assistant
+that writes plugins — can fix them one by one. This module knows nothing of plugins: it is given plain facts
+about the plugin and a template checker (the app passes the plugin language's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from widgets_render.spec import ACTION_VERBS, COMPONENTS, Screen, Widget
+
+MAX_DEPTH = 12
+MAX_NODES = 300
+MAX_STRING = 2000
+MAX_FILE_BYTES = 64 * 1024
+MIN_REFRESH_S = 30
+
+TemplateChecker = Callable[[str], tuple[set[str] | None, str | None]]
+"""Given a template, its free names (or None) and an error message (or None)."""
+
+
+@dataclass(frozen=True)
+class ToolFacts:
+    """What the validator needs to know of one tool."""
+
+    effect: str
+    inputs: frozenset[str]
+
+
+@dataclass(frozen=True)
+class PluginFacts:
+    """Plain facts about the plugin a spec belongs to."""
+
+    plugin_id: str
+    data_sources: dict[str, str | None]
+    """Data source name → tool name (None for server functions)."""
+    tools: dict[str, ToolFacts]
+    screens: frozenset[str]
+    has_english: bool
+    shared_names: frozenset[str] = frozenset()
+    """Constants and functions from shared.yaml, visible in every template."""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding."""
+
+    code: str
+    severity: Literal["error", "warning"]
+    file: str
+    path: str
+    """A JSON Pointer into the file (`/body/children/2`)."""
+    message: str
+
+
+# Keys whose string values are names, enums or targets, not templates.
+_NOT_TEMPLATES = frozenset({
+    "type", "id", "icon", "source", "bind", "name", "invoke", "open", "set", "spec", "kind", "defaultSize",
+    "every", "format", "tick", "variant", "style", "align", "input", "pattern", "sizes", "as", "tool", "then",
+})  # fmt: skip
+# Node props whose templates see the loop variable (and the `as` alias).
+_LOOP_PROPS = {"list": ("item", "key", "itemAction"), "table": ("columns", "rowAction"),
+               "bars": ("label", "value", "max", "display", "tone"), "kv": ("key", "value"),
+               "column": ("template",), "row": ("template",)}  # fmt: skip
+_DURATION = re.compile(r"(\d+)\s*(s|m|h|d)")
+
+
+def parse_seconds(text: str) -> int | None:
+    """'30s' / '5m' / '2h' / '1d' in seconds, else None."""
+    m = _DURATION.fullmatch(text.strip()) if isinstance(text, str) else None
+    return int(m.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)] if m else None
+
+
+def pointer(parts: list[str | int]) -> str:
+    """A JSON Pointer from path parts."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def _schema_diagnostics(err: ValidationError, data: Any, file: str) -> list[Diagnostic]:
+    out: dict[tuple[str, str], Diagnostic] = {}
+    for e in err.errors():
+        cur: Any = data
+        parts: list[str | int] = []
+        tagged: set[int] = set()
+        for elem in e["loc"]:
+            if isinstance(elem, int) and isinstance(cur, list) and elem < len(cur):
+                cur = cur[elem]
+                parts.append(elem)
+            elif isinstance(cur, dict) and elem == cur.get("type") and id(cur) not in tagged:
+                tagged.add(id(cur))  # pydantic's discriminator tag, not a key
+            elif isinstance(elem, str) and isinstance(cur, dict) and (elem in cur or elem.rstrip("_") in cur):
+                key = elem if elem in cur else elem.rstrip("_")
+                cur = cur[key]
+                parts.append(key)
+            elif e["type"] in ("missing", "extra_forbidden") and isinstance(elem, str) and elem == e["loc"][-1]:
+                parts.append(elem)
+        path = pointer(parts)
+        if e["type"] == "union_tag_invalid":
+            code, msg = (
+                "UNKNOWN_TYPE",
+                f"unknown component type {cur.get('type')!r}" if isinstance(cur, dict) else str(e["msg"]),
+            )
+        elif e["type"] == "missing":
+            code, msg = "MISSING", f"missing required prop '{e['loc'][-1]}'"
+        elif e["type"] == "extra_forbidden":
+            code, msg = "UNKNOWN_PROP", f"unknown prop '{e['loc'][-1]}'"
+        else:
+            code, msg = "INVALID", str(e["msg"])
+        # A union (actions, I18nString) reports once per member; keep the first, most specific one.
+        if (path, code) not in out:
+            out[(path, code)] = Diagnostic(code, "error", file, path, msg)
+    return list(out.values())
+
+
+@dataclass
+class _Walk:
+    file: str
+    facts: PluginFacts
+    check: TemplateChecker
+    kind: str
+    scope: set[str]
+    found: list[Diagnostic] = field(default_factory=list)
+    ids: dict[str, str] = field(default_factory=dict)
+    nodes: int = 0
+
+    def add(self, code: str, path: list[str | int], message: str, severity: str = "error") -> None:
+        self.found.append(Diagnostic(code, severity, self.file, pointer(path), message))  # type: ignore[arg-type]
+
+    def template(self, text: str, path: list[str | int], scope: set[str]) -> None:
+        if len(text) > MAX_STRING:
+            self.add("CAP_STRING", path, f"text of {len(text):,} characters; the cap is {MAX_STRING:,}")
+        if "${" not in text.replace("$${", ""):
+            return
+        names, error = self.check(text)
+        if error is not None:
+            self.add("TEMPLATE_SYNTAX", path, error)
+            return
+        for name in sorted((names or set()) - scope):
+            where = (
+                "inside a list, table or bars template"
+                if name in ("item", "index")
+                else ("in screens" if name in ("params", "state") else "here")
+            )
+            self.add("TEMPLATE_NAME", path, f"'{name}' is not in scope {where}")
+
+    def value(self, v: Any, path: list[str | int], scope: set[str], depth: int) -> None:
+        if isinstance(v, str):
+            key = path[-1] if path else None
+            if key not in _NOT_TEMPLATES:
+                self.template(v, path, scope)
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                self.value(x, [*path, i], scope, depth)
+        elif isinstance(v, dict):
+            if isinstance(v.get("type"), str) and v["type"] in COMPONENTS:
+                self.node(v, path, scope, depth + 1)
+            elif (
+                any(verb in v for verb in ACTION_VERBS)
+                and path
+                and path[-1] in ("action", "tap", "submit", "itemAction", "rowAction")
+            ):
+                self.action(v, path, scope)
+            else:
+                for k, x in v.items():
+                    self.value(x, [*path, k], scope, depth)
+            if set(v) <= {"zh", "en"} and "zh" in v and "en" not in v and self.facts.has_english:
+                self.add("I18N_MISSING", path, "English text is missing (the plugin has i18n.en)", "warning")
+
+    def node(self, n: dict[str, Any], path: list[str | int], scope: set[str], depth: int) -> None:
+        self.nodes += 1
+        if depth > MAX_DEPTH:
+            self.add("CAP_DEPTH", path, f"nodes nest deeper than {MAX_DEPTH}")
+            return
+        if self.nodes == MAX_NODES + 1:
+            self.add("CAP_NODES", path, f"more than {MAX_NODES} nodes")
+        if isinstance(n.get("id"), str):
+            if n["id"] in self.ids:
+                self.add("DUPLICATE_ID", [*path, "id"], f"id {n['id']!r} is used twice (first at {self.ids[n['id']]})")
+            self.ids.setdefault(n["id"], pointer(path))
+        kind = n["type"]
+        loop = _LOOP_PROPS.get(kind, ())
+        alias = n.get("as") if isinstance(n.get("as"), str) else None
+        inner = scope | {"item", "index"} | ({alias} if alias else set())
+        for k, v in n.items():
+            self.value(v, [*path, k], inner if k in loop else scope, depth)
+        if kind == "form" and isinstance(n.get("submit"), dict):
+            target = n["submit"].get("invoke")
+            tool = self._tool(target) if isinstance(target, str) else None
+            if tool is not None:
+                for i, f in enumerate(n.get("fields") or []):
+                    if isinstance(f, dict) and isinstance(f.get("name"), str) and f["name"] not in tool.inputs:
+                        self.add(
+                            "FORM_FIELD_UNKNOWN",
+                            [*path, "fields", i, "name"],
+                            f"field {f['name']!r} is not an input of {target}",
+                        )
+        if kind in ("form", "tabs", "field") and self.kind == "widget":
+            self.add("SCREEN_ONLY", path, f"'{kind}' is for screens; widgets only show data")
+
+    def _tool(self, target: str) -> ToolFacts | None:
+        prefix = self.facts.plugin_id + "."
+        return self.facts.tools.get(target[len(prefix) :]) if target.startswith(prefix) else None
+
+    def action(self, a: dict[str, Any], path: list[str | int], scope: set[str]) -> None:
+        if "invoke" in a:
+            target = a["invoke"]
+            if not isinstance(target, str) or "${" in target:
+                self.add("INVOKE_TARGET", [*path, "invoke"], "the invoke target must be a literal '<plugin>.<tool>'")
+            elif (tool := self._tool(target)) is None:
+                self.add(
+                    "INVOKE_TARGET",
+                    [*path, "invoke"],
+                    f"{target!r} is not a tool of {self.facts.plugin_id} (only this plugin's tools can be invoked)",
+                )
+            elif tool.effect in ("money", "public") and not a.get("confirm"):
+                self.add("INVOKE_NO_CONFIRM", path, f"{target} is a {tool.effect} tool: add a confirm", "warning")
+        if "open" in a:
+            target = a["open"]
+            name = target[len("screen:") :] if isinstance(target, str) and target.startswith("screen:") else None
+            if name is None or name not in self.facts.screens:
+                self.add(
+                    "OPEN_TARGET", [*path, "open"], f"{target!r} is not one of this plugin's screens (screen:<name>)"
+                )
+        if "openUrl" in a and isinstance(a["openUrl"], str) and not a["openUrl"].startswith(("https://", "${")):
+            self.add("OPENURL_SCHEME", [*path, "openUrl"], "openUrl opens https:// addresses only")
+        if "set" in a and self.kind == "widget" and "invoke" not in a:
+            self.add("SCREEN_ONLY", path, "set changes screen state; widgets have none")
+        for k, v in a.items():
+            if k not in ("invoke", "open", "set", "then"):
+                self.value(v, [*path, k], scope, 0)
+
+
+def validate_spec(
+    data: Any, file: str, facts: PluginFacts, check: TemplateChecker, raw_size: int = 0
+) -> list[Diagnostic]:
+    """Every problem of one widget or screen file: schema first, then the semantic pass."""
+    found: list[Diagnostic] = []
+    if raw_size > MAX_FILE_BYTES:
+        found.append(Diagnostic("CAP_FILE", "error", file, "", f"the file is {raw_size:,} bytes; the cap is 64 KB"))
+    if not isinstance(data, dict):
+        return [*found, Diagnostic("INVALID", "error", file, "", "a spec is a JSON object")]
+    kind = data.get("kind")
+    model = Widget if kind == "widget" else Screen if kind == "screen" else None
+    if model is None:
+        return [*found, Diagnostic("INVALID", "error", file, "/kind", "kind must be 'widget' or 'screen'")]
+    try:
+        model.model_validate(data)
+    except ValidationError as e:
+        found.extend(_schema_diagnostics(e, data, file))
+    if kind == "widget" and data.get("body") is None and not data.get("layouts"):
+        found.append(Diagnostic("MISSING", "error", file, "/body", "a widget needs a body (or layouts per size)"))
+    base = {"data", "sources", "meta", "now", "today", "size", "locale", "constants", *facts.shared_names}
+    if kind == "screen":
+        base |= {"params", "state"}
+    walk = _Walk(file, facts, check, str(kind), base)
+    # Sources: they must exist, and every data tool must be a read tool.
+    named: list[tuple[list[str | int], str]] = []
+    if isinstance(data.get("source"), str):
+        named.append((["source"], data["source"]))
+    for alias, src in (data.get("sources") or {}).items() if isinstance(data.get("sources"), dict) else []:
+        if isinstance(src, str):
+            named.append((["sources", alias], src))
+        elif isinstance(src, dict) and isinstance(src.get("source"), str):
+            named.append((["sources", alias, "source"], src["source"]))
+        elif isinstance(src, dict) and isinstance(src.get("tool"), str):
+            tool = facts.tools.get(src["tool"])
+            if tool is None:
+                walk.add("SOURCE_UNKNOWN", ["sources", alias, "tool"], f"{src['tool']!r} is not a tool of this plugin")
+            elif tool.effect != "read":
+                walk.add(
+                    "SOURCE_NOT_READ",
+                    ["sources", alias, "tool"],
+                    f"{src['tool']} is a {tool.effect} tool; data comes from read tools only",
+                )
+            walk.value(src.get("args"), ["sources", alias, "args"], base - {"data", "sources"}, 0)
+    for path, name in named:
+        if name not in facts.data_sources:
+            walk.add("SOURCE_UNKNOWN", path, f"{name!r} is not in the manifest's dataSources")
+        else:
+            tool_name = facts.data_sources[name]
+            tool = facts.tools.get(tool_name) if tool_name else None
+            if tool is not None and tool.effect != "read":
+                walk.add("SOURCE_NOT_READ", path, f"{name} reads {tool_name}, a {tool.effect} tool")
+    refresh = data.get("refresh")
+    if isinstance(refresh, dict) and isinstance(refresh.get("every"), str):
+        seconds = parse_seconds(refresh["every"])
+        if seconds is None:
+            walk.add("DURATION", ["refresh", "every"], f"{refresh['every']!r} is not a duration like 30s, 5m, 1h")
+        elif seconds < MIN_REFRESH_S:
+            walk.add("REFRESH_FLOOR", ["refresh", "every"], "refresh.every is raised to 30 s", "warning")
+    # let: in order, each name visible to the ones after it.
+    scope = set(base)
+    for name, text in (data.get("let") or {}).items() if isinstance(data.get("let"), dict) else []:
+        if isinstance(text, str):
+            walk.template(text, ["let", name], scope)
+        scope.add(name)
+    walk.scope = scope
+    for key, v in data.items():
+        if key in ("let", "sources", "source", "refresh", "spec", "kind", "sizes", "defaultSize", "icon", "params"):
+            continue
+        if key == "tap" and isinstance(v, dict):
+            walk.action(v, ["tap"], scope)
+        elif key == "state":
+            walk.value(v, ["state"], base - {"state"}, 0)
+        else:
+            walk.value(v, [key], scope, 0)
+    found.extend(walk.found)
+    return found
