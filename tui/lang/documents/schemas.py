@@ -15,6 +15,7 @@ from pydantic import TypeAdapter
 from tui.lang.documents.manifest import Manifest
 from tui.lang.documents.tool import STEP_KINDS, ToolDef
 from tui.lang.testing.model import TestFile
+from widgets_render.spec import Screen, Widget
 
 BASE = "https://pkuinfo.github.io/pku-harness/schemas/"
 
@@ -53,6 +54,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         "manifest.schema.json": _with_steps(Manifest.model_json_schema(by_alias=True)),
         "tool.schema.json": _with_steps(ToolDef.model_json_schema(by_alias=True)),
         "test.schema.json": TestFile.model_json_schema(by_alias=True),
+        "genui-1.schema.json": TypeAdapter(Union[Widget, Screen]).json_schema(by_alias=True),  # noqa: UP007
     }
     for name, schema in out.items():
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
