@@ -1,0 +1,57 @@
+"""What the app hands widgets_render: the plugin language as its Evaluator, with the plugin's shared names."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tui.lang.documents.loader import Plugin
+from tui.lang.expr import LangError, LimitError, Run, compile_template, from_json
+from tui.lang.expr.stdlib.dates import BEIJING
+from tui.lang.steps.scope import make_functions
+from widgets_render.evaluator import BudgetExceeded
+
+#: Expression operations one widget may spend per tick (genui.md §2.3).
+WIDGET_BUDGET = 20_000
+
+
+class LangEvaluator:
+    """Evaluates genui templates with the plugin language, read-only, within one tick's budget."""
+
+    def __init__(self, now: str, locale: str = "zh", budget: int = WIDGET_BUDGET) -> None:
+        self.run = Run(now, limit=budget, locale=locale)
+
+    def template(self, text: str, names: Mapping[str, Any]) -> Any:
+        try:
+            return compile_template(text).evaluate(names, self.run)
+        except LimitError as e:
+            if "budget" in e.msg:
+                raise BudgetExceeded(e.msg) from None
+            raise
+
+
+def widget_names(
+    plugin: Plugin,
+    run: Run,
+    data: Any,
+    meta: dict[str, Any],
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The names a widget's templates see: data, meta, now, today, constants and the plugin's functions."""
+    constants = from_json(plugin.shared_constants)
+    functions = make_functions(plugin.shared_functions, {**constants, "now": run.now}, run)
+    names: dict[str, Any] = {
+        **constants,
+        **functions,
+        "constants": constants,
+        "functions": functions,
+        "data": from_json(data),
+        "meta": from_json(meta),
+        "now": run.now,
+        "today": run.now[:10],
+        **(extra or {}),
+    }
+    return names
+
+
+__all__ = ["BEIJING", "LangError", "LangEvaluator", "widget_names"]
