@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from widgets_render.evaluator import BudgetExceeded, Evaluator
@@ -341,12 +342,24 @@ def _children(ctx: _Ctx, n: dict[str, Any], node: VNode, names: dict[str, Any], 
             child = _node(ctx, f, names, f"{path}/fields/{j}")
             if child is not None:
                 node.children.append(child)
+    if kind == "countdown":
+        node.props["minutes"] = _minutes_until(node.props.get("to"), names.get("now"))
+        node.props["locale"] = ctx.locale
     if kind == "field":
         labels = _as_dict(n.get("optionLabels"))
         node.props["name"] = n.get("name")
         node.props["optionLabels"] = {k: ctx.text(v, names, f"{path}/optionLabels/{k}") for k, v in labels.items()}
         options = _safe(ctx, n.get("options"), names, f"{path}/options")
         node.props["options"] = options if isinstance(options, list) else None
+
+
+def _minutes_until(to: Any, now: Any) -> int | None:
+    """Whole minutes from `now` to `to` (both ISO text), rounded down; None when either is not a time."""
+    try:
+        delta = datetime.fromisoformat(str(to)) - datetime.fromisoformat(str(now))
+    except (TypeError, ValueError):
+        return None
+    return math.floor(delta.total_seconds() / 60)
 
 
 def _safe(ctx: _Ctx, v: Any, names: Mapping[str, Any], where: str) -> Any:

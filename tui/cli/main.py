@@ -11,21 +11,17 @@ from tui.cli.tools import audit, permissions, tools
 
 @click.group(invoke_without_command=True)
 @click.option("--demo", is_flag=True, help="Start with the embedded demo data (no network, no login).")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True, help="Language of the app.")
 @click.version_option(__version__, prog_name="pku-harness")
 @click.pass_context
-def cli(ctx: click.Context, demo: bool) -> None:
+def cli(ctx: click.Context, demo: bool, lang: str) -> None:
     """PKU harness at a terminal: an AI campus assistant whose abilities come from plugins."""
     if ctx.invoked_subcommand is not None:
         return
-    # The Textual app arrives with issue 6; until then say so plainly instead of pretending.
-    click.echo(
-        "The terminal app is not built yet. Available now:\n"
-        "  pku-harness plugin validate|test|run|eval …   (tools for plugin authors)\n"
-        "  pku-harness tools list|call …                 (installed tools, through the permission gate)\n"
-        "  pku-harness permissions list|set …, pku-harness audit",
-        err=True,
-    )
-    ctx.exit(2)
+    # Textual is imported here, not at the top: the plugin and tool commands never need it.
+    from tui.app.app import make_app
+
+    make_app(demo=demo, locale=lang).run()
 
 
 cli.add_command(plugin)

@@ -71,7 +71,9 @@ class DataSources:
             ).fetchone()
         return (json.loads(row[0]), int(row[1])) if row else None
 
-    async def read(self, source_id: str, now_ms: int | None = None, force: bool = False) -> SourceValue:
+    async def read(
+        self, source_id: str, now_ms: int | None = None, force: bool = False, now: str | None = None
+    ) -> SourceValue:
         """The source's value: cached when fresh, else refetched, else the last good value marked stale.
 
         Raises:
@@ -81,22 +83,22 @@ class DataSources:
         info = next((s for s in self.list() if s.id == source_id), None)
         if info is None:
             raise KeyError(f"no data source {source_id!r}")
-        now = int(time.time() * 1000) if now_ms is None else now_ms
+        at_ms = int(time.time() * 1000) if now_ms is None else now_ms
         cached = self._cached(info.plugin, info.name)
-        if cached is not None and not force and now - cached[1] < info.ttl_ms:
+        if cached is not None and not force and at_ms - cached[1] < info.ttl_ms:
             return SourceValue(cached[0], cached[1])
-        outcome = await self.gate.call(f"{info.plugin}.{info.tool}", info.args, actor="user")
+        outcome = await self.gate.call(f"{info.plugin}.{info.tool}", info.args, actor="user", now=now)
         if outcome.status == "ok" and not outcome.stale:
             with self.store.lock:
                 self.store.db.execute(
                     "INSERT INTO data_cache (plugin, source, value, fetched_ms) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (plugin, source) DO UPDATE SET value = excluded.value, "
                     "fetched_ms = excluded.fetched_ms",
-                    (info.plugin, info.name, json.dumps(outcome.result, ensure_ascii=False), now),
+                    (info.plugin, info.name, json.dumps(outcome.result, ensure_ascii=False), at_ms),
                 )
-            return SourceValue(outcome.result, now)
+            return SourceValue(outcome.result, at_ms)
         if outcome.status == "ok":
-            return SourceValue(outcome.result, now, stale=True, error="the plugin answered with stored data")
+            return SourceValue(outcome.result, at_ms, stale=True, error="the plugin answered with stored data")
         if cached is not None:
             return SourceValue(cached[0], cached[1], stale=True, error=outcome.message)
         raise RuntimeError(outcome.message)

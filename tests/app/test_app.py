@@ -1,0 +1,107 @@
+"""The app driven with Pilot: the dashboard fills in demo mode, every tab opens, nothing crashes."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, TabbedContent
+
+from tui.app.app import PkuHarnessApp, make_app
+from widgets_render.textual_render import WidgetFrame
+
+NOW = "2026-11-30T12:00:00+08:00"
+
+
+async def wait_for_widgets(pilot: Any, app: PkuHarnessApp, count: int = 7) -> list[WidgetFrame]:
+    """Let the dashboard's workers finish (never sleep blindly)."""
+    for _ in range(100):
+        await pilot.pause(0.05)
+        frames = list(app.query(WidgetFrame))
+        if len(frames) >= count:
+            await app.workers.wait_for_complete()
+            return frames
+    raise AssertionError("the dashboard did not fill")
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> PkuHarnessApp:
+    """The demo app with a fixed clock and its own data directory."""
+    return make_app(demo=True, data_dir=tmp_path, now=NOW)
+
+
+async def test_the_demo_dashboard_fills_every_official_widget_quickly(app: PkuHarnessApp) -> None:
+    t0 = time.perf_counter()
+    async with app.run_test(size=(120, 45)) as pilot:
+        frames = await wait_for_widgets(pilot, app)
+        elapsed = time.perf_counter() - t0
+        assert {f.file for f in frames} == {
+            "campus-events/widgets/week.json",
+            "canteen/widgets/crowd.json",
+            "classrooms/widgets/overview.json",
+            "grades/widgets/gpa.json",
+            "notices/widgets/latest.json",
+            "shuttle/widgets/next.json",
+            "wallet/widgets/balance.json",
+        }
+        assert [f.file for f in frames if f.has_class("-error")] == []
+        assert elapsed < 5.0  # 1.5 s in a real terminal on this machine; the test box may be busier
+        titles = {str(f.border_title) for f in frames}
+        assert {"二教空闲教室", "食堂人流", "校园卡", "去昌平的校车"} <= titles
+
+
+async def test_every_tab_opens_by_key(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(120, 45)) as pilot:
+        await wait_for_widgets(pilot, app)
+        tabs = app.query_one(TabbedContent)
+        for key, tab in (("2", "assistant"), ("3", "plugins"), ("4", "settings"), ("1", "home")):
+            await pilot.press(key)
+            assert tabs.active == tab
+        tools = app.query_one("#tools", DataTable)
+        assert tools.row_count == len(app.runtime.registry.tools()) == 24  # 14 plugin tools, 10 host tools
+        permissions = app.query_one("#permissions", DataTable)
+        assert permissions.row_count == 7
+
+
+async def test_refresh_refills_the_dashboard(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(120, 45)) as pilot:
+        await wait_for_widgets(pilot, app)
+        before = app.runtime.audit.recent(500)
+        await pilot.press("r")
+        await wait_for_widgets(pilot, app)
+        assert len(app.runtime.audit.recent(500)) > len(before)  # forced: every source ran again
+
+
+async def test_english(tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale="en")
+    async with app.run_test(size=(120, 45)) as pilot:
+        frames = await wait_for_widgets(pilot, app)
+        titles = {str(f.border_title) for f in frames}
+        assert {"Free rooms in 二教", "Canteen crowds", "Campus card", "Shuttle to Changping"} <= titles
+
+
+async def test_a_broken_widget_is_an_error_card_and_the_rest_still_render(app: PkuHarnessApp) -> None:
+    plugin = app.runtime.registry.plugins["wallet"].plugin
+    plugin.widgets["balance"] = {
+        "spec": 1,
+        "kind": "widget",
+        "title": "坏",
+        "source": "balance",
+        "body": {"type": "text", "text": "${range(100).map(i => range(100).map(j => range(9)))}"},
+    }
+    async with app.run_test(size=(120, 45)) as pilot:
+        frames = await wait_for_widgets(pilot, app)
+        broken = [f for f in frames if f.has_class("-error")]
+        assert [f.file for f in broken] == ["wallet/widgets/balance.json"]
+        assert len(frames) == 7
+
+
+def test_dashboard_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+
+    async def filled(pilot: Any) -> None:
+        await wait_for_widgets(pilot, app)
+
+    assert snap_compare(app, terminal_size=(120, 45), run_before=filled)

@@ -1,0 +1,102 @@
+"""The PKU harness app: a phone-like shell of four tabs over the headless runtime."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+
+from tui.app.dashboard import Dashboard
+from tui.app.i18n import t
+from tui.runtime.runtime import Runtime
+
+
+class PkuHarnessApp(App[None]):
+    """首页 (dashboard), 助手 (assistant), 插件 (plugins), 设置 (settings)."""
+
+    TITLE = "PKU harness"
+    CSS = """
+    Screen { background: $background; }
+    #assistant-pane Static, #settings-pane Static { padding: 1 2; }
+    DataTable { height: auto; max-height: 24; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "refresh", "刷新 Refresh"),
+        Binding("q", "quit", "退出 Quit"),
+        Binding("1", "tab('home')", "首页", show=False),
+        Binding("2", "tab('assistant')", "助手", show=False),
+        Binding("3", "tab('plugins')", "插件", show=False),
+        Binding("4", "tab('settings')", "设置", show=False),
+    ]
+
+    def __init__(self, runtime: Runtime, locale: str = "zh", demo: bool = False, now: str | None = None) -> None:
+        super().__init__()
+        self.runtime = runtime
+        self.locale = locale
+        self.demo = demo
+        self.now = now
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with TabbedContent(initial="home"):
+            with TabPane(t("home", self.locale), id="home"):
+                yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
+            with TabPane(t("assistant", self.locale), id="assistant"), Vertical(id="assistant-pane"):
+                yield Static(t("assistant_soon", self.locale), markup=False)
+            with TabPane(t("plugins", self.locale), id="plugins"):
+                yield self.tools_table()
+            with TabPane(t("settings", self.locale), id="settings"), Vertical(id="settings-pane"):
+                yield Static(t("permissions", self.locale), markup=False)
+                yield self.permissions_table()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.demo:
+            self.sub_title = t("demo", self.locale)
+
+    def tools_table(self) -> DataTable[str]:
+        table: DataTable[str] = DataTable(id="tools", cursor_type="row", zebra_stripes=True)
+        table.add_columns(
+            t("plugin", self.locale), t("tool", self.locale), "id", t("effect", self.locale), t("mode", self.locale)
+        )
+        for tool in self.runtime.registry.tools():
+            plugin = self.runtime.registry.plugins.get(tool.plugin_id)
+            name = plugin.plugin.manifest.name if plugin else self.runtime.registry.hosts[tool.plugin_id].name
+            table.add_row(name, tool.title, tool.id, tool.effect, self.runtime.gate.mode(tool))
+        return table
+
+    def permissions_table(self) -> DataTable[str]:
+        table: DataTable[str] = DataTable(id="permissions", cursor_type="row")
+        table.add_columns(t("plugin", self.locale), "read", "write", "money", "public")
+        for pid, inst in sorted(self.runtime.registry.plugins.items()):
+            modes = [
+                self.runtime.grants.mode(pid, e, inst.official, inst.plugin.manifest.defaultModes)
+                for e in ("read", "write", "money", "public")
+            ]
+            table.add_row(inst.plugin.manifest.name, *modes, key=pid)
+        return table
+
+    def action_refresh(self) -> None:
+        self.query_one(Dashboard).refresh_all(force=True)
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+
+
+def make_app(
+    demo: bool = False, locale: str = "zh", data_dir: Path | None = None, now: str | None = None, **kwargs: Any
+) -> PkuHarnessApp:
+    """The one factory the CLI, the tests and the screenshot script use.
+
+    Demo mode keeps its data in a throw-away directory and answers from the plugins' recordings.
+    """
+    if demo and data_dir is None:
+        data_dir = Path(tempfile.mkdtemp(prefix="pku-harness-demo-"))
+    db = data_dir / "pku-harness.sqlite3" if data_dir is not None else None
+    runtime = Runtime.open(db, demo=demo, locale=locale, **kwargs)
+    return PkuHarnessApp(runtime, locale=locale, demo=demo, now=now)

@@ -1,0 +1,106 @@
+"""The dashboard: the official and installed plugins' widgets in a two-column grid, filled from data sources."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Grid, VerticalScroll
+from textual.widgets import Static
+
+from tui.app.genui_bridge import LangEvaluator, widget_names
+from tui.app.i18n import t
+from tui.lang.expr import beijing_now
+from tui.runtime.runtime import Runtime
+from widgets_render.resolve import resolve
+from widgets_render.textual_render import WidgetFrame
+from widgets_render.viewmodel import ErrorCard, Resolved
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One widget on the dashboard."""
+
+    plugin_id: str
+    name: str
+    spec: dict[str, Any]
+
+    @property
+    def file(self) -> str:
+        return f"{self.plugin_id}/widgets/{self.name}.json"
+
+
+def slots(runtime: Runtime) -> list[Slot]:
+    """Every widget of every plugin, plugins in id order."""
+    out = []
+    for pid, inst in sorted(runtime.registry.plugins.items()):
+        for name, spec in inst.plugin.widgets.items():
+            out.append(Slot(pid, name, spec))
+    return out
+
+
+class Dashboard(VerticalScroll):
+    """首页: a grid of widget frames; each fills itself from its data source in a worker."""
+
+    DEFAULT_CSS = """
+    Dashboard > Grid { grid-size: 2; grid-gutter: 0 1; height: auto; }
+    Dashboard .loading { border: round $primary 30%; height: 5; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, runtime: Runtime, locale: str = "zh", now: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.runtime = runtime
+        self.locale = locale
+        self.now = now
+        self.slots = slots(runtime)
+
+    def compose(self) -> ComposeResult:
+        with Grid(id="widgets"):
+            for i, slot in enumerate(self.slots):
+                yield Static(
+                    f"{slot.plugin_id} · {t('loading', self.locale)}", id=f"slot-{i}", classes="loading", markup=False
+                )
+
+    def on_mount(self) -> None:
+        self.refresh_all()
+
+    def refresh_all(self, force: bool = False) -> None:
+        """Fill (or refill) every slot."""
+        for i, slot in enumerate(self.slots):
+            self.fill(i, slot, force)
+
+    @work(group="dashboard", exit_on_error=False)
+    async def fill(self, index: int, slot: Slot, force: bool) -> None:
+        resolved, stale = await self.resolve_slot(slot, force)
+        frame = WidgetFrame(resolved, slot.file, stale=stale, id=f"slot-{index}")
+        old = self.query_one(f"#slot-{index}")
+        await old.remove()
+        grid = self.query_one("#widgets", Grid)
+        children = list(grid.children)
+        before = next((c for c in children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None)
+        await grid.mount(frame, before=before)
+
+    async def resolve_slot(self, slot: Slot, force: bool) -> tuple[Resolved, bool]:
+        """The resolved widget and whether its data is stale; failures become error cards."""
+        now = self.now or beijing_now()
+        source = slot.spec.get("source") if isinstance(slot.spec.get("source"), str) else None
+        meta: dict[str, Any] = {"stale": False, "loading": False, "error": None, "fetchedAt": now}
+        data: Any = None
+        if source is not None:
+            try:
+                value = await self.runtime.sources.read(f"{slot.plugin_id}.{source}", force=force, now=self.now)
+            except (KeyError, RuntimeError) as e:
+                title = slot.spec.get("title")
+                name = title.get(self.locale) or title.get("zh") if isinstance(title, dict) else str(title or slot.name)
+                return Resolved(
+                    str(name), ErrorCard("TOOL_ERROR", slot.file, "/source", f"{t('load_failed', self.locale)}: {e}")
+                ), False
+            data = value.value
+            meta.update(stale=value.stale, error=value.error or None)
+        plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
+        evaluator = LangEvaluator(now, self.locale)
+        names = widget_names(plugin, evaluator.run, data, meta)
+        size = slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
+        return resolve(slot.spec, slot.file, evaluator, names, str(size), self.locale), bool(meta["stale"])

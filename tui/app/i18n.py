@@ -1,0 +1,33 @@
+"""The app's own UI strings in Chinese (default) and English."""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, str]] = {
+    "home": {"zh": "首页", "en": "Home"},
+    "assistant": {"zh": "助手", "en": "Assistant"},
+    "plugins": {"zh": "插件", "en": "Plugins"},
+    "settings": {"zh": "设置", "en": "Settings"},
+    "loading": {"zh": "加载中…", "en": "Loading…"},
+    "refresh": {"zh": "刷新", "en": "Refresh"},
+    "quit": {"zh": "退出", "en": "Quit"},
+    "assistant_soon": {
+        "zh": "助手对话在下一个版本里提供。现在可以在「插件」里直接运行工具。",
+        "en": "The assistant chat arrives in the next version. Tools can be run from Plugins.",
+    },
+    "permissions": {
+        "zh": "权限：助手可以直接执行 (allow)、先询问 (ask) 或不能执行 (deny)",
+        "en": "Permissions: the assistant may run (allow), must ask (ask) or may not run (deny)",
+    },
+    "plugin": {"zh": "插件", "en": "Plugin"},
+    "tool": {"zh": "工具", "en": "Tool"},
+    "effect": {"zh": "效果", "en": "Effect"},
+    "mode": {"zh": "授权", "en": "Mode"},
+    "demo": {"zh": "演示模式：数据来自录制，不联网", "en": "Demo mode: recorded data, no network"},
+    "load_failed": {"zh": "数据没有取到", "en": "Could not load data"},
+}
+
+
+def t(key: str, locale: str) -> str:
+    """A UI string in the locale (Chinese when English is missing)."""
+    entry = STRINGS.get(key, {})
+    return entry.get(locale) or entry.get("zh") or key

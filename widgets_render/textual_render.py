@@ -1,0 +1,179 @@
+"""Mounts a resolved view model as Textual widgets (genui.md §2.4). All text goes in as `Content`-free plain
+strings with markup off: tool data like `[/bold]` shows literally and can never raise a MarkupError.
+
+Imported only by the app (it needs Textual); `widgets_render/__init__.py` stays Textual-free.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Grid, Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Button, DataTable, Label, ProgressBar, Rule, Sparkline, Static
+
+from widgets_render.viewmodel import ErrorCard, Resolved, VNode
+
+BAR_WIDTH = 16
+
+
+def _static(text: str, node: VNode | None = None, *classes: str) -> Static:
+    tone = f"tone-{node.tone}" if node is not None and node.tone else ""
+    warn = " ⚠" if node is not None and node.warnings else ""
+    return Static(text + warn, markup=False, classes=" ".join(c for c in (tone, *classes) if c))
+
+
+def _number(v: object) -> float:
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else 0.0
+
+
+def build(node: VNode, screen: bool = False) -> Widget:
+    """The Textual widget for one view-model node."""
+    k, p = node.kind, node.props
+    if k in ("column", "card", "form", "tab"):
+        box = Vertical(*[build(c, screen) for c in node.children], classes=f"gen-{k}")
+        if k == "card" and p.get("title"):
+            box.border_title = str(p["title"])
+        return box
+    if k == "row":
+        return Horizontal(*[build(c, screen) for c in node.children], classes="gen-row")
+    if k == "grid":
+        return Grid(*[build(c, screen) for c in node.children], classes="gen-grid")
+    if k == "text":
+        return _static(str(p.get("text", "")), node, f"text-{p.get('variant') or 'body'}")
+    if k == "stat":
+        unit = f" {p['unit']}" if p.get("unit") else ""
+        label = f"{p['label']}  " if p.get("label") else ""
+        return _static(f"{label}{_text(p.get('value'))}{unit}", node, "gen-stat")
+    if k == "badge":
+        return Label(f" {p.get('text', '')} ", markup=False, classes=f"gen-badge tone-{node.tone or 'neutral'}")
+    if k == "notice":
+        return _static(str(p.get("text", "")), node, "gen-notice")
+    if k == "divider":
+        return Rule()
+    if k == "image":
+        return _static(f"▣ {p.get('alt', '')}", node, "gen-image")  # never fetched
+    if k == "kv":
+        return _static("\n".join(f"{c.props['k']}：{c.props['v']}" for c in node.children), node)
+    if k == "list":
+        rows = [build(c, screen) for c in node.children]
+        if p.get("error"):
+            rows = [_static(str(p["error"]), node, "tone-bad")]
+        elif not node.children and p.get("emptyText"):
+            rows = [_static(str(p["emptyText"]), node, "tone-muted")]
+        if p.get("more"):
+            rows.append(_static(f"+{p['more']}", None, "tone-muted"))
+        return Vertical(*rows, classes="gen-list")
+    if k == "bars":
+        if p.get("error"):
+            return _static(str(p["error"]), node, "tone-bad")
+        top = max([_number(c.props.get("max")) or _number(c.props.get("value")) for c in node.children] or [1.0]) or 1.0
+        lines = []
+        for c in node.children:
+            cap = _number(c.props.get("max")) or top
+            filled = round(BAR_WIDTH * min(1.0, _number(c.props.get("value")) / cap)) if cap else 0
+            shown = c.props.get("display") or _text(c.props.get("value"))
+            lines.append(
+                _static(f"{str(c.props.get('label', ''))[:8]:<8} {'█' * filled}{'░' * (BAR_WIDTH - filled)} {shown}", c)
+            )
+        if p.get("more"):
+            lines.append(_static(f"+{p['more']}", None, "tone-muted"))
+        return Vertical(*lines, classes="gen-bars")
+    if k == "table":
+        if p.get("error"):
+            return _static(str(p["error"]), node, "tone-bad")
+        if screen:
+            table: DataTable[str] = DataTable(zebra_stripes=True, cursor_type="row")
+            table.add_columns(*[str(h) for h in p.get("headers", [])])
+            for row in node.children:
+                table.add_row(*[str(c) for c in row.props.get("cells", [])])
+            return table
+        head = " │ ".join(str(h) for h in p.get("headers", []))
+        body = "\n".join(" │ ".join(str(c) for c in r.props.get("cells", [])) for r in node.children)
+        return _static(f"{head}\n{body}" if body else head, node)
+    if k == "progress":
+        bar = ProgressBar(total=_number(p.get("max")) or 100.0, show_eta=False, show_percentage=bool(p.get("showPct")))
+        bar.progress = _number(p.get("value"))
+        return Vertical(_static(str(p.get("label", "")), node), bar, classes="gen-progress") if p.get("label") else bar
+    if k == "sparkline":
+        raw = p.get("values")
+        values: list[object] = raw if isinstance(raw, list) else []
+        return Sparkline([_number(v) for v in values][-500:])
+    if k in ("countdown", "time"):
+        return _static(_time_text(node), node, f"gen-{k}")
+    if k == "button":
+        button = Button(
+            str(p.get("label", "")),
+            variant="primary" if p.get("variant") == "primary" else "default",
+            disabled=bool(p.get("disabled")),
+        )
+        return button
+    if k == "field":
+        return _static(f"{p.get('label') or p.get('name')}: …", node, "gen-field")
+    if k == "tabs":
+        return Vertical(*[build(c, screen) for c in node.children], classes="gen-tabs")
+    return _static(f"[不支持: {k}]", node, "tone-muted")
+
+
+def _text(v: object) -> str:
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() else f"{v:g}"
+    return "" if v is None else str(v)
+
+
+def _time_text(node: VNode) -> str:
+    p = node.props
+    if node.kind == "time":
+        value = str(p.get("value") or "")
+        style = p.get("style") or "datetime"
+        shown = value[11:16] if style == "clock" else value[:10] if style == "date" else value[:16].replace("T", " ")
+        return f"{p.get('prefix', '')}{shown}"
+    minutes = p.get("minutes")
+    if not isinstance(minutes, int):
+        return "—"
+    if minutes < 0:
+        return str(p.get("past") or "—")
+    hours, mins = divmod(minutes, 60)
+    english = node.props.get("locale") == "en"
+    if english:
+        return f"in {hours} h {mins} min" if hours else f"in {mins} min"
+    return f"{hours} 小时 {mins} 分钟后" if hours else f"{mins} 分钟后"
+
+
+class WidgetFrame(Vertical):
+    """One dashboard slot: a bordered box with the widget's title, its body or its error card."""
+
+    DEFAULT_CSS = """
+    WidgetFrame { border: round $primary 50%; height: auto; min-height: 4; padding: 0 1; }
+    WidgetFrame.-error { border: round $error; }
+    WidgetFrame .tone-muted { color: $text-muted; }
+    WidgetFrame .tone-bad { color: $error; }
+    WidgetFrame .tone-warn { color: $warning; }
+    WidgetFrame .tone-ok { color: $success; }
+    WidgetFrame .tone-accent, WidgetFrame .gen-stat { color: $accent; text-style: bold; }
+    WidgetFrame .gen-row { height: auto; }
+    WidgetFrame .gen-row > * { width: auto; margin-right: 1; }
+    WidgetFrame .gen-list, WidgetFrame .gen-bars, WidgetFrame .gen-column, WidgetFrame .gen-progress { height: auto; }
+    WidgetFrame .gen-badge { background: $boost; }
+    """
+
+    def __init__(self, resolved: Resolved, file: str, stale: bool = False, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.resolved = resolved
+        self.file = file
+        self.border_title = resolved.title + (" ⟳" if stale else "")
+
+    def compose(self) -> ComposeResult:
+        body = self.resolved.body
+        if isinstance(body, ErrorCard):
+            self.add_class("-error")
+            yield Static(
+                f"⚠ 小组件无法显示 · {body.file} · {body.path or '/'} · {body.code}: {body.message}\n"
+                "运行 plugin validate 查看详情",
+                markup=False,
+            )
+            return
+        try:
+            yield build(body)
+        except Exception as e:
+            self.add_class("-error")
+            yield Static(f"⚠ 小组件无法显示 · {self.file} · INTERNAL: {type(e).__name__}: {e}"[:300], markup=False)
