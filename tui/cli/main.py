@@ -30,6 +30,26 @@ cli.add_command(permissions)
 cli.add_command(audit)
 
 
+@cli.group()
+def widget() -> None:
+    """Tools for widget authors and QA."""
+
+
+@widget.command("preview")
+@click.argument("path", type=click.Path(exists=True, file_okay=False))
+@click.argument("name", required=False)
+@click.option("--size", type=click.Choice(["small", "medium", "large"]), help="Render at this size.")
+@click.option("--data", "data", type=click.Path(exists=True, dir_okay=False), help="JSON to use as the data.")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
+def widget_preview(path: str, name: str | None, size: str | None, data: str | None, lang: str) -> None:
+    """Show a plugin's widget (or all of them) alone, re-rendered whenever a file is saved."""
+    from pathlib import Path
+
+    from tui.app.preview import PreviewApp
+
+    PreviewApp(Path(path), name, size, Path(data) if data else None, lang).run()
+
+
 def main() -> None:
     """Run the command line."""
     cli(prog_name="pku-harness")

@@ -1,0 +1,46 @@
+"""`widget preview`: one widget alone, its problems beside it, re-rendered when a file is saved."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from textual.widgets import Static
+
+from tui.app.preview import PreviewApp
+from widgets_render.textual_render import WidgetFrame
+
+NOW = "2026-11-30T12:00:00+08:00"
+
+
+async def test_preview_renders_from_a_data_file_and_rerenders_on_save(tmp_path: Path) -> None:
+    folder = tmp_path / "classrooms"
+    shutil.copytree("plugins_builtin/classrooms", folder)
+    data = tmp_path / "data.json"
+    data.write_text(
+        json.dumps({"buildings": [{"building": "二教", "rooms": [{"room": "101", "free": ["1-2"]}]}]}), "utf-8"
+    )
+    app = PreviewApp(folder, "overview", "small", data, now=NOW)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await pilot.pause(0.3)
+        frame = app.query_one(WidgetFrame)
+        assert not frame.has_class("-error")
+        assert "no problems" in str(app.query_one("#problems", Static).render())
+        spec = folder / "widgets" / "overview.json"
+        broken = json.loads(spec.read_text("utf-8"))
+        broken["body"]["children"][0]["value"] = "${rooms.length +}"
+        spec.write_text(json.dumps(broken, ensure_ascii=False), "utf-8")
+        await app.check_files()  # what the once-a-second poll does
+        await pilot.pause(0.2)
+        problems = str(app.query_one("#problems", Static).render())
+        assert "TEMPLATE_SYNTAX" in problems and "widgets/overview.json" in problems
+        assert app.query_one(WidgetFrame).query(Static)  # the widget still shows (the prop falls back to —)
+
+
+async def test_preview_of_all_widgets_with_recorded_data() -> None:
+    app = PreviewApp(Path("plugins_builtin/canteen"), now=NOW)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await pilot.pause(0.5)
+        frames = list(app.query(WidgetFrame))
+        assert len(frames) == 1 and not frames[0].has_class("-error")
