@@ -105,3 +105,20 @@ def test_dashboard_snapshot(snap_compare: Any, tmp_path: Path) -> None:
         await wait_for_widgets(pilot, app)
 
     assert snap_compare(app, terminal_size=(120, 45), run_before=filled)
+
+
+async def test_a_permission_changed_in_settings_is_stored(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(120, 45)) as pilot:
+        await wait_for_widgets(pilot, app)
+        await pilot.press("4")
+        table = app.query_one("#permissions", DataTable)
+        table.focus()
+        row = sorted(app.runtime.registry.plugins).index("wallet")
+        table.move_cursor(row=row, column=3)  # money
+        await pilot.pause()
+        assert table.get_cell_at(table.cursor_coordinate) == "ask"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert table.get_cell_at(table.cursor_coordinate) == "deny"
+        assert app.runtime.grants.chosen() == {("wallet", "money"): "deny"}
+        assert app.runtime.gate.mode(app.runtime.registry.find("wallet.recharge")) == "deny"  # type: ignore[arg-type]

@@ -71,7 +71,7 @@ class PkuHarnessApp(App[None]):
         return table
 
     def permissions_table(self) -> DataTable[str]:
-        table: DataTable[str] = DataTable(id="permissions", cursor_type="row")
+        table: DataTable[str] = DataTable(id="permissions", cursor_type="cell")
         table.add_columns(t("plugin", self.locale), "read", "write", "money", "public")
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
             modes = [
@@ -80,6 +80,18 @@ class PkuHarnessApp(App[None]):
             ]
             table.add_row(inst.plugin.manifest.name, *modes, key=pid)
         return table
+
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        """Enter on a mode cycles it allow → ask → deny and stores it in the runtime's one store."""
+        if event.data_table.id != "permissions" or event.coordinate.column == 0:
+            return
+        plugin = str(event.cell_key.row_key.value)
+        effect = ("read", "write", "money", "public")[event.coordinate.column - 1]
+        order = ("allow", "ask", "deny")
+        mode = order[(order.index(str(event.value)) + 1) % 3] if str(event.value) in order else "ask"
+        self.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
+        event.data_table.update_cell_at(event.coordinate, mode)
+        self.notify(f"{plugin} · {effect}: {mode}", timeout=2)
 
     def action_refresh(self) -> None:
         self.query_one(Dashboard).refresh_all(force=True)
