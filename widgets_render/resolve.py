@@ -31,6 +31,13 @@ _TEXT_PROPS = frozenset(
     {"text", "label", "unit", "subtitle", "title", "alt", "placeholder", "display", "prefix", "past"}
 )
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: Whole escape sequences (CSI `ESC [ … final`, OSC/DCS/APC strings up to BEL or ST, two-byte `ESC x`), so that
+#: no `[31m` remnant is left once the ESC byte itself is gone.
+_ESCAPES = re.compile(
+    "\x1b\\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]"
+    "|[\x1b][\\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\\\|\x9c)?|[\x9d\x90\x98\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\\\|\x9c)?"
+    "|\x1b[ -/]*[0-~]"
+)
 #: Props that hold structure, actions or names rather than text to resolve.
 _STRUCTURAL = frozenset(
     {
@@ -67,7 +74,7 @@ _STRUCTURAL = frozenset(
 
 def clean(text: str) -> str:
     """Text safe for a terminal: C0/C1 control characters (escape sequences) removed, except newline and tab."""
-    return _CONTROL.sub("", text)
+    return _CONTROL.sub("", _ESCAPES.sub("", text))
 
 
 def display(value: Any) -> str:
@@ -288,7 +295,9 @@ def _children(ctx: _Ctx, n: dict[str, Any], node: VNode, names: dict[str, Any], 
                                 if isinstance(c, dict)
                                 else "—"
                                 for j, c in enumerate(cols)
-                            ]
+                            ],
+                            # Raw loop item, kept only so a rowAction can be evaluated when the row is chosen.
+                            "item": item,
                         },
                     )
                 )
@@ -338,9 +347,15 @@ def _children(ctx: _Ctx, n: dict[str, Any], node: VNode, names: dict[str, Any], 
                     )
                 )
     elif kind == "form":
+        bind = n.get("bind") if isinstance(n.get("bind"), str) else None
+        state = names.get("state")
+        values = state.get(bind) if bind and isinstance(state, dict) else None
+        node.props["bind"] = bind
         for j, f in enumerate(_as_list(n.get("fields"))):
             child = _node(ctx, f, names, f"{path}/fields/{j}")
             if child is not None:
+                if isinstance(values, dict) and child.props.get("name") in values:
+                    child.props["value"] = values[child.props["name"]]  # the form's current state
                 node.children.append(child)
     if kind == "countdown":
         node.props["minutes"] = _minutes_until(node.props.get("to"), names.get("now"))

@@ -6,14 +6,62 @@ Imported only by the app (it needs Textual); `widgets_render/__init__.py` stays 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
+from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, DataTable, Label, ProgressBar, Rule, Sparkline, Static
+from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Rule, Select, Sparkline, Static, Switch
 
 from widgets_render.viewmodel import ErrorCard, Resolved, VNode
 
 BAR_WIDTH = 16
+
+
+class GenButton(Button):
+    """A button that carries its genui action (unevaluated; the screen runs it when pressed)."""
+
+    def __init__(self, label: str, action: dict[str, object] | None, form: str | None = None, **kwargs: object) -> None:
+        super().__init__(label, **kwargs)  # type: ignore[arg-type]
+        self.gen_action = action
+        self.gen_form = form
+        """The state key of the form this button submits, if it is a form's submit button."""
+
+
+class GenTable(DataTable[str]):
+    """A screen table whose rows remember their item, so a rowAction can run with it."""
+
+    def __init__(self, action: dict[str, object] | None, items: list[object], **kwargs: object) -> None:
+        super().__init__(zebra_stripes=True, cursor_type="row", **kwargs)  # type: ignore[arg-type]
+        self.gen_action = action
+        self.gen_items = items
+
+
+def field_widget(node: VNode) -> Widget:
+    """An editable field on a screen: select for options, switch for toggles, else a text input."""
+    p = node.props
+    name = str(p.get("name") or "")
+    value = p.get("value")
+    options = p.get("options")
+    labels = p.get("optionLabels") or {}
+    if isinstance(options, list) and options:
+        choices = [(str(labels.get(str(o), o)), str(o)) for o in options[:200]]
+        initial = str(value) if value is not None and str(value) in {c[1] for c in choices} else Select.BLANK
+        widget: Widget = Select(choices, value=initial, allow_blank=not p.get("required"), name=name)
+    elif p.get("input") == "toggle":
+        widget = Switch(value=bool(value), name=name)
+    else:
+        widget = Input(
+            value="" if value is None else _text(value),
+            placeholder=str(p.get("placeholder") or ""),
+            type="number" if p.get("input") == "number" else "text",
+            name=name,
+        )
+    widget.add_class("gen-input")
+    label = str(p.get("label") or name)
+    return Vertical(Static(label, markup=False, classes="gen-field-label"), widget, classes="gen-field")
 
 
 def _static(text: str, node: VNode | None = None, *classes: str) -> Static:
@@ -29,6 +77,12 @@ def _number(v: object) -> float:
 def build(node: VNode, screen: bool = False) -> Widget:
     """The Textual widget for one view-model node."""
     k, p = node.kind, node.props
+    if k == "form" and screen:
+        fields = [field_widget(c) if c.kind == "field" else build(c, screen) for c in node.children]
+        submit = p.get("submit") if isinstance(p.get("submit"), dict) else None
+        label = str(p.get("submitLabel") or "OK")
+        button = GenButton(label, submit, form=p.get("bind") or "form", variant="primary", classes="gen-submit")
+        return Vertical(*fields, button, classes="gen-form")
     if k in ("column", "card", "form", "tab"):
         box = Vertical(*[build(c, screen) for c in node.children], classes=f"gen-{k}")
         if k == "card" and p.get("title"):
@@ -82,10 +136,15 @@ def build(node: VNode, screen: bool = False) -> Widget:
         if p.get("error"):
             return _static(str(p["error"]), node, "tone-bad")
         if screen:
-            table: DataTable[str] = DataTable(zebra_stripes=True, cursor_type="row")
+            table_rows = [r for r in node.children if r.kind == "tablerow"]
+            action = p.get("rowAction") if isinstance(p.get("rowAction"), dict) else None
+            table = GenTable(action, [r.props.get("item") for r in table_rows], classes="gen-table")
             table.add_columns(*[str(h) for h in p.get("headers", [])])
-            for row in node.children:
-                table.add_row(*[str(c) for c in row.props.get("cells", [])])
+            for i, row in enumerate(table_rows):
+                table.add_row(*[str(c) for c in row.props.get("cells", [])], key=str(i))
+            if not table_rows and (p.get("emptyText") or node.children):
+                empty = [build(c, screen) for c in node.children] or [_static(str(p["emptyText"]), node, "tone-muted")]
+                return Vertical(table, *empty, classes="gen-column")
             return table
         head = " │ ".join(str(h) for h in p.get("headers", []))
         body = "\n".join(" │ ".join(str(c) for c in r.props.get("cells", [])) for r in node.children)
@@ -101,12 +160,9 @@ def build(node: VNode, screen: bool = False) -> Widget:
     if k in ("countdown", "time"):
         return _static(_time_text(node), node, f"gen-{k}")
     if k == "button":
-        button = Button(
-            str(p.get("label", "")),
-            variant="primary" if p.get("variant") == "primary" else "default",
-            disabled=bool(p.get("disabled")),
-        )
-        return button
+        action = p.get("action") if isinstance(p.get("action"), dict) else None
+        variant = {"primary": "primary", "danger": "error"}.get(str(p.get("variant")), "default")
+        return GenButton(str(p.get("label", "")), action, variant=variant, disabled=bool(p.get("disabled")))
     if k == "field":
         return _static(f"{p.get('label') or p.get('name')}: …", node, "gen-field")
     if k == "tabs":
@@ -145,6 +201,7 @@ class WidgetFrame(Vertical):
     DEFAULT_CSS = """
     WidgetFrame { border: round $primary 50%; height: auto; min-height: 4; padding: 0 1; }
     WidgetFrame.-error { border: round $error; }
+    WidgetFrame:focus { border: round $accent; }
     WidgetFrame .tone-muted { color: $text-muted; }
     WidgetFrame .tone-bad { color: $error; }
     WidgetFrame .tone-warn { color: $warning; }
@@ -156,11 +213,36 @@ class WidgetFrame(Vertical):
     WidgetFrame .gen-badge { background: $boost; }
     """
 
-    def __init__(self, resolved: Resolved, file: str, stale: bool = False, **kwargs: object) -> None:
+    can_focus = True
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "tap", "打开 Open", show=False)]
+
+    class Tapped(Message):
+        """The user chose a widget that has a `tap` action (Enter or a click)."""
+
+        def __init__(self, frame: WidgetFrame) -> None:
+            super().__init__()
+            self.frame = frame
+
+    def __init__(
+        self,
+        resolved: Resolved,
+        file: str,
+        stale: bool = False,
+        tap: dict[str, object] | None = None,
+        **kwargs: object,
+    ) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.resolved = resolved
         self.file = file
+        self.tap = tap
         self.border_title = resolved.title + (" ⟳" if stale else "")
+
+    def action_tap(self) -> None:
+        if self.tap is not None:
+            self.post_message(self.Tapped(self))
+
+    def on_click(self) -> None:
+        self.action_tap()
 
     def compose(self) -> ComposeResult:
         body = self.resolved.body

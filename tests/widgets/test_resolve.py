@@ -65,8 +65,24 @@ def test_text_is_cleaned_and_markup_stays_literal() -> None:
     ev = LangEvaluator(NOW)
     out = resolve(spec, "w", ev, {"data": "room [/bold] 101\x1b]52;c;AAAA\x07 [red]x"})
     assert isinstance(out.body, VNode)
-    assert out.body.props["text"] == "room [/bold] 101]52;c;AAAA [red]x"
-    assert clean("a\x9b31mb\tc\n") == "a31mb\tc\n"
+    # The whole OSC 52 (clipboard write) sequence goes, not just its ESC byte.
+    assert out.body.props["text"] == "room [/bold] 101 [red]x"
+    assert clean("a\x9b31mb\tc\n") == "ab\tc\n"
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("[/bold]\x1b[31m红\x1b[0m", "[/bold]红"),  # CSI colour, no "[31m" remnant
+        ("a\x1b]8;;https://evil\x1b\\link\x1b]8;;\x1b\\b", "alinkb"),  # OSC 8 hyperlink, ST-terminated
+        ("x\x1bcy", "xy"),  # RIS (full reset)
+        ("p\x1b[2J\x1b[Hq", "pq"),  # clear screen, cursor home
+        ("keep\ttabs\nand lines", "keep\ttabs\nand lines"),
+        ("lone escape at end\x1b", "lone escape at end"),
+    ],
+)
+def test_clean_removes_whole_escape_sequences(raw: str, shown: str) -> None:
+    assert clean(raw) == shown
 
 
 def test_failures_stay_small() -> None:

@@ -48,6 +48,7 @@ class PkuHarnessApp(App[None]):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
             with TabPane(t("assistant", self.locale), id="assistant"), Vertical(id="assistant-pane"):
                 yield Static(t("assistant_soon", self.locale), markup=False)
+                yield Static("", markup=False, id="assistant-draft")
             with TabPane(t("plugins", self.locale), id="plugins"):
                 yield self.tools_table()
             with TabPane(t("settings", self.locale), id="settings"), Vertical(id="settings-pane"):
@@ -92,6 +93,11 @@ class PkuHarnessApp(App[None]):
         self.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
         event.data_table.update_cell_at(event.coordinate, mode)
         self.notify(f"{plugin} · {effect}: {mode}", timeout=2)
+
+    def ask_assistant(self, prompt: str) -> None:
+        """A widget's `ask` action: the prompt goes into the assistant's input; nothing runs by itself."""
+        self.query_one("#assistant-draft", Static).update(prompt)
+        self.notify(f"{t('asked', self.locale)}: {prompt}"[:200], timeout=3)
 
     def action_refresh(self) -> None:
         self.query_one(Dashboard).refresh_all(force=True)

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.app.i18n import t
+from tui.app.plugin_screen import open_from_widget
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
 from widgets_render.resolve import resolve
@@ -74,13 +75,19 @@ class Dashboard(VerticalScroll):
     @work(group="dashboard", exit_on_error=False)
     async def fill(self, index: int, slot: Slot, force: bool) -> None:
         resolved, stale = await self.resolve_slot(slot, force)
-        frame = WidgetFrame(resolved, slot.file, stale=stale, id=f"slot-{index}")
+        tap = slot.spec.get("tap") if isinstance(slot.spec.get("tap"), dict) else None
+        frame = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{index}")
         old = self.query_one(f"#slot-{index}")
         await old.remove()
         grid = self.query_one("#widgets", Grid)
         children = list(grid.children)
         before = next((c for c in children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None)
         await grid.mount(frame, before=before)
+
+    def on_widget_frame_tapped(self, event: WidgetFrame.Tapped) -> None:
+        """Enter or a click on a widget opens its screen."""
+        index = int(str(event.frame.id).removeprefix("slot-"))
+        open_from_widget(event.frame, self.runtime, self.slots[index].plugin_id, self.locale, self.now)
 
     async def resolve_slot(self, slot: Slot, force: bool) -> tuple[Resolved, bool]:
         """The resolved widget and whether its data is stale; failures become error cards."""

@@ -24,6 +24,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "mode": {"zh": "授权", "en": "Mode"},
     "demo": {"zh": "演示模式：数据来自录制，不联网", "en": "Demo mode: recorded data, no network"},
     "load_failed": {"zh": "数据没有取到", "en": "Could not load data"},
+    "bad_url": {"zh": "只能打开 https 链接", "en": "Only https links can be opened"},
+    "cancelled": {"zh": "已取消", "en": "Cancelled"},
+    "needs_input": {"zh": "请补全标出的字段", "en": "Please fill in the marked fields"},
+    "done": {"zh": "完成", "en": "Done"},
+    "no_screen": {"zh": "没有这个页面", "en": "has no screen"},
+    "yes": {"zh": "确定", "en": "Yes"},
+    "no": {"zh": "取消", "en": "No"},
+    "code_title": {"zh": "需要验证码", "en": "Verification code needed"},
+    "code_placeholder": {"zh": "输入短信或动态口令验证码", "en": "SMS or one-time code"},
+    "asked": {"zh": "已放进助手的输入框", "en": "Put into the assistant's input"},
 }
 
 

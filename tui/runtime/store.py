@@ -80,6 +80,8 @@ class Store:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = str(path if path is not None else default_path())
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)  # `--data-dir` may name a new folder
         self.lock = threading.RLock()
         """Serialises use of the one connection across worker threads."""
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)

@@ -1,0 +1,212 @@
+"""Plugin screens as pages: a widget's tap opens its screen, forms submit their tool as the user, row actions
+run with their item, and status results (verification_required, needs_input) are handled in the page."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, Input, Select, Static
+
+from tests.app.test_app import NOW, wait_for_widgets
+from tui.app.app import PkuHarnessApp, make_app
+from tui.app.dialogs import CodePrompt
+from tui.app.plugin_screen import PluginScreen, with_tool_fields
+from tui.runtime.runtime import Runtime
+from widgets_render.textual_render import GenButton, WidgetFrame
+
+
+def texts(screen: Any) -> list[str]:
+    return [str(w.render()) for w in screen.query(Static)]
+
+
+async def settle(pilot: Any, app: PkuHarnessApp) -> None:
+    for _ in range(3):
+        await pilot.pause(0.05)
+        await app.workers.wait_for_complete()
+
+
+async def open_widget(pilot: Any, app: PkuHarnessApp, plugin: str) -> PluginScreen:
+    await wait_for_widgets(pilot, app)
+    frame = next(f for f in app.query(WidgetFrame) if f.file.startswith(f"{plugin}/"))
+    frame.focus()
+    await pilot.press("enter")
+    await settle(pilot, app)
+    assert isinstance(app.screen, PluginScreen)
+    return app.screen
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> PkuHarnessApp:
+    return make_app(demo=True, data_dir=tmp_path, now=NOW)
+
+
+async def test_tapping_the_shuttle_widget_opens_its_timetable_and_escape_returns(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_widget(pilot, app, "shuttle")
+        assert screen.title == "校车时刻表"
+        shown = texts(screen)
+        assert "燕园 → 昌平校区（工作日）" in shown  # params defaults reached the inline source's args
+        assert {"07:00", "17:10", "21:30"} <= set(shown)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, PluginScreen)
+
+
+async def test_the_classroom_form_is_prefilled_and_submits_its_tool_as_the_user(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_widget(pilot, app, "classrooms")
+        selects = {s.name: s for s in screen.query(Select)}
+        assert selects["building"].value == "二教"  # the tap's params went into the form state
+        assert selects["day"].value == "today"  # fromTool: the enum of classrooms.free became the options
+        await pilot.click(screen.query_one(GenButton))
+        await settle(pilot, app)
+        table = screen.query_one(DataTable)
+        assert [table.get_row_at(i)[0] for i in range(table.row_count)] == ["201", "202"]
+        assert screen.state is not None and screen.state["form"] == {"building": "二教", "day": "today"}
+        calls = [e for e in app.runtime.audit.recent() if e.tool == "classrooms.free"]
+        assert calls and calls[0].actor == "user"
+
+
+async def test_a_notice_row_puts_its_question_into_the_assistant(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_widget(pilot, app, "notices")
+        table = screen.query_one(DataTable)
+        assert table.row_count == 6
+        table.focus()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        draft = str(app.query_one("#assistant-draft", Static).render())
+        assert draft.startswith("帮我看看这条通知：https://")
+
+
+def test_from_tool_fields_take_enum_default_and_bounds_from_the_tool() -> None:
+    runtime = Runtime.open(None, demo=True)
+    plugin = runtime.registry.plugins["classrooms"].plugin
+    spec = with_tool_fields(plugin.screens["search"], plugin, "classrooms")
+    day = spec["body"]["children"][0]["fields"][1]
+    assert day["options"] == ["today", "tomorrow", "dayAfter"]
+    assert day["input"] == "select" and day["required"] is False  # the tool gives a default
+    assert day["label"] == {"zh": "日期", "en": "Day"}  # the author's own props win
+
+
+LAB_MANIFEST = """\
+---
+spec: 1
+id: lab
+name: 测试页
+description: Screens under test.
+version: 1.0.0
+author: tests
+tools:
+  check:
+    title: 核对
+    description: Asks for a code first, then for a room.
+    effect: read
+    input:
+      room: { type: string, optional: true }
+      code: { type: string, optional: true }
+    return: >-
+      input.code == null ? ({status: 'verification_required', message: '验证码已发到 138****0000'})
+      : (input.room == null || input.room == '') ? ({status: 'needs_input', fields: ['room'], message: '请填写教室'})
+      : ({answer: input.room + '/' + input.code})
+screens:
+  main: screens/main.json
+---
+Screens under test.
+"""
+
+LAB_SCREEN = {
+    "spec": 1,
+    "kind": "screen",
+    "title": "实验",
+    "state": {"form": {"room": ""}, "result": None},
+    "body": {
+        "type": "column",
+        "children": [
+            {
+                "type": "form",
+                "bind": "form",
+                "submitLabel": "查",
+                "submit": {"invoke": "lab.check", "input": "${state.form}", "then": {"set": "result"}},
+                "fields": [{"type": "field", "name": "room", "fromTool": True, "label": "教室"}],
+            },
+            {"type": "notice", "tone": "bad", "when": "${state.error != null}", "text": "${state.error}"},
+            {"type": "text", "when": "${state.result != null}", "text": "结果 ${state.result.answer}"},
+        ],
+    },
+}
+
+BROKEN_SCREEN = {
+    "spec": 1,
+    "kind": "screen",
+    "title": "坏的",
+    "body": {
+        "type": "column",
+        "children": [
+            {"type": "text", "text": "${nope.deeper}"},
+            {"type": "hologram"},
+            {"type": "text", "text": "[/bold]\x1b[31m还在"},
+            {"type": "button", "label": "跨插件", "action": {"invoke": "wallet.cardBalance"}},
+        ],
+    },
+}
+
+
+async def push_lab(pilot: Any, app: PkuHarnessApp, name: str) -> PluginScreen:
+    screen = PluginScreen(app.runtime, "lab", name, now=NOW)
+    await app.push_screen(screen)
+    await settle(pilot, app)
+    return screen
+
+
+@pytest.fixture
+def lab_app(tmp_path: Path) -> PkuHarnessApp:
+    folder = tmp_path / "lab"
+    (folder / "screens").mkdir(parents=True)
+    (folder / "PLUGIN.md").write_text(textwrap.dedent(LAB_MANIFEST), encoding="utf-8")
+    (folder / "screens" / "main.json").write_text(json.dumps(LAB_SCREEN, ensure_ascii=False), encoding="utf-8")
+    app = make_app(demo=True, data_dir=tmp_path / "data", now=NOW, extra=[folder])
+    # `plugin validate` refuses this file (install never lets it in); the renderer must survive it anyway.
+    app.runtime.registry.plugins["lab"].plugin.screens["broken"] = BROKEN_SCREEN
+    return app
+
+
+async def test_verification_then_needs_input_then_the_answer(lab_app: PkuHarnessApp) -> None:
+    app = lab_app
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await push_lab(pilot, app, "main")
+        await pilot.click(screen.query_one(GenButton))
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, CodePrompt)  # verification_required asks for the code
+        assert "验证码已发到 138****0000" in texts(app.screen)
+        await pilot.press(*"4321", "enter")
+        await settle(pilot, app)
+        # Re-run with the code; the tool now wants a room: the field is marked and the message is inline.
+        assert app.screen is screen
+        assert screen.query_one(Input).has_class("-invalid")
+        assert "请填写教室" in texts(screen)
+        screen.query_one(Input).value = "二教201"
+        await pilot.click(screen.query_one(GenButton))
+        await pilot.pause(0.2)
+        await pilot.press(*"4321", "enter")
+        await settle(pilot, app)
+        assert "结果 二教201/4321" in texts(screen)
+        assert not screen.query_one(Input).has_class("-invalid")
+
+
+async def test_a_broken_screen_shows_what_it_can_and_refuses_cross_plugin_calls(lab_app: PkuHarnessApp) -> None:
+    app = lab_app
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await push_lab(pilot, app, "broken")
+        shown = texts(screen)
+        assert "[/bold]还在" in shown  # markup shown literally, the escape sequence stripped
+        assert any("不支持" in s for s in shown)  # the unknown type became a chip, its siblings still render
+        before = len(app.runtime.audit.recent(500))
+        await pilot.click(screen.query_one(GenButton))
+        await settle(pilot, app)
+        assert screen.error is not None and "only invoke its own plugin" in screen.error
+        assert len(app.runtime.audit.recent(500)) == before  # refused before the gate: nothing ran
+        assert app.is_running

@@ -1,0 +1,84 @@
+"""Small typed modal dialogs: a yes/no confirmation and the verification-code prompt."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from tui.app.i18n import t
+
+DIALOG_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{ width: 60; max-width: 100%; height: auto; border: thick $primary; background: $surface;
+    padding: 1 2; }}
+{name} Horizontal {{ height: auto; margin-top: 1; align: right middle; }}
+{name} Button {{ margin-left: 1; }}
+"""
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """An author's `confirm` text with Yes / No (y / n / Escape)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmDialog")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "确定 Yes"),
+        Binding("n,escape", "answer(False)", "取消 No"),
+    ]
+
+    def __init__(self, question: str, locale: str = "zh") -> None:
+        super().__init__()
+        self.question = question
+        self.locale = locale
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, markup=False)
+            with Horizontal():
+                yield Button(t("no", self.locale), id="no")
+                yield Button(t("yes", self.locale), id="yes", variant="primary")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class CodePrompt(ModalScreen[str | None]):
+    """The standard prompt for a `verification_required` result: SMS or one-time code, or cancel."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="CodePrompt")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消 Cancel")]
+
+    def __init__(self, message: str, locale: str = "zh") -> None:
+        super().__init__()
+        self.message = message
+        self.locale = locale
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(t("code_title", self.locale), markup=False, classes="title")
+            yield Static(self.message, markup=False)
+            yield Input(placeholder=t("code_placeholder", self.locale), id="code", max_length=12)
+            with Horizontal():
+                yield Button(t("no", self.locale), id="cancel")
+                yield Button(t("yes", self.locale), id="ok", variant="primary")
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        code = self.query_one("#code", Input).value.strip()
+        self.dismiss(code or None if event.button.id == "ok" else None)

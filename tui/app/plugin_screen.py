@@ -1,0 +1,432 @@
+"""A plugin's `screens/<name>.json` as a page (genui.md §2.2, §2.5): its sources fetched, its local state kept,
+its actions run as the `user` caller through the runtime's one gate.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Switch
+
+from tui.app.dialogs import CodePrompt, ConfirmDialog
+from tui.app.genui_bridge import LangEvaluator, widget_names
+from tui.app.i18n import t
+from tui.lang.expr import beijing_now
+from tui.runtime.runtime import Runtime
+from widgets_render.resolve import clean, resolve
+from widgets_render.textual_render import GenButton, GenTable, WidgetFrame, build
+from widgets_render.viewmodel import ErrorCard
+
+#: A `refresh` action runs at most once per this many seconds (genui.md §2.5).
+REFRESH_FLOOR_S = 10.0
+
+
+def pick_text(value: Any, locale: str) -> str:
+    """An I18nString in the locale (Chinese when the locale is missing)."""
+    if isinstance(value, dict):
+        return str(value.get(locale) or value.get("zh") or next(iter(value.values()), ""))
+    return "" if value is None else str(value)
+
+
+def evaluate_tree(value: Any, names: dict[str, Any], evaluator: LangEvaluator) -> Any:
+    """Evaluate the templates inside a JSON value (action inputs, params, source args)."""
+    if isinstance(value, str):
+        return evaluator.template(value, names) if "${" in value else value
+    if isinstance(value, dict):
+        return {k: evaluate_tree(v, names, evaluator) for k, v in value.items()}
+    if isinstance(value, list):
+        return [evaluate_tree(v, names, evaluator) for v in value]
+    return value
+
+
+def with_tool_fields(node: Any, plugin: Any, plugin_id: str, tool: str | None = None) -> Any:
+    """A copy of the spec where each `fromTool: true` field takes its options, kind, bounds and requiredness
+    from the input of the tool its form submits to (genui.md §2.4 `field`). Explicit props win."""
+    if isinstance(node, list):
+        return [with_tool_fields(n, plugin, plugin_id, tool) for n in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("type") == "form":
+        submit = node.get("submit")
+        target = submit.get("invoke") if isinstance(submit, dict) else None
+        if isinstance(target, str) and target.startswith(f"{plugin_id}."):
+            tool = target.removeprefix(f"{plugin_id}.")
+    out = {k: with_tool_fields(v, plugin, plugin_id, tool) for k, v in node.items()}
+    if node.get("type") == "field" and node.get("fromTool") is True and tool in plugin.tools:
+        field = plugin.tools[tool].definition.input.get(node.get("name"))
+        if field is not None:
+            derived: dict[str, Any] = {"required": not field.optional and field.default is None}
+            if field.enum:
+                derived.update(input="select", options=list(field.enum))
+            elif field.type in ("number", "integer"):
+                derived["input"] = "number"
+            elif field.type == "boolean":
+                derived["input"] = "toggle"
+            for key in ("min", "max", "pattern"):
+                if getattr(field, key) is not None:
+                    derived[key] = getattr(field, key)
+            out = {**derived, **out}
+    return out
+
+
+class PluginScreen(Screen[None]):
+    """One plugin screen. Escape goes back; `r` refetches its sources."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "返回 Back"),
+        Binding("r", "reload", "刷新 Refresh"),
+    ]
+    DEFAULT_CSS = """
+    PluginScreen #screen-body { padding: 0 1; }
+    PluginScreen .gen-column, PluginScreen .gen-row, PluginScreen .gen-form, PluginScreen .gen-field,
+    PluginScreen .gen-list, PluginScreen .gen-bars, PluginScreen .gen-card { height: auto; }
+    PluginScreen .gen-card { border: round $primary 50%; padding: 0 1; }
+    PluginScreen .gen-row > * { width: auto; margin-right: 1; }
+    PluginScreen .gen-field-label { color: $text-muted; margin-top: 1; }
+    PluginScreen .gen-submit { margin-top: 1; }
+    PluginScreen .gen-table { height: auto; max-height: 30; }
+    PluginScreen .-invalid { border: tall $error; }
+    PluginScreen .tone-muted { color: $text-muted; }
+    PluginScreen .tone-bad { color: $error; }
+    PluginScreen .tone-warn { color: $warning; }
+    PluginScreen .tone-ok { color: $success; }
+    PluginScreen .tone-accent, PluginScreen .gen-stat { color: $accent; text-style: bold; }
+    """
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        plugin_id: str,
+        name: str,
+        params: dict[str, Any] | None = None,
+        locale: str = "zh",
+        now: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.runtime = runtime
+        self.plugin_id = plugin_id
+        self.screen_name = name
+        self.locale = locale
+        self.fixed_now = now
+        self.file = f"{plugin_id}/screens/{name}.json"
+        plugin = runtime.registry.plugins[plugin_id].plugin
+        self.plugin = plugin
+        self.spec: Any = with_tool_fields(plugin.screens.get(name), plugin, plugin_id)
+        self.params = self._params(params or {})
+        self.state: dict[str, Any] | None = None
+        self.sources: dict[str, Any] = {}
+        self.meta: dict[str, Any] = {}
+        self.triggered: set[str] = set()
+        """Sources with `auto: false` that a `refresh` has asked for."""
+        self.pending = False
+        self.error: str | None = None
+        self.invalid: set[str] = set()
+        self.last_refresh = 0.0
+
+    def _params(self, given: dict[str, Any]) -> dict[str, Any]:
+        declared = self.spec.get("params") if isinstance(self.spec, dict) else None
+        out: dict[str, Any] = {}
+        if isinstance(declared, dict):
+            for key, field in declared.items():
+                if isinstance(field, dict) and "default" in field:
+                    out[key] = field["default"]
+        out.update(given)
+        return out
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with VerticalScroll(id="screen-body"):
+            yield Static(t("loading", self.locale), markup=False, classes="tone-muted")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load(False)
+
+    # -- names and templates ------------------------------------------------------------------------------
+
+    @property
+    def now(self) -> str:
+        return self.fixed_now or beijing_now()
+
+    def names(self, evaluator: LangEvaluator, **extra: Any) -> dict[str, Any]:
+        """What the screen's templates see (genui.md §2.3)."""
+        state = {**(self.state or {}), "pending": self.pending, "error": self.error}
+        primary = self.sources.get("$data")
+        meta = {**self.meta.get("$data", {}), **{k: v for k, v in self.meta.items() if k != "$data"}}
+        sources = {k: v for k, v in self.sources.items() if k != "$data"}
+        return widget_names(
+            self.plugin,
+            evaluator.run,
+            primary,
+            meta,
+            {"sources": sources, "params": self.params, "state": state, "locale": self.locale, **extra},
+        )
+
+    def evaluate(self, value: Any, names: dict[str, Any], evaluator: LangEvaluator) -> Any:
+        return evaluate_tree(value, names, evaluator)
+
+    # -- loading ------------------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="plugin-screen", exit_on_error=False)
+    async def load(self, force: bool) -> None:
+        """Fetch the sources (named data sources through the cache, inline tools through the gate), then show."""
+        if not isinstance(self.spec, dict):
+            await self.show_body()
+            return
+        evaluator = LangEvaluator(self.now, self.locale)
+        if self.state is None:
+            raw_state = self.spec.get("state")
+            try:
+                value = self.evaluate(
+                    raw_state if isinstance(raw_state, dict) else {}, self.names(evaluator), evaluator
+                )
+            except Exception as e:  # a bad state template must not take the screen down
+                self.error = f"state: {e}"
+                value = {}
+            self.state = value if isinstance(value, dict) else {}
+        wanted: dict[str, Any] = (
+            dict(self.spec.get("sources") or {}) if isinstance(self.spec.get("sources"), dict) else {}
+        )
+        if isinstance(self.spec.get("source"), str):
+            wanted["$data"] = {"source": self.spec["source"]}
+        for alias, source in wanted.items():
+            await self.fetch(alias, source, force, evaluator)
+        await self.show_body()
+
+    async def fetch(self, alias: str, source: Any, force: bool, evaluator: LangEvaluator) -> None:
+        if not isinstance(source, dict):
+            return
+        if isinstance(source.get("source"), str):
+            try:
+                got = await self.runtime.sources.read(
+                    f"{self.plugin_id}.{source['source']}", force=force, now=self.fixed_now
+                )
+            except (KeyError, RuntimeError) as e:
+                self.sources[alias], self.meta[alias] = None, {"error": str(e), "stale": False}
+                return
+            self.sources[alias] = got.value
+            self.meta[alias] = {"stale": got.stale, "error": got.error or None, "fetchedAt": self.now}
+            return
+        tool = source.get("tool")
+        if not isinstance(tool, str):
+            return
+        if source.get("auto") is False and alias not in self.triggered:
+            self.sources.setdefault(alias, None)
+            return
+        try:
+            args = self.evaluate(source.get("args") or {}, self.names(evaluator), evaluator)
+        except Exception as e:
+            self.sources[alias], self.meta[alias] = None, {"error": f"args: {e}", "stale": False}
+            return
+        outcome = await self.runtime.gate.call(f"{self.plugin_id}.{tool}", args, actor="user", now=self.fixed_now)
+        ok = outcome.status == "ok"
+        self.sources[alias] = outcome.result if ok else None
+        self.meta[alias] = {"stale": outcome.stale, "error": None if ok else outcome.message, "fetchedAt": self.now}
+
+    async def show_body(self) -> None:
+        """Resolve the spec against the current sources and state, and mount it in place of the old body."""
+        evaluator = LangEvaluator(self.now, self.locale)
+        resolved = resolve(self.spec, self.file, evaluator, self.names(evaluator), "large", self.locale)
+        self.title = clean(resolved.title) or self.screen_name
+        self.sub_title = self.plugin.manifest.name
+        body = self.query_one("#screen-body", VerticalScroll)
+        await body.remove_children()
+        if isinstance(resolved.body, ErrorCard):
+            card = resolved.body
+            await body.mount(
+                Static(
+                    f"⚠ {card.file} · {card.path or '/'} · {card.code}: {card.message}",
+                    markup=False,
+                    classes="tone-bad",
+                )
+            )
+            return
+        try:
+            await body.mount(build(resolved.body, screen=True))
+        except Exception as e:  # the renderer's last guard: a screen never takes the app down
+            await body.mount(Static(f"⚠ {self.file} · INTERNAL: {type(e).__name__}: {e}"[:300], markup=False))
+        for widget in body.query(".gen-input"):
+            if widget.name in self.invalid:
+                widget.add_class("-invalid")
+
+    # -- actions ------------------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def action_reload(self) -> None:
+        self.load(True)
+
+    @on(GenButton.Pressed)
+    def pressed(self, event: GenButton.Pressed) -> None:
+        button = event.button
+        if not isinstance(button, GenButton) or button.gen_action is None or self.pending:
+            return
+        event.stop()
+        if button.gen_form is not None and button.parent is not None:
+            self.collect(button.gen_form, button.parent)
+        self.perform(button.gen_action, {})
+
+    @on(DataTable.RowSelected)
+    def row_chosen(self, event: DataTable.RowSelected) -> None:
+        table = event.data_table
+        if isinstance(table, GenTable) and table.gen_action is not None:
+            index = int(str(event.row_key.value))
+            self.perform(table.gen_action, {"item": table.gen_items[index], "index": float(index)})
+
+    def collect(self, bind: str, form: Any) -> None:
+        """Copy the form's inputs into `state.<bind>` (numbers as numbers, an empty select as null)."""
+        values: dict[str, Any] = dict((self.state or {}).get(bind) or {})
+        for widget in form.query(".gen-input"):
+            if not widget.name:
+                continue
+            if isinstance(widget, Input):
+                text = widget.value.strip()
+                if widget.type == "number" and text:
+                    try:
+                        values[widget.name] = float(text)
+                    except ValueError:
+                        values[widget.name] = text
+                else:
+                    values[widget.name] = text
+            elif isinstance(widget, Select):
+                values[widget.name] = None if widget.value is Select.BLANK else widget.value
+            elif isinstance(widget, Switch):
+                values[widget.name] = widget.value
+        self.state = {**(self.state or {}), bind: values}
+
+    @work(group="plugin-action", exit_on_error=False)
+    async def perform(self, action: dict[str, Any], extra: dict[str, Any]) -> None:
+        """Run one genui action (open, invoke, refresh, set, ask, openUrl) with `item` bound when a row chose it."""
+        evaluator = LangEvaluator(self.now, self.locale)
+        names = self.names(evaluator, **extra)
+        try:
+            if "open" in action:
+                await self.open_screen(action, names, evaluator)
+            elif "invoke" in action:
+                await self.invoke_tool(action, names, evaluator)
+            elif "refresh" in action:
+                if time.monotonic() - self.last_refresh >= REFRESH_FLOOR_S:
+                    self.last_refresh = time.monotonic()
+                    self.triggered.update(self.sources)
+                    self.load(True)
+            elif "set" in action:
+                self.assign(str(action["set"]), self.evaluate(action.get("value"), names, evaluator))
+                await self.show_body()
+            elif "ask" in action:
+                prompt = clean(str(self.evaluate(pick_text(action["ask"], self.locale), names, evaluator)))
+                ask = getattr(self.app, "ask_assistant", None)
+                if callable(ask):
+                    ask(prompt)
+                else:
+                    self.notify(prompt)
+            elif "openUrl" in action:
+                url = clean(str(self.evaluate(action["openUrl"], names, evaluator)))
+                self.notify(url if url.startswith("https://") else f"{t('bad_url', self.locale)}: {url}")
+        except Exception as e:  # a broken action shows inline, it never ends the app
+            self.error = clean(str(e))[:500]
+            await self.show_body()
+
+    async def open_screen(self, action: dict[str, Any], names: dict[str, Any], evaluator: LangEvaluator) -> None:
+        target = str(action["open"])
+        name = target.removeprefix("screen:")
+        if name not in self.plugin.screens:
+            raise LookupError(f"{self.plugin_id} has no screen {name!r}")
+        params = self.evaluate(action.get("params") or {}, names, evaluator)
+        self.app.push_screen(PluginScreen(self.runtime, self.plugin_id, name, params, self.locale, self.fixed_now))
+
+    async def invoke_tool(self, action: dict[str, Any], names: dict[str, Any], evaluator: LangEvaluator) -> None:
+        target = action["invoke"]
+        if not isinstance(target, str) or not target.startswith(f"{self.plugin_id}."):
+            raise PermissionError(f"a screen may only invoke its own plugin's tools, not {target!r}")
+        if "confirm" in action:
+            question = clean(str(self.evaluate(pick_text(action["confirm"], self.locale), names, evaluator)))
+            if not await self.app.push_screen_wait(ConfirmDialog(question, self.locale)):
+                return
+        payload = self.evaluate(action.get("input") or {}, names, evaluator)
+        self.pending, self.error, self.invalid = True, None, set()
+        await self.show_body()
+        try:
+            result = await self.call_tool(target, payload)
+        finally:
+            self.pending = False
+        if result is not None:
+            await self.after(action.get("then"), result, names, evaluator)
+        await self.show_body()
+
+    async def call_tool(self, target: str, payload: Any) -> Any:
+        """Call through the gate as the user; status results are handled here (genui.md §2.5)."""
+        while True:
+            outcome = await self.runtime.gate.call(target, payload, actor="user", now=self.fixed_now)
+            if outcome.status != "ok":
+                self.error = clean(outcome.message)
+                return None
+            result = outcome.result
+            status = result.get("status") if isinstance(result, dict) else None
+            if status == "verification_required" and isinstance(payload, dict):
+                code = await self.app.push_screen_wait(CodePrompt(clean(str(result.get("message", ""))), self.locale))
+                if not code:
+                    self.error = t("cancelled", self.locale)
+                    return None
+                payload = {**payload, "code": code}
+                continue
+            if status == "needs_input":
+                fields = result.get("fields") if isinstance(result.get("fields"), list) else []
+                self.invalid = {str(f) for f in fields}
+                self.error = clean(str(result.get("message") or t("needs_input", self.locale)))
+                return None
+            return result
+
+    async def after(self, then: Any, result: Any, names: dict[str, Any], evaluator: LangEvaluator) -> None:
+        if isinstance(then, dict) and isinstance(then.get("set"), str):
+            self.assign(then["set"], result)
+        elif isinstance(then, dict) and "open" in then:
+            await self.open_screen(then, names, evaluator)
+        elif then == "toast":
+            self.notify(t("done", self.locale), timeout=3)
+        elif then == "refresh":
+            self.load(True)
+        elif then == "close":
+            self.dismiss(None)
+
+    def assign(self, path: str, value: Any) -> None:
+        """Set `state.a.b` (or `a.b`) to the value, creating objects on the way."""
+        keys = [k for k in path.removeprefix("state.").split(".") if k]
+        if not keys:
+            return
+        state = dict(self.state or {})
+        node = state
+        for key in keys[:-1]:
+            child = node.get(key)
+            node[key] = dict(child) if isinstance(child, dict) else {}
+            node = node[key]
+        node[keys[-1]] = value
+        self.state = state
+
+
+def open_from_widget(frame: WidgetFrame, runtime: Runtime, plugin_id: str, locale: str, now: str | None) -> None:
+    """Run a widget's `tap` (genui.md §2.2): open one of its plugin's screens with literal or template params."""
+    tap = frame.tap or {}
+    target = tap.get("open")
+    plugin = runtime.registry.plugins[plugin_id].plugin
+    name = str(target).removeprefix("screen:") if isinstance(target, str) else ""
+    if name not in plugin.screens:
+        frame.notify(f"{plugin_id}: {t('no_screen', locale)} {name}", severity="warning")
+        return
+    evaluator = LangEvaluator(now or beijing_now(), locale)
+    names = widget_names(plugin, evaluator.run, None, {})
+    raw = tap.get("params")
+    try:
+        params = evaluate_tree(raw, names, evaluator) if isinstance(raw, dict) else {}
+    except Exception:  # a bad params template opens the screen with its defaults
+        params = {}
+    frame.app.push_screen(PluginScreen(runtime, plugin_id, name, params, locale, now))
+
+
+__all__ = ["PluginScreen", "evaluate_tree", "open_from_widget", "pick_text"]
