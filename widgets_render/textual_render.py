@@ -43,13 +43,15 @@ def field_widget(node: VNode) -> Widget:
     """An editable field on a screen: select for options, switch for toggles, else a text input."""
     p = node.props
     name = str(p.get("name") or "")
-    value = p.get("value")
+    value = p.get("value") if p.get("value") is not None else p.get("default")
     options = p.get("options")
     labels = p.get("optionLabels") or {}
     if isinstance(options, list) and options:
         choices = [(str(labels.get(str(o), o)), str(o)) for o in options[:200]]
-        initial = str(value) if value is not None and str(value) in {c[1] for c in choices} else Select.BLANK
-        widget: Widget = Select(choices, value=initial, allow_blank=not p.get("required"), name=name)
+        initial = str(value) if value is not None and str(value) in {c[1] for c in choices} else Select.NULL
+        # A required select still starts blank when nothing is chosen: picking for the user would hide the choice.
+        blank = initial is Select.NULL or not p.get("required")
+        widget: Widget = Select(choices, value=initial, allow_blank=blank, name=name)
     elif p.get("input") == "toggle":
         widget = Switch(value=bool(value), name=name)
     else:

@@ -15,6 +15,7 @@ from tests.app.test_app import NOW, wait_for_widgets
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dialogs import CodePrompt
 from tui.app.plugin_screen import PluginScreen, with_tool_fields
+from tui.app.tool_form import ToolFormScreen
 from tui.runtime.runtime import Runtime
 from widgets_render.textual_render import GenButton, WidgetFrame
 
@@ -210,3 +211,46 @@ async def test_a_broken_screen_shows_what_it_can_and_refuses_cross_plugin_calls(
         assert screen.error is not None and "only invoke its own plugin" in screen.error
         assert len(app.runtime.audit.recent(500)) == before  # refused before the gate: nothing ran
         assert app.is_running
+
+
+async def test_every_plugin_tool_runs_from_a_generated_form(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(110, 45)) as pilot:
+        await wait_for_widgets(pilot, app)
+        await pilot.press("3")
+        tools = app.query_one("#tools", DataTable)
+        tools.focus()
+        tools.move_cursor(row=tools.get_row_index("notices.latest"))
+        await pilot.press("enter")
+        await settle(pilot, app)
+        form = app.screen
+        assert isinstance(form, ToolFormScreen) and form.tool.id == "notices.latest"
+        await pilot.click(form.query_one(GenButton))
+        await settle(pilot, app)
+        result = form.query_one("#result", DataTable)  # a list of objects becomes a table
+        assert result.row_count == 6 and "title" in [str(c.label) for c in result.columns.values()]
+
+
+async def test_a_tool_form_offers_enums_as_selects_and_reports_bad_input(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(110, 45)) as pilot:
+        tool = app.runtime.registry.find("shuttle.timetable")
+        assert tool is not None
+        form = ToolFormScreen(app.runtime, tool, now=NOW)
+        await app.push_screen(form)
+        await settle(pilot, app)
+        selects = {s.name: s for s in form.query(Select)}
+        assert set(selects) >= {"from", "to"}
+        selects["from"].value = "燕园"
+        selects["to"].value = "燕园"
+        await pilot.click(form.query_one(GenButton))
+        await settle(pilot, app)
+        assert form.state is not None and form.state["form"] == {"from": "燕园", "to": "燕园"}
+        assert form.error is not None and "没有从燕园到燕园的校车" in form.error  # the tool's own words, inline
+        assert not form.query("#result")
+        rebuilt = {s.name: s for s in form.query(Select)}
+        assert rebuilt["from"].value == "燕园"  # what the user chose survives the re-render
+        rebuilt["to"].value = "昌平校区"
+        await pilot.click(form.query_one(GenButton))
+        await settle(pilot, app)
+        assert form.error is None
+        assert form.state is not None and "07:00" in form.state["result"]["times"]
+        assert form.query_one("#result")  # an object result shows as a JSON tree

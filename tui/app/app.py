@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, Ta
 
 from tui.app.dashboard import Dashboard
 from tui.app.i18n import t
+from tui.app.tool_form import ToolFormScreen
 from tui.runtime.runtime import Runtime
 
 
@@ -68,7 +69,7 @@ class PkuHarnessApp(App[None]):
         for tool in self.runtime.registry.tools():
             plugin = self.runtime.registry.plugins.get(tool.plugin_id)
             name = plugin.plugin.manifest.name if plugin else self.runtime.registry.hosts[tool.plugin_id].name
-            table.add_row(name, tool.title, tool.id, tool.effect, self.runtime.gate.mode(tool))
+            table.add_row(name, tool.title, tool.id, tool.effect, self.runtime.gate.mode(tool), key=tool.id)
         return table
 
     def permissions_table(self) -> DataTable[str]:
@@ -81,6 +82,16 @@ class PkuHarnessApp(App[None]):
             ]
             table.add_row(inst.plugin.manifest.name, *modes, key=pid)
         return table
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a plugin tool opens its form; the app's own tools are the assistant's."""
+        if event.data_table.id != "tools":
+            return
+        tool = self.runtime.registry.find(str(event.row_key.value))
+        if tool is None or tool.plugin_id not in self.runtime.registry.plugins:
+            self.notify(t("host_tool", self.locale), timeout=3)
+            return
+        self.push_screen(ToolFormScreen(self.runtime, tool, self.locale, self.now))
 
     def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         """Enter on a mode cycles it allow → ask → deny and stores it in the runtime's one store."""

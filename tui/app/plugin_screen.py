@@ -62,6 +62,8 @@ def with_tool_fields(node: Any, plugin: Any, plugin_id: str, tool: str | None = 
         field = plugin.tools[tool].definition.input.get(node.get("name"))
         if field is not None:
             derived: dict[str, Any] = {"required": not field.optional and field.default is None}
+            if field.default is not None:
+                derived["default"] = field.default
             if field.enum:
                 derived.update(input="select", options=list(field.enum))
             elif field.type in ("number", "integer"):
@@ -107,6 +109,7 @@ class PluginScreen(Screen[None]):
         params: dict[str, Any] | None = None,
         locale: str = "zh",
         now: str | None = None,
+        spec: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.runtime = runtime
@@ -117,7 +120,7 @@ class PluginScreen(Screen[None]):
         self.file = f"{plugin_id}/screens/{name}.json"
         plugin = runtime.registry.plugins[plugin_id].plugin
         self.plugin = plugin
-        self.spec: Any = with_tool_fields(plugin.screens.get(name), plugin, plugin_id)
+        self.spec: Any = with_tool_fields(spec if spec is not None else plugin.screens.get(name), plugin, plugin_id)
         self.params = self._params(params or {})
         self.state: dict[str, Any] | None = None
         self.sources: dict[str, Any] = {}
@@ -288,15 +291,21 @@ class PluginScreen(Screen[None]):
                 continue
             if isinstance(widget, Input):
                 text = widget.value.strip()
-                if widget.type == "number" and text:
+                if not text:
+                    values.pop(widget.name, None)  # an empty box means "not given", so tool defaults apply
+                elif widget.type == "number":
                     try:
-                        values[widget.name] = float(text)
+                        number = float(text)
+                        values[widget.name] = int(number) if number.is_integer() else number
                     except ValueError:
-                        values[widget.name] = text
+                        values[widget.name] = text  # the tool's own input check names the field
                 else:
                     values[widget.name] = text
             elif isinstance(widget, Select):
-                values[widget.name] = None if widget.value is Select.BLANK else widget.value
+                if widget.value is Select.NULL:
+                    values.pop(widget.name, None)
+                else:
+                    values[widget.name] = widget.value
             elif isinstance(widget, Switch):
                 values[widget.name] = widget.value
         self.state = {**(self.state or {}), bind: values}
