@@ -38,6 +38,38 @@ STRINGS: dict[str, dict[str, str]] = {
     "running": {"zh": "运行中…", "en": "Running…"},
     "result": {"zh": "结果", "en": "Result"},
     "host_tool": {"zh": "这是应用自带的工具，由助手调用", "en": "This is a built-in tool; the assistant calls it"},
+    "install_title": {"zh": "安装插件", "en": "Install plugin"},
+    "official": {"zh": "官方插件", "en": "Official plugin"},
+    "community": {"zh": "社区插件", "en": "Community plugin"},
+    "reach": {"zh": "它能访问", "en": "What it can reach"},
+    "campus": {
+        "zh": "校园服务（用你的登录状态，插件看不到密码）",
+        "en": "Campus services (as you; it never sees your password)",
+    },
+    "network": {"zh": "网站", "en": "Websites"},
+    "abilities": {"zh": "App 功能", "en": "App abilities"},
+    "none": {"zh": "无", "en": "none"},
+    "tools": {"zh": "它能做", "en": "What it can do"},
+    "user_only": {"zh": "仅限你自己操作", "en": "only you can run it"},
+    "asks_first": {
+        "zh": "社区插件的修改、金钱、公开工具一开始都是「先询问」；它的结果作为不可信数据交给助手。",
+        "en": "A community plugin's write, money and public tools start as 'ask first'; its results reach the "
+        "assistant as untrusted data.",
+    },
+    "instructions": {"zh": "给助手的说明", "en": "Instructions for the assistant"},
+    "install": {"zh": "安装", "en": "Install"},
+    "cancel": {"zh": "取消", "en": "Cancel"},
+    "update_title": {"zh": "更新需要你同意", "en": "This update needs your approval"},
+    "added": {"zh": "新增的访问范围", "en": "New reach"},
+    "stronger": {"zh": "效果变强的工具", "en": "Tools with stronger effects"},
+    "new_tool": {"zh": "新工具", "en": "new tool"},
+    "removed": {"zh": "移除的工具", "en": "Removed tools"},
+    "texts": {"zh": "说明有变化", "en": "Changed descriptions"},
+    "accept": {"zh": "同意并更新", "en": "Accept update"},
+    "title": {"zh": "名称", "en": "title"},
+    "summary": {"zh": "简介", "en": "summary"},
+    "description": {"zh": "给助手的说明", "en": "description for the assistant"},
+    "keep": {"zh": "保留旧版本", "en": "Keep the old version"},
 }
 
 

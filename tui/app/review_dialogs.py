@@ -1,0 +1,155 @@
+"""The install review and the update approval as typed modal screens: True means install / accept.
+
+They show plain review data (`tui.runtime.review`); fetching, validating and storing are the installer's.
+Every text that came from the plugin is cleaned of terminal control codes and shown without markup.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Generic, TypeVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Markdown, Static
+
+from tui.app.i18n import t
+from tui.runtime.review import InstallReview, UpdateReview
+from widgets_render.resolve import clean
+
+R = TypeVar("R", InstallReview, UpdateReview)
+
+EFFECTS = {
+    "read": {"zh": "只读", "en": "read"},
+    "write": {"zh": "修改数据", "en": "writes"},
+    "money": {"zh": "涉及金钱", "en": "money"},
+    "public": {"zh": "公开发布", "en": "publishes"},
+}
+
+
+def _effect(effect: str | None, locale: str) -> str:
+    return EFFECTS.get(effect or "", {}).get(locale, effect or "—")
+
+
+def _line(text: str, *classes: str) -> Static:
+    return Static(clean(text), markup=False, classes=" ".join(classes))
+
+
+REVIEW_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{ width: 90; max-width: 100%; height: 90%; border: thick $primary; background: $surface; }}
+{name} VerticalScroll {{ padding: 0 2; }}
+{name} .heading {{ text-style: bold; margin-top: 1; color: $accent; }}
+{name} .muted {{ color: $text-muted; }}
+{name} .badge-official {{ background: $success 30%; padding: 0 1; }}
+{name} .badge-community {{ background: $warning 30%; padding: 0 1; }}
+{name} .effect-money, {name} .effect-public {{ color: $error; }}
+{name} .effect-write {{ color: $warning; }}
+{name} Markdown {{ margin: 0; padding: 0; background: $boost; }}
+{name} #buttons {{ height: auto; dock: bottom; align: right middle; padding: 0 2; }}
+{name} Button {{ margin-left: 1; }}
+"""
+
+
+class _Review(ModalScreen[bool], Generic[R]):
+    """A review page: Escape or the first button says no, the primary button (id `YES`) says yes."""
+
+    YES = "yes"
+
+    def __init__(self, review: R, locale: str = "zh") -> None:
+        super().__init__()
+        self.review: R = review
+        self.locale = locale
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == self.YES)
+
+
+class InstallReviewDialog(_Review[InstallReview]):
+    """The install review: who made it, what it may reach, every tool with its effect, its instructions."""
+
+    DEFAULT_CSS = REVIEW_CSS.format(name="InstallReviewDialog")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "answer(False)", "取消 Cancel"),
+        Binding("i", "answer(True)", "安装 Install"),
+    ]
+    YES = "install"
+
+    def compose(self) -> ComposeResult:
+        r, loc = self.review, self.locale
+        with Vertical():
+            with VerticalScroll():
+                yield _line(f"{t('install_title', loc)} · {r.name} {r.version}", "heading")
+                kind = "official" if r.official else "community"
+                yield Label(t(kind, loc), markup=False, classes=f"badge-{kind}", id="kind")
+                yield _line(f"{r.author} · {r.source}", "muted")
+                yield _line(r.description)
+                yield _line(t("reach", loc), "heading")
+                for key, values in (("campus", r.campus), ("network", r.network), ("abilities", r.abilities)):
+                    yield _line(f"{t(key, loc)}：{'、'.join(values) if values else t('none', loc)}", key)
+                yield _line(t("tools", loc), "heading")
+                for tool in r.tools:
+                    only = f" · {t('user_only', loc)}" if tool.user_only else ""
+                    yield _line(f"{tool.title}  [{_effect(tool.effect, loc)}]{only}", f"effect-{tool.effect}")
+                    if tool.summary:
+                        yield _line(f"  {tool.summary}", "muted")
+                if r.asks_first:
+                    yield _line(t("asks_first", loc), "effect-write", "asks-first")
+                yield _line(t("instructions", loc), "heading")
+                yield Markdown(clean(r.instructions), open_links=False)
+            with Horizontal(id="buttons"):
+                yield Button(t("cancel", loc), id="cancel")
+                yield Button(t("install", loc), id="install", variant="primary")
+
+
+class UpdateApprovalDialog(_Review[UpdateReview]):
+    """A paused update: what it adds to the scope, which effects got stronger, which texts changed."""
+
+    DEFAULT_CSS = REVIEW_CSS.format(name="UpdateApprovalDialog")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "answer(False)", "保留旧版本 Keep"),
+        Binding("a", "answer(True)", "同意 Accept"),
+    ]
+    YES = "accept"
+
+    def compose(self) -> ComposeResult:
+        r, loc = self.review, self.locale
+        with Vertical():
+            with VerticalScroll():
+                yield _line(f"{t('update_title', loc)} · {r.name} {r.old_version} → {r.new_version}", "heading")
+                added = [
+                    (t(key, loc), values)
+                    for key, values in (
+                        ("campus", r.added_campus),
+                        ("network", r.added_network),
+                        ("abilities", r.added_abilities),
+                    )
+                    if values
+                ]
+                if added:
+                    yield _line(t("added", loc), "heading")
+                    for label, values in added:
+                        yield _line(f"+ {label}：{'、'.join(values)}", "added")
+                if r.stronger:
+                    yield _line(t("stronger", loc), "heading")
+                    for change in r.stronger:
+                        old = _effect(change.old, loc) if change.old else t("new_tool", loc)
+                        yield _line(f"{change.tool}：{old} → {_effect(change.new, loc)}", f"effect-{change.new}")
+                if r.removed_tools:
+                    yield _line(f"{t('removed', loc)}：{'、'.join(r.removed_tools)}", "muted")
+                if r.texts:
+                    yield _line(t("texts", loc), "heading")
+                    for text in r.texts:
+                        what = t(text.what, loc)
+                        yield _line(f"{text.tool} · {what}", "text-change")
+                        yield _line(f"  - {text.old[:300]}", "effect-money")
+                        yield _line(f"  + {text.new[:300]}", "tone-ok")
+            with Horizontal(id="buttons"):
+                yield Button(t("keep", loc), id="keep")
+                yield Button(t("accept", loc), id="accept", variant="warning")

@@ -1,0 +1,175 @@
+"""What a student sees before a plugin is installed or a paused update is applied: plain data, no UI.
+
+The install review answers the seeds' three questions (official or community; what it may reach; what it can
+do). The update review is the difference between two versions' declarations: a wider scope, stronger effects
+or changed tool texts pause an update until the student agrees; anything else applies by itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tui.lang.documents.common import EFFECT_ORDER
+from tui.lang.documents.loader import Plugin
+
+#: Official plugins come from this repository (or are built in); every other source is a community plugin.
+OFFICIAL_REPO = "https://github.com/pkuinfo/pku-harness-plugins"
+
+
+@dataclass(frozen=True)
+class ToolReview:
+    """One tool as the review page lists it."""
+
+    name: str
+    title: str
+    summary: str | None
+    effect: str
+    user_only: bool = False
+    """Only the student can run it (never the assistant)."""
+
+
+@dataclass(frozen=True)
+class InstallReview:
+    """Everything the install review page shows (seeds: 安装链接 → 审核页)."""
+
+    plugin_id: str
+    name: str
+    version: str
+    author: str
+    description: str
+    official: bool
+    source: str
+    """The link it was installed from (or `built-in`)."""
+    campus: list[str] = field(default_factory=list)
+    network: list[str] = field(default_factory=list)
+    abilities: list[str] = field(default_factory=list)
+    tools: list[ToolReview] = field(default_factory=list)
+    instructions: str = ""
+    """The assistant's Markdown instructions, shown so the student can read what the model is told."""
+
+    @property
+    def asks_first(self) -> list[ToolReview]:
+        """Tools that start as 「先询问」: a community plugin's write, money and public tools."""
+        return [] if self.official else [t for t in self.tools if t.effect != "read"]
+
+
+@dataclass(frozen=True)
+class EffectChange:
+    """A tool whose effect got stronger (or a new tool that is not read-only)."""
+
+    tool: str
+    old: str | None
+    new: str
+
+
+@dataclass(frozen=True)
+class TextChange:
+    """A tool whose title, summary or model description changed."""
+
+    tool: str
+    what: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class UpdateReview:
+    """What an update changes in the declarations (seeds: 更新)."""
+
+    plugin_id: str
+    name: str
+    old_version: str
+    new_version: str
+    added_campus: list[str] = field(default_factory=list)
+    added_network: list[str] = field(default_factory=list)
+    added_abilities: list[str] = field(default_factory=list)
+    stronger: list[EffectChange] = field(default_factory=list)
+    added_tools: list[str] = field(default_factory=list)
+    removed_tools: list[str] = field(default_factory=list)
+    texts: list[TextChange] = field(default_factory=list)
+
+    @property
+    def wider_scope(self) -> bool:
+        """New campus services, domains or abilities, or a stronger effect."""
+        return bool(self.added_campus or self.added_network or self.added_abilities or self.stronger)
+
+    @property
+    def needs_approval(self) -> bool:
+        """The update waits for the student only when its scope grew (the seeds' rule). Changed tool texts
+        are shown on the approval page when there is one, and listed in the "updated" notice otherwise."""
+        return self.wider_scope
+
+
+def _tool_texts(plugin: Plugin, locale: str) -> dict[str, tuple[str, str | None]]:
+    m = plugin.manifest
+    english = m.i18n.en if locale == "en" and m.i18n and m.i18n.en else None
+    out = {}
+    for name, tool in plugin.tools.items():
+        d = tool.definition
+        text = english.tools.get(name) if english else None
+        title = (text.title if text and text.title else None) or d.title
+        # The seeds: without an English summary the English UI shows no summary line at all.
+        summary = (text.summary if text else None) if english else d.summary
+        out[name] = (title, summary)
+    return out
+
+
+def install_review(plugin: Plugin, source: str, official: bool, locale: str = "zh") -> InstallReview:
+    """The review of a plugin that validated (built by the installer before anything is stored)."""
+    m = plugin.manifest
+    english = m.i18n.en if locale == "en" and m.i18n and m.i18n.en else None
+    texts = _tool_texts(plugin, locale)
+    return InstallReview(
+        plugin_id=m.id,
+        name=(english.name if english and english.name else None) or m.name,
+        version=m.version,
+        author=m.author,
+        description=(english.description if english and english.description else None) or m.description,
+        official=official,
+        source=source,
+        campus=list(m.campus),
+        network=list(m.network),
+        abilities=list(m.abilities),
+        tools=[
+            ToolReview(name, *texts[name], effect=t.definition.effect, user_only=t.definition.userOnly)
+            for name, t in plugin.tools.items()
+        ],
+        instructions=(english.instructions if english and english.instructions else None) or plugin.instructions,
+    )
+
+
+def update_review(old: Plugin, new: Plugin) -> UpdateReview:
+    """The declarations an update changes, tool by tool."""
+    o, n = old.manifest, new.manifest
+    stronger = []
+    texts = []
+    for name, tool in new.tools.items():
+        d = tool.definition
+        before = old.tools.get(name)
+        if before is None:
+            if d.effect != "read":
+                stronger.append(EffectChange(name, None, d.effect))
+            continue
+        b = before.definition
+        if EFFECT_ORDER[d.effect] > EFFECT_ORDER[b.effect]:
+            stronger.append(EffectChange(name, b.effect, d.effect))
+        for what, was, now in (
+            ("title", b.title, d.title),
+            ("summary", b.summary or "", d.summary or ""),
+            ("description", b.description, d.description),
+        ):
+            if was != now:
+                texts.append(TextChange(name, what, was, now))
+    return UpdateReview(
+        plugin_id=n.id,
+        name=n.name,
+        old_version=o.version,
+        new_version=n.version,
+        added_campus=[c for c in n.campus if c not in o.campus],
+        added_network=[d for d in n.network if d not in o.network],
+        added_abilities=[a for a in n.abilities if a not in o.abilities],
+        stronger=stronger,
+        added_tools=[t for t in new.tools if t not in old.tools],
+        removed_tools=[t for t in old.tools if t not in new.tools],
+        texts=texts,
+    )
