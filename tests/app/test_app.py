@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, TabbedContent
+from textual.widgets import DataTable, Select, TabbedContent
 
 from tui.app.app import PkuHarnessApp, make_app
 from widgets_render.textual_render import WidgetFrame
@@ -122,3 +122,51 @@ async def test_a_permission_changed_in_settings_is_stored(app: PkuHarnessApp) ->
         assert table.get_cell_at(table.cursor_coordinate) == "deny"
         assert app.runtime.grants.chosen() == {("wallet", "money"): "deny"}
         assert app.runtime.gate.mode(app.runtime.registry.find("wallet.recharge")) == "deny"  # type: ignore[arg-type]
+
+
+async def test_language_and_theme_switch_in_settings_and_are_remembered(tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(120, 45)) as pilot:
+        await wait_for_widgets(pilot, app)
+        await pilot.press("4")
+        app.query_one("#theme", Select).value = "light"
+        await pilot.pause()
+        assert app.theme == "textual-light"
+        app.query_one("#language", Select).value = "en"
+        await pilot.pause(0.2)
+        tabs = app.query_one(TabbedContent)
+        assert tabs.active == "settings"
+        labels = [str(tab.label) for tab in app.query("ContentTab")]
+        assert labels[:4] == ["Home", "Assistant", "Plugins", "Settings"]
+        tools = app.runtime.registry.find("classrooms.free")
+        assert tools is not None and tools.title == "Free classrooms"  # plugin texts from i18n.en
+    again = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    assert again.locale == "en" and again.runtime.settings.get("theme") == "light"
+    assert make_app(demo=True, data_dir=tmp_path, now=NOW, locale="zh").locale == "zh"  # --lang wins
+
+
+async def test_settings_show_reach_and_the_audit_log(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(120, 45)) as pilot:
+        await wait_for_widgets(pilot, app)
+        await app.recompose()  # the audit table is built from the store: the dashboard's reads are in it now
+        await pilot.press("4")
+        reach = app.query_one("#reach", DataTable)
+        rows = [list(reach.get_row_at(i)) for i in range(reach.row_count)]
+        assert ["校园卡", "card", "—", "campusPage"] in rows
+        assert ["空闲教室", "—", "portal.pku.edu.cn", "—"] in rows
+        audit = app.query_one("#audit", DataTable)
+        tools = {audit.get_row_at(i)[1] for i in range(audit.row_count)}
+        assert "wallet.cardBalance" in tools
+        assert {audit.get_row_at(i)[2] for i in range(audit.row_count)} == {"user"}
+
+
+async def test_help_lists_keys_and_the_palette_has_the_apps_commands(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(120, 45)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.screen.query("KeyPanel")
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert {"首页", "设置", "切换语言", "刷新全部小组件", "空闲教室 · search"} <= set(titles)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert not app.screen.query("KeyPanel")

@@ -93,8 +93,10 @@ async def test_a_data_source_is_cached_for_its_ttl_and_kept_when_a_refresh_fails
         await runtime.sources.read("showcase.nope")
 
 
-def test_the_second_migration_added_the_cache(runtime: Runtime) -> None:
-    assert runtime.store.version == len(MIGRATIONS) == 2
+def test_every_migration_ran_and_made_its_table(runtime: Runtime) -> None:
+    assert runtime.store.version == len(MIGRATIONS) == 3
+    tables = {r[0] for r in runtime.store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"data_cache", "app_settings"} <= tables
 
 
 def test_titles_and_summaries_follow_the_app_language(tmp_path: Path) -> None:

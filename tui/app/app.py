@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Select, Static, TabbedContent, TabPane
 
 from tui.app.dashboard import Dashboard
 from tui.app.i18n import t
+from tui.app.plugin_screen import PluginScreen
 from tui.app.tool_form import ToolFormScreen
 from tui.runtime.runtime import Runtime
+
+#: The student's theme choice → the Textual theme.
+THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
 
 class PkuHarnessApp(App[None]):
@@ -23,12 +30,16 @@ class PkuHarnessApp(App[None]):
     TITLE = "PKU harness"
     CSS = """
     Screen { background: $background; }
-    #assistant-pane Static, #settings-pane Static { padding: 1 2; }
+    #assistant-pane Static { padding: 1 2; }
+    #settings-pane .heading { padding: 1 1 0 1; text-style: bold; color: $accent; }
+    #appearance { height: auto; padding: 0 1; }
+    #appearance Select { width: 24; margin-right: 2; }
     DataTable { height: auto; max-height: 24; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "刷新 Refresh"),
         Binding("q", "quit", "退出 Quit"),
+        Binding("f1,question_mark", "help", "帮助 Help"),
         Binding("1", "tab('home')", "首页", show=False),
         Binding("2", "tab('assistant')", "助手", show=False),
         Binding("3", "tab('plugins')", "插件", show=False),
@@ -52,12 +63,28 @@ class PkuHarnessApp(App[None]):
                 yield Static("", markup=False, id="assistant-draft")
             with TabPane(t("plugins", self.locale), id="plugins"):
                 yield self.tools_table()
-            with TabPane(t("settings", self.locale), id="settings"), Vertical(id="settings-pane"):
-                yield Static(t("permissions", self.locale), markup=False)
+            with TabPane(t("settings", self.locale), id="settings"), VerticalScroll(id="settings-pane"):
+                yield Static(t("appearance", self.locale), markup=False, classes="heading")
+                with Horizontal(id="appearance"):
+                    yield Select(
+                        [("中文", "zh"), ("English", "en")], value=self.locale, allow_blank=False, id="language"
+                    )
+                    yield Select(
+                        [(t("dark", self.locale), "dark"), (t("light", self.locale), "light")],
+                        value=self.runtime.settings.get("theme"),
+                        allow_blank=False,
+                        id="theme",
+                    )
+                yield Static(t("permissions", self.locale), markup=False, classes="heading")
                 yield self.permissions_table()
+                yield Static(t("reach", self.locale), markup=False, classes="heading")
+                yield self.reach_table()
+                yield Static(t("audit", self.locale), markup=False, classes="heading")
+                yield self.audit_table()
         yield Footer()
 
     def on_mount(self) -> None:
+        self.theme = THEMES[self.runtime.settings.get("theme")]
         if self.demo:
             self.sub_title = t("demo", self.locale)
 
@@ -82,6 +109,75 @@ class PkuHarnessApp(App[None]):
             ]
             table.add_row(inst.plugin.manifest.name, *modes, key=pid)
         return table
+
+    def reach_table(self) -> DataTable[str]:
+        """What each plugin may reach: campus services (as the student), websites, app abilities."""
+        table: DataTable[str] = DataTable(id="reach", cursor_type="row")
+        table.add_columns(t("plugin", self.locale), t("campus", self.locale)[:4], t("network", self.locale), "App")
+        for _pid, inst in sorted(self.runtime.registry.plugins.items()):
+            m = inst.plugin.manifest
+            table.add_row(
+                m.name, "、".join(m.campus) or "—", "、".join(m.network) or "—", "、".join(m.abilities) or "—"
+            )
+        return table
+
+    def audit_table(self) -> DataTable[str]:
+        """The latest calls: when, which tool, who asked, what was decided and how it ended."""
+        table: DataTable[str] = DataTable(id="audit", cursor_type="row", zebra_stripes=True)
+        table.add_columns(
+            "时间" if self.locale == "zh" else "Time", t("tool", self.locale), "actor", "decision", "outcome"
+        )
+        for row in self.runtime.audit.recent(50):
+            at = datetime.fromtimestamp(row.at_ms / 1000).strftime("%m-%d %H:%M:%S")
+            table.add_row(at, row.tool, row.actor, row.decision, row.outcome)
+        return table
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        """Language and theme apply at once and are remembered."""
+        if event.select.id == "theme" and isinstance(event.value, str):
+            self.runtime.settings.set("theme", event.value)
+            self.theme = THEMES[event.value]
+        elif event.select.id == "language" and event.value in ("zh", "en") and event.value != self.locale:
+            await self.set_language(str(event.value))
+
+    async def set_language(self, locale: str) -> None:
+        """Rebuild the shell in the other language (plugin texts from i18n.en), staying on 设置."""
+        self.runtime.settings.set("language", locale)
+        self.runtime.registry.set_locale(locale)
+        self.locale = locale
+        await self.recompose()
+        self.query_one(TabbedContent).active = "settings"
+
+    def action_help(self) -> None:
+        """Every key of the focused screen, in Textual's key panel."""
+        if self.screen.query("KeyPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette (Ctrl+P): the app's own commands and each plugin's screens."""
+        yield from super().get_system_commands(screen)
+        for tab in ("home", "assistant", "plugins", "settings"):
+            yield SystemCommand(t(tab, self.locale), t("go_to", self.locale), lambda tab=tab: self.action_tab(tab))
+        other = "en" if self.locale == "zh" else "zh"
+        yield SystemCommand(
+            t("switch_language", self.locale), "中文 / English", lambda: self.run_worker(self.set_language(other))
+        )
+        yield SystemCommand(t("refresh_all", self.locale), t("refresh_all_help", self.locale), self.action_refresh)
+        for pid, inst in sorted(self.runtime.registry.plugins.items()):
+            for name in inst.plugin.screens:
+                yield SystemCommand(
+                    f"{inst.plugin.manifest.name} · {name}",
+                    t("open_screen", self.locale),
+                    lambda pid=pid, name=name: self.push_screen(
+                        PluginScreen(self.runtime, pid, name, {}, self.locale, self.now)
+                    ),
+                )
+
+    def open_screen(self, plugin_id: str, name: str) -> None:
+        """Open one of a plugin's screens with its default params."""
+        self.push_screen(PluginScreen(self.runtime, plugin_id, name, {}, self.locale, self.now))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on a plugin tool opens its form; the app's own tools are the assistant's."""
@@ -118,7 +214,7 @@ class PkuHarnessApp(App[None]):
 
 
 def make_app(
-    demo: bool = False, locale: str = "zh", data_dir: Path | None = None, now: str | None = None, **kwargs: Any
+    demo: bool = False, locale: str | None = None, data_dir: Path | None = None, now: str | None = None, **kwargs: Any
 ) -> PkuHarnessApp:
     """The one factory the CLI, the tests and the screenshot script use.
 
@@ -127,5 +223,7 @@ def make_app(
     if demo and data_dir is None:
         data_dir = Path(tempfile.mkdtemp(prefix="pku-harness-demo-"))
     db = data_dir / "pku-harness.sqlite3" if data_dir is not None else None
-    runtime = Runtime.open(db, demo=demo, locale=locale, **kwargs)
-    return PkuHarnessApp(runtime, locale=locale, demo=demo, now=now)
+    runtime = Runtime.open(db, demo=demo, locale=locale or "zh", **kwargs)
+    chosen = locale or runtime.settings.get("language")  # --lang wins over the saved setting
+    runtime.registry.set_locale(chosen)
+    return PkuHarnessApp(runtime, locale=chosen, demo=demo, now=now)

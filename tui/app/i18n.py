@@ -70,6 +70,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "summary": {"zh": "简介", "en": "summary"},
     "description": {"zh": "给助手的说明", "en": "description for the assistant"},
     "keep": {"zh": "保留旧版本", "en": "Keep the old version"},
+    "appearance": {"zh": "语言和主题", "en": "Language and theme"},
+    "dark": {"zh": "深色", "en": "Dark"},
+    "light": {"zh": "浅色", "en": "Light"},
+    "audit": {"zh": "最近的工具调用（审计日志）", "en": "Recent tool calls (audit log)"},
+    "go_to": {"zh": "切换到这个标签页", "en": "Go to this tab"},
+    "switch_language": {"zh": "切换语言", "en": "Switch language"},
+    "refresh_all": {"zh": "刷新全部小组件", "en": "Refresh all widgets"},
+    "refresh_all_help": {"zh": "忽略缓存，重新取数据", "en": "Refetch, ignoring the cache"},
+    "open_screen": {"zh": "打开插件页面", "en": "Open the plugin screen"},
 }
 
 

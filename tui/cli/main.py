@@ -11,10 +11,15 @@ from tui.cli.tools import audit, permissions, tools
 
 @click.group(invoke_without_command=True)
 @click.option("--demo", is_flag=True, help="Start with the embedded demo data (no network, no login).")
-@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True, help="Language of the app.")
+@click.option(
+    "--lang",
+    type=click.Choice(["zh", "en"]),
+    default=None,
+    help="Language of the app (default: the one saved in 设置).",
+)
 @click.version_option(__version__, prog_name="pku-harness")
 @click.pass_context
-def cli(ctx: click.Context, demo: bool, lang: str) -> None:
+def cli(ctx: click.Context, demo: bool, lang: str | None) -> None:
     """PKU harness at a terminal: an AI campus assistant whose abilities come from plugins."""
     if ctx.invoked_subcommand is not None:
         return

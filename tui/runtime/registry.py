@@ -120,6 +120,11 @@ class Registry:
         self._tools: list[ToolInfo] | None = None
         """The tool list, built once per change of plugins (every gate call looks a tool up)."""
 
+    def set_locale(self, locale: str) -> None:
+        """Switch the language of tool titles and instructions (English comes from i18n.en)."""
+        self.locale = locale
+        self._tools = None
+
     def add_host(self, host: HostPlugin) -> None:
         """Register one of the app's own host plugins."""
         self.hosts[host.id] = host

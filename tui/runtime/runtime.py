@@ -27,6 +27,7 @@ from tui.runtime.permissions import Grants
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.registry import InstalledPlugin, Registry
 from tui.runtime.secrets import Secrets
+from tui.runtime.settings import AppSettings
 from tui.runtime.store import Store
 
 
@@ -65,6 +66,7 @@ class Runtime:
         self.grants = Grants(store)
         self.audit = Audit(store)
         self.kv = SqliteKv(store)
+        self.settings = AppSettings(store)
         self.folders: dict[str, Path] = {}
         self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
         self.sources = DataSources(self.gate, store)

@@ -61,6 +61,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (plugin, source)
     ) WITHOUT ROWID;
     """,
+    # 3: the student's app settings (language, theme), one JSON value per key
+    """
+    CREATE TABLE app_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+    """,
 ]
 
 
