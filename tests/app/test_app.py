@@ -170,3 +170,21 @@ async def test_help_lists_keys_and_the_palette_has_the_apps_commands(app: PkuHar
         await pilot.press("f1")
         await pilot.pause()
         assert not app.screen.query("KeyPanel")
+
+
+@pytest.mark.parametrize(("width", "columns", "size"), [(120, 2, "medium"), (80, 1, "medium"), (56, 1, "small")])
+async def test_narrow_terminals_get_one_column_and_small_widgets(
+    tmp_path: Path, width: int, columns: int, size: str
+) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await wait_for_widgets(pilot, app)
+        await pilot.pause(0.1)
+        await app.workers.wait_for_complete()
+        frames = list(app.query(WidgetFrame))
+        lefts = {f.region.x for f in frames}
+        assert len(lefts) == columns
+        assert all(f.region.right <= width for f in frames)  # nothing runs off the screen
+        assert app.query_one("Dashboard").tiny is (size == "small")
+        await pilot.press("4")  # the other tabs still open
+        assert app.query_one(TabbedContent).active == "settings"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.containers import Grid, VerticalScroll
 from textual.widgets import Static
@@ -42,6 +42,13 @@ def slots(runtime: Runtime) -> list[Slot]:
     return out
 
 
+#: From this width the grid has two columns. Two medium widgets want ~124 cells; the grid shrinks them a little
+#: rather than leave a 100–123 column terminal with one very wide column.
+TWO_COLUMNS = 100
+#: Below this width every widget renders small (genui.md §2.7).
+SMALL_ONLY = 60
+
+
 class Dashboard(VerticalScroll):
     """首页: a grid of widget frames; each fills itself from its data source in a worker."""
 
@@ -56,6 +63,8 @@ class Dashboard(VerticalScroll):
         self.locale = locale
         self.now = now
         self.slots = slots(runtime)
+        self.tiny = False
+        """The terminal is narrower than SMALL_ONLY columns: widgets render at their small size."""
 
     def compose(self) -> ComposeResult:
         with Grid(id="widgets"):
@@ -66,6 +75,15 @@ class Dashboard(VerticalScroll):
 
     def on_mount(self) -> None:
         self.refresh_all()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Two columns when two medium widgets fit, else one; under 60 columns every widget is small (§2.7)."""
+        grid = self.query_one("#widgets", Grid)
+        grid.styles.grid_size_columns = 2 if event.size.width >= TWO_COLUMNS else 1
+        tiny = event.size.width < SMALL_ONLY
+        if tiny != self.tiny:
+            self.tiny = tiny
+            self.refresh_all()
 
     def refresh_all(self, force: bool = False) -> None:
         """Fill (or refill) every slot."""
@@ -109,5 +127,5 @@ class Dashboard(VerticalScroll):
         plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
         evaluator = LangEvaluator(now, self.locale)
         names = widget_names(plugin, evaluator.run, data, meta)
-        size = slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
+        size = "small" if self.tiny else slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
         return resolve(slot.spec, slot.file, evaluator, names, str(size), self.locale), bool(meta["stale"])
