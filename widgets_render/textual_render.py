@@ -229,7 +229,7 @@ class WidgetFrame(Vertical):
         self,
         resolved: Resolved,
         file: str,
-        stale: bool = False,
+        stale: bool | str | None = False,
         tap: dict[str, object] | None = None,
         **kwargs: object,
     ) -> None:
@@ -237,7 +237,9 @@ class WidgetFrame(Vertical):
         self.resolved = resolved
         self.file = file
         self.tap = tap
-        self.border_title = resolved.title + (" ⟳" if stale else "")
+        # A stale widget keeps its last good data and says how old it is in the title (genui §2.6).
+        mark = f" ⟳ {stale}" if isinstance(stale, str) else " ⟳" if stale else ""
+        self.border_title = resolved.title + mark
 
     def action_tap(self) -> None:
         if self.tap is not None:

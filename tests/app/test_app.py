@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, Select, TabbedContent
+from textual.widgets import DataTable, Select, Static, TabbedContent
 
 from tui.app.app import PkuHarnessApp, make_app
+from tui.app.dashboard import Dashboard, tick_seconds
 from widgets_render.textual_render import WidgetFrame
 
 NOW = "2026-11-30T12:00:00+08:00"
@@ -188,3 +191,106 @@ async def test_narrow_terminals_get_one_column_and_small_widgets(
         assert app.query_one("Dashboard").tiny is (size == "small")
         await pilot.press("4")  # the other tabs still open
         assert app.query_one(TabbedContent).active == "settings"
+
+
+FEED_MANIFEST = """\
+---
+spec: 1
+id: feed
+name: 动态
+description: A widget whose source can only fail (nothing is recorded for it).
+version: 1.0.0
+author: tests
+network: [feed.example.com]
+tools:
+  latest:
+    title: 最新
+    description: The latest items.
+    effect: read
+    steps:
+      - let: res
+        request: { url: "https://feed.example.com/latest" }
+    return: res
+dataSources:
+  latest: { tool: latest, ttl: 1m }
+widgets:
+  latest: widgets/latest.json
+---
+Feed.
+"""
+
+FEED_WIDGET = {
+    "spec": 1,
+    "kind": "widget",
+    "title": "动态",
+    "source": "latest",
+    "refresh": {"every": "30s"},
+    "body": {"type": "text", "text": "${data.headline}"},
+}
+
+
+def feed_plugin(tmp_path: Path) -> Path:
+    folder = tmp_path / "feed"
+    (folder / "widgets").mkdir(parents=True)
+    (folder / "PLUGIN.md").write_text(FEED_MANIFEST, encoding="utf-8")
+    (folder / "widgets" / "latest.json").write_text(json.dumps(FEED_WIDGET, ensure_ascii=False), encoding="utf-8")
+    return folder
+
+
+async def test_a_failed_refresh_keeps_the_last_good_data_with_its_age(tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path / "data", now=NOW, extra=[feed_plugin(tmp_path)])
+    twelve_minutes_ago = int(time.time() * 1000) - 12 * 60_000
+    app.runtime.store.db.execute(
+        "INSERT INTO data_cache (plugin, source, value, fetched_ms) VALUES ('feed', 'latest', ?, ?)",
+        (json.dumps({"headline": "图书馆延长开放"}), twelve_minutes_ago),
+    )
+    async with app.run_test(size=(120, 50)) as pilot:
+        frames = await wait_for_widgets(pilot, app, count=8)
+        feed = next(f for f in frames if f.file.startswith("feed/"))
+        assert str(feed.border_title) == "动态 ⟳ 12 分钟前"
+        assert "图书馆延长开放" in [str(s.render()) for s in feed.query(Static)]
+        assert not feed.has_class("-error")
+
+
+async def test_a_source_that_never_answers_becomes_load_timeout(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr("tui.app.dashboard.LOAD_TIMEOUT_S", 0.3)  # 15 s in the app
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    real_read = app.runtime.sources.read
+
+    async def canteen_hangs(source_id: str, **kwargs: Any) -> Any:
+        if source_id.startswith("canteen."):
+            await asyncio.sleep(30)  # a server that accepted the connection and never answered
+        return await real_read(source_id, **kwargs)
+
+    app.runtime.sources.read = canteen_hangs  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 45)) as pilot:
+        frames = await wait_for_widgets(pilot, app)
+        canteen = next(f for f in frames if f.file.startswith("canteen/"))
+        assert canteen.has_class("-error")
+        text = " ".join(str(s.render()) for s in canteen.query(Static))
+        assert "LOAD_TIMEOUT" in text and "0.3 秒内没有取到数据，按 r 重试" in text
+        assert [f.file for f in frames if f.has_class("-error")] == ["canteen/widgets/crowd.json"]
+
+
+async def test_ticks_reevaluate_only_while_the_dashboard_is_shown(tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(120, 45)) as pilot:
+        await wait_for_widgets(pilot, app)
+        dashboard = app.query_one(Dashboard)
+        shuttle = next(i for i, s in enumerate(dashboard.slots) if s.plugin_id == "shuttle")
+        calls = len(app.runtime.audit.recent(500))
+        dashboard.tick(shuttle, dashboard.slots[shuttle])
+        await app.workers.wait_for_complete()
+        assert dashboard.ticks == 1
+        assert len(app.runtime.audit.recent(500)) == calls  # within the ttl: re-evaluated, not refetched
+        await pilot.press("2")
+        await pilot.pause()
+        dashboard.tick(shuttle, dashboard.slots[shuttle])
+        assert dashboard.ticks == 1  # hidden: no tick
+
+
+def test_tick_cadence_is_clamped_to_the_floor() -> None:
+    assert tick_seconds({"refresh": {"every": "1m"}}) == 60
+    assert tick_seconds({"refresh": {"every": "5s"}}) == 30
+    assert tick_seconds({"refresh": {"every": "soon"}}) is None
+    assert tick_seconds({}) is None

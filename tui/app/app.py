@@ -50,12 +50,14 @@ class PkuHarnessApp(App[None]):
         super().__init__()
         self.runtime = runtime
         self.locale = locale
+        self.start_tab = "home"
+        """The tab shown after (re)composing; a language switch stays on 设置."""
         self.demo = demo
         self.now = now
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        with TabbedContent(initial="home"):
+        with TabbedContent(initial=self.start_tab):
             with TabPane(t("home", self.locale), id="home"):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
             with TabPane(t("assistant", self.locale), id="assistant"), Vertical(id="assistant-pane"):
@@ -145,8 +147,8 @@ class PkuHarnessApp(App[None]):
         self.runtime.settings.set("language", locale)
         self.runtime.registry.set_locale(locale)
         self.locale = locale
+        self.start_tab = "settings"
         await self.recompose()
-        self.query_one(TabbedContent).active = "settings"
 
     def action_help(self) -> None:
         """Every key of the focused screen, in Textual's key panel."""

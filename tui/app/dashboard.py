@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +15,7 @@ from textual.widgets import Static
 from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.app.i18n import t
 from tui.app.plugin_screen import open_from_widget
+from tui.lang.documents.common import parse_duration
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
 from widgets_render.resolve import resolve
@@ -49,6 +52,37 @@ TWO_COLUMNS = 100
 SMALL_ONLY = 60
 
 
+#: genui §2.6: a first load that has not answered by then becomes the LOAD_TIMEOUT error card.
+LOAD_TIMEOUT_S = 15.0
+#: genui §2.6: ticks are at least this far apart.
+TICK_FLOOR_S = 30.0
+
+
+def tick_seconds(spec: dict[str, Any]) -> float | None:
+    """The widget's `refresh.every` in seconds, clamped to the floor; None when it does not tick."""
+    refresh = spec.get("refresh")
+    every = refresh.get("every") if isinstance(refresh, dict) else None
+    if every is None:
+        return None
+    try:
+        return max(TICK_FLOOR_S, parse_duration(every) / 1000)
+    except ValueError:
+        return None
+
+
+def ago(ms: int, locale: str) -> str:
+    """A compact age for the stale mark: '12 分钟前' / '12 min ago'."""
+    minutes = ms // 60_000
+    if minutes < 1:
+        return "刚刚" if locale != "en" else "just now"
+    if minutes < 60:
+        return f"{minutes} 分钟前" if locale != "en" else f"{minutes} min ago"
+    hours = minutes // 60
+    if hours < 24:
+        return f"{hours} 小时前" if locale != "en" else f"{hours} h ago"
+    return f"{hours // 24} 天前" if locale != "en" else f"{hours // 24} d ago"
+
+
 class Dashboard(VerticalScroll):
     """首页: a grid of widget frames; each fills itself from its data source in a worker."""
 
@@ -64,6 +98,9 @@ class Dashboard(VerticalScroll):
         self.now = now
         self.slots = slots(runtime)
         self.tiny = False
+        self.ticks = 0
+        self.load_timeout = LOAD_TIMEOUT_S
+        """Ticks that re-evaluated a widget (for tests and the status line)."""
         """The terminal is narrower than SMALL_ONLY columns: widgets render at their small size."""
 
     def compose(self) -> ComposeResult:
@@ -75,6 +112,17 @@ class Dashboard(VerticalScroll):
 
     def on_mount(self) -> None:
         self.refresh_all()
+        for i, slot in enumerate(self.slots):
+            every = tick_seconds(slot.spec)
+            if every is not None:
+                self.set_interval(every, lambda i=i, slot=slot: self.tick(i, slot), name=f"tick-{slot.file}")
+
+    def tick(self, index: int, slot: Slot) -> None:
+        """Re-evaluate one widget with a new `now`; its source refetches only once its ttl has passed (§2.6).
+        Nothing happens while the dashboard is hidden (another tab or a screen on top)."""
+        if self.screen.is_current and self.region.area > 0:
+            self.ticks += 1
+            self.fill(index, slot, False)
 
     def on_resize(self, event: events.Resize) -> None:
         """Two columns when two medium widgets fit, else one; under 60 columns every widget is small (§2.7)."""
@@ -107,25 +155,35 @@ class Dashboard(VerticalScroll):
         index = int(str(event.frame.id).removeprefix("slot-"))
         open_from_widget(event.frame, self.runtime, self.slots[index].plugin_id, self.locale, self.now)
 
-    async def resolve_slot(self, slot: Slot, force: bool) -> tuple[Resolved, bool]:
-        """The resolved widget and whether its data is stale; failures become error cards."""
+    async def resolve_slot(self, slot: Slot, force: bool) -> tuple[Resolved, str | None]:
+        """The resolved widget and, when its data is the last good value, how old that is (the ⟳ mark).
+        Failures become error cards."""
         now = self.now or beijing_now()
         source = slot.spec.get("source") if isinstance(slot.spec.get("source"), str) else None
         meta: dict[str, Any] = {"stale": False, "loading": False, "error": None, "fetchedAt": now}
         data: Any = None
+        mark: str | None = None
         if source is not None:
+            title = slot.spec.get("title")
+            name = title.get(self.locale) or title.get("zh") if isinstance(title, dict) else str(title or slot.name)
+            read = self.runtime.sources.read(f"{slot.plugin_id}.{source}", force=force, now=self.now)
             try:
-                value = await self.runtime.sources.read(f"{slot.plugin_id}.{source}", force=force, now=self.now)
+                value = await asyncio.wait_for(read, self.load_timeout)
+            except TimeoutError:
+                # genui §2.6: a first load never spins forever.
+                message = t("load_timeout", self.locale).format(seconds=f"{self.load_timeout:g}")
+                return Resolved(str(name), ErrorCard("LOAD_TIMEOUT", slot.file, "/source", message)), None
             except (KeyError, RuntimeError) as e:
-                title = slot.spec.get("title")
-                name = title.get(self.locale) or title.get("zh") if isinstance(title, dict) else str(title or slot.name)
                 return Resolved(
                     str(name), ErrorCard("TOOL_ERROR", slot.file, "/source", f"{t('load_failed', self.locale)}: {e}")
-                ), False
+                ), None
             data = value.value
+            age_ms = max(0, int(time.time() * 1000) - value.fetched_ms)
+            meta["ageMs"] = age_ms
+            mark = ago(age_ms, self.locale) if value.stale else None
             meta.update(stale=value.stale, error=value.error or None)
         plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
         evaluator = LangEvaluator(now, self.locale)
         names = widget_names(plugin, evaluator.run, data, meta)
         size = "small" if self.tiny else slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
-        return resolve(slot.spec, slot.file, evaluator, names, str(size), self.locale), bool(meta["stale"])
+        return resolve(slot.spec, slot.file, evaluator, names, str(size), self.locale), mark

@@ -79,6 +79,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "refresh_all": {"zh": "刷新全部小组件", "en": "Refresh all widgets"},
     "refresh_all_help": {"zh": "忽略缓存，重新取数据", "en": "Refetch, ignoring the cache"},
     "open_screen": {"zh": "打开插件页面", "en": "Open the plugin screen"},
+    "load_timeout": {
+        "zh": "{seconds} 秒内没有取到数据，按 r 重试",
+        "en": "No data within {seconds} s; press r to retry",
+    },
 }
 
 
