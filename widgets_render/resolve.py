@@ -106,9 +106,10 @@ class _Ctx:
     warnings: list[str] = field(default_factory=list)
 
     def pick(self, v: Any) -> Any:
-        """An I18nString in the app's language (English falls back to Chinese)."""
+        """An I18nString in the app's language (English falls back to Chinese only when it is missing: an
+        empty English text is a deliberate translation, e.g. a unit English does not write)."""
         if isinstance(v, dict) and "zh" in v and set(v) <= {"zh", "en"}:
-            return v.get("en") or v["zh"] if self.locale == "en" else v["zh"]
+            return v["en"] if self.locale == "en" and v.get("en") is not None else v["zh"]
         return v
 
     def value(self, v: Any, names: Mapping[str, Any], where: str) -> Any:

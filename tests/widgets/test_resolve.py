@@ -198,3 +198,15 @@ def test_resolve_never_raises(mutation: Any, data: Any, where: int, size: str) -
         target["type" if where else "body"] = mutation
     out = resolve(spec, "w", LangEvaluator(NOW), {"data": data, "meta": {}}, size)
     assert isinstance(out.body, VNode | ErrorCard)
+
+
+def test_an_empty_english_text_is_a_translation_not_a_gap() -> None:
+    spec = {
+        "spec": 1,
+        "kind": "widget",
+        "title": {"zh": "空闲", "en": "Free"},
+        "body": {"type": "stat", "value": "2", "unit": {"zh": "间", "en": ""}, "label": {"zh": "教室"}},
+    }
+    out = resolve(spec, "w", LangEvaluator(NOW), {}, locale="en")
+    assert isinstance(out.body, VNode)
+    assert (out.title, out.body.props["unit"], out.body.props["label"]) == ("Free", "", "教室")
