@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import DataTable, Select, Static, TabbedContent
 
 from tui.app.app import PkuHarnessApp, make_app
-from tui.app.dashboard import Dashboard, tick_seconds
+from tui.app.dashboard import Dashboard, slots, tick_seconds
 from widgets_render.textual_render import WidgetFrame
 
 NOW = "2026-11-30T12:00:00+08:00"
@@ -294,3 +294,33 @@ def test_tick_cadence_is_clamped_to_the_floor() -> None:
     assert tick_seconds({"refresh": {"every": "5s"}}) == 30
     assert tick_seconds({"refresh": {"every": "soon"}}) is None
     assert tick_seconds({}) is None
+
+
+async def test_the_student_reorders_resizes_removes_and_adds_widgets(tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(120, 45)) as pilot:
+        await wait_for_widgets(pilot, app)
+        dashboard = app.query_one(Dashboard)
+        order = [s.id for s in dashboard.slots]
+        wallet = next(f for f in app.query(WidgetFrame) if f.file.startswith("wallet/"))
+        wallet.focus()
+        await pilot.press("left_square_bracket")
+        await wait_for_widgets(pilot, app)
+        assert [s.id for s in dashboard.slots] == [*order[:-2], "wallet/balance", order[-2]]
+        assert isinstance(app.focused, WidgetFrame) and app.focused.file.startswith("wallet/")  # focus follows
+        await pilot.press("s")  # wallet: small (its default) → medium
+        await wait_for_widgets(pilot, app)
+        assert next(s for s in dashboard.slots if s.id == "wallet/balance").size == "medium"
+        frame = next(f for f in app.query(WidgetFrame) if f.file.startswith("wallet/"))
+        assert frame.query("ProgressBar")  # the medium-only progress bar now shows
+        await pilot.press("x")
+        await wait_for_widgets(pilot, app, count=6)
+        assert "wallet/balance" not in [s.id for s in dashboard.slots]
+        next(iter(app.query(WidgetFrame))).focus()
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        await pilot.press("enter")  # the one removed widget is the only choice
+        await wait_for_widgets(pilot, app)
+        assert [s.id for s in dashboard.slots][-1] == "wallet/balance"
+    again = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    assert [s.id for s in slots(again.runtime)][-1] == "wallet/balance"  # stored, not just shown

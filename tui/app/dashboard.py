@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Grid, VerticalScroll
 from textual.widgets import Static
 
+from tui.app.dialogs import ChooseDialog
 from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.app.i18n import t
 from tui.app.plugin_screen import open_from_widget
@@ -30,19 +32,37 @@ class Slot:
     plugin_id: str
     name: str
     spec: dict[str, Any]
+    size: str | None = None
+    """The size the student chose (None: the widget's default)."""
 
     @property
     def file(self) -> str:
         return f"{self.plugin_id}/widgets/{self.name}.json"
 
+    @property
+    def id(self) -> str:
+        return f"{self.plugin_id}/{self.name}"
 
-def slots(runtime: Runtime) -> list[Slot]:
-    """Every widget of every plugin, plugins in id order."""
+    @property
+    def sizes(self) -> list[str]:
+        declared = self.spec.get("sizes")
+        return [s for s in declared if s in ("small", "medium", "large")] if isinstance(declared, list) else ["medium"]
+
+
+def available(runtime: Runtime) -> list[Slot]:
+    """Every widget of every installed plugin, plugins in id order (the default layout)."""
     out = []
     for pid, inst in sorted(runtime.registry.plugins.items()):
         for name, spec in inst.plugin.widgets.items():
             out.append(Slot(pid, name, spec))
     return out
+
+
+def slots(runtime: Runtime) -> list[Slot]:
+    """The widgets the student keeps on the dashboard, in their order and sizes."""
+    every = {s.id: s for s in available(runtime)}
+    placed = runtime.layout.placed(list(every))
+    return [Slot(every[p.id].plugin_id, every[p.id].name, every[p.id].spec, p.size) for p in placed]
 
 
 #: From this width the grid has two columns. Two medium widgets want ~124 cells; the grid shrinks them a little
@@ -84,7 +104,18 @@ def ago(ms: int, locale: str) -> str:
 
 
 class Dashboard(VerticalScroll):
-    """首页: a grid of widget frames; each fills itself from its data source in a worker."""
+    """首页: a grid of widget frames; each fills itself from its data source in a worker.
+
+    On a focused widget: `[` / `]` move it, `s` changes its size, `x` removes it; `a` adds a removed one back.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left_square_bracket", "move(-1)", "前移 Earlier"),
+        Binding("right_square_bracket", "move(1)", "后移 Later"),
+        Binding("s", "resize", "大小 Size"),
+        Binding("x", "remove", "移除 Remove"),
+        Binding("a", "add", "添加 Add"),
+    ]
 
     DEFAULT_CSS = """
     Dashboard > Grid { grid-size: 2; grid-gutter: 0 1; height: auto; }
@@ -100,6 +131,7 @@ class Dashboard(VerticalScroll):
         self.tiny = False
         self.ticks = 0
         self.load_timeout = LOAD_TIMEOUT_S
+        self.focus_after: str | None = None
         """Ticks that re-evaluated a widget (for tests and the status line)."""
         """The terminal is narrower than SMALL_ONLY columns: widgets render at their small size."""
 
@@ -149,6 +181,58 @@ class Dashboard(VerticalScroll):
         children = list(grid.children)
         before = next((c for c in children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None)
         await grid.mount(frame, before=before)
+        if self.focus_after == slot.id:
+            self.focus_after = None
+            frame.focus()  # the widget the student just moved or resized keeps the focus
+
+    def focused_slot(self) -> Slot | None:
+        focused = self.app.focused
+        if isinstance(focused, WidgetFrame) and focused.id and focused.id.startswith("slot-"):
+            return self.slots[int(focused.id[5:])]
+        return None
+
+    async def relayout(self, keep_focus: str | None) -> None:
+        """Rebuild from the stored layout; data comes back from the cache, so this is quick."""
+        self.slots = slots(self.runtime)
+        self.focus_after = keep_focus
+        await self.recompose()
+        self.refresh_all()
+
+    async def action_move(self, step: int) -> None:
+        slot = self.focused_slot()
+        if slot is not None:
+            self.runtime.layout.move([s.id for s in available(self.runtime)], slot.id, step)
+            await self.relayout(slot.id)
+
+    async def action_resize(self) -> None:
+        slot = self.focused_slot()
+        if slot is None or len(slot.sizes) < 2:
+            return
+        current = slot.size if slot.size in slot.sizes else slot.spec.get("defaultSize") or slot.sizes[0]
+        following = (
+            slot.sizes[(slot.sizes.index(current) + 1) % len(slot.sizes)] if current in slot.sizes else slot.sizes[0]
+        )
+        self.runtime.layout.resize([s.id for s in available(self.runtime)], slot.id, following)
+        self.notify(f"{slot.id}: {following}", timeout=2)
+        await self.relayout(slot.id)
+
+    async def action_remove(self) -> None:
+        slot = self.focused_slot()
+        if slot is not None:
+            self.runtime.layout.remove([s.id for s in available(self.runtime)], slot.id)
+            await self.relayout(None)
+
+    @work(group="dashboard-add", exit_on_error=False)
+    async def action_add(self) -> None:
+        ids = [s.id for s in available(self.runtime)]
+        hidden = self.runtime.layout.hidden(ids)
+        if not hidden:
+            self.notify(t("nothing_to_add", self.locale), timeout=2)
+            return
+        chosen = await self.app.push_screen_wait(ChooseDialog(t("add_widget", self.locale), hidden))
+        if chosen:
+            self.runtime.layout.add(ids, chosen)
+            await self.relayout(chosen)
 
     def on_widget_frame_tapped(self, event: WidgetFrame.Tapped) -> None:
         """Enter or a click on a widget opens its screen."""
@@ -185,5 +269,6 @@ class Dashboard(VerticalScroll):
         plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
         evaluator = LangEvaluator(now, self.locale)
         names = widget_names(plugin, evaluator.run, data, meta)
-        size = "small" if self.tiny else slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
+        default = slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
+        size = "small" if self.tiny else slot.size if slot.size in slot.sizes else default
         return resolve(slot.spec, slot.file, evaluator, names, str(size), self.locale), mark

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, OptionList, Static
 
 from tui.app.i18n import t
 
@@ -82,3 +82,27 @@ class CodePrompt(ModalScreen[str | None]):
     def pressed(self, event: Button.Pressed) -> None:
         code = self.query_one("#code", Input).value.strip()
         self.dismiss(code or None if event.button.id == "ok" else None)
+
+
+class ChooseDialog(ModalScreen[str | None]):
+    """Pick one of a few plain choices (Enter), or Escape for none."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="ChooseDialog")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消 Cancel")]
+
+    def __init__(self, title: str, choices: list[str]) -> None:
+        super().__init__()
+        self.heading = title
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.heading, markup=False)
+            yield OptionList(*self.choices, id="choices")
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(OptionList.OptionSelected)
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.choices[event.option_index])

@@ -83,6 +83,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "{seconds} 秒内没有取到数据，按 r 重试",
         "en": "No data within {seconds} s; press r to retry",
     },
+    "add_widget": {"zh": "添加小组件", "en": "Add a widget"},
+    "nothing_to_add": {"zh": "所有小组件都在首页上了", "en": "Every widget is already on the dashboard"},
 }
 
 

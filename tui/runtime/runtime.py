@@ -23,6 +23,7 @@ from tui.runtime.fetch import PolicyFetcher
 from tui.runtime.gate import Approver, Gate
 from tui.runtime.host_plugins import dashboard_plugin, memory_plugin, plugins_plugin, scheduler_plugin
 from tui.runtime.kv import SqliteKv
+from tui.runtime.layout import DashboardLayout
 from tui.runtime.permissions import Grants
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.registry import InstalledPlugin, Registry
@@ -67,6 +68,7 @@ class Runtime:
         self.audit = Audit(store)
         self.kv = SqliteKv(store)
         self.settings = AppSettings(store)
+        self.layout = DashboardLayout(store)
         self.folders: dict[str, Path] = {}
         self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
         self.sources = DataSources(self.gate, store)
