@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from widgets_render.catalog import COMPONENTS
 from widgets_render.evaluator import BudgetExceeded, Evaluator
-from widgets_render.spec import COMPONENTS
 from widgets_render.viewmodel import ErrorCard, Resolved, VNode
 
 #: Items a list, table or bars shows at most, whatever `limit` says.

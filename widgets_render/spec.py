@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from widgets_render.catalog import ACTION_VERBS, COMPONENTS
+
 Template = str
 """Any string; `${expr}` parts are the plugin language. A whole `${expr}` keeps the value's type."""
 
@@ -98,7 +100,6 @@ class AskAction(Spec):
 
 
 Action = InvokeAction | OpenAction | OpenUrlAction | RefreshAction | SetAction | AskAction
-ACTION_VERBS = ("invoke", "open", "openUrl", "refresh", "set", "ask")
 
 
 # -- nodes ----------------------------------------------------------------------------------------------------
@@ -344,30 +345,6 @@ Node = Annotated[
     | Tabs,
     Field(discriminator="type"),
 ]
-COMPONENTS = (
-    "column",
-    "row",
-    "grid",
-    "card",
-    "divider",
-    "text",
-    "stat",
-    "badge",
-    "kv",
-    "notice",
-    "image",
-    "list",
-    "table",
-    "progress",
-    "sparkline",
-    "bars",
-    "countdown",
-    "time",
-    "button",
-    "field",
-    "form",
-    "tabs",
-)
 
 
 # -- top level ------------------------------------------------------------------------------------------------
@@ -430,3 +407,6 @@ class Screen(Spec):
 
 for _model in (Column, Row, Card, ListNode, Tab, Tabs, States, Widget, Screen, Grid, Table):
     _model.model_rebuild()
+
+
+__all__ = ["ACTION_VERBS", "COMPONENTS", "Screen", "Widget"]

@@ -136,10 +136,12 @@ async def test_language_and_theme_switch_in_settings_and_are_remembered(tmp_path
         await pilot.pause()
         assert app.theme == "textual-light"
         app.query_one("#language", Select).value = "en"
-        await pilot.pause(0.2)
-        tabs = app.query_one(TabbedContent)
-        assert tabs.active == "settings"
-        labels = [str(tab.label) for tab in app.query("ContentTab")]
+        for _ in range(100):  # the shell recomposes in English; wait for it, never a fixed sleep
+            await pilot.pause(0.05)
+            labels = [str(tab.label) for tab in app.query("ContentTab")]
+            if labels[:1] == ["Home"] and app.query_one(TabbedContent).active == "settings":
+                break
+        assert app.query_one(TabbedContent).active == "settings"
         assert labels[:4] == ["Home", "Assistant", "Plugins", "Settings"]
         tools = app.runtime.registry.find("classrooms.free")
         assert tools is not None and tools.title == "Free classrooms"  # plugin texts from i18n.en

@@ -41,7 +41,6 @@ from tui.lang.expr.templates import has_placeholders, parse_template
 from tui.lang.netpolicy import PolicyError, check_public_url
 from tui.lang.steps.extract import parse_field
 from tui.lang.steps.scope import parse_signature
-from widgets_render.validate import PluginFacts, ToolFacts, validate_spec
 
 #: Library functions whose argument at this index is a pattern.
 _REGEX_ARG = {"test": 1, "match": 1, "matchAll": 1, "regex": 0}
@@ -410,6 +409,9 @@ def _json_lines(text: str, file: str) -> Located | None:
 def check_specs(plugin: Plugin) -> list[Problem]:
     """The genui checks of every widget and screen (widgets_render's schema and semantic pass)."""
     m = plugin.manifest
+    # Imported here: the genui models take ~130 ms to build, and only spec checks need them.
+    from widgets_render.validate import PluginFacts, ToolFacts, validate_spec
+
     facts = PluginFacts(
         plugin_id=m.id,
         data_sources={name: ds.tool for name, ds in m.dataSources.items()},
@@ -436,8 +438,12 @@ def check_specs(plugin: Plugin) -> list[Problem]:
     return problems
 
 
-def validate(source: PluginSource) -> tuple[Plugin | None, list[Problem]]:
-    """Load and check a plugin: the plugin (None when it has errors) and every problem found."""
+def validate(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, list[Problem]]:
+    """Load and check a plugin: the plugin (None when it has errors) and every problem found.
+
+    `specs=False` skips the widget and screen checks; the app uses it only for its built-in plugins at start-up,
+    which CI validates in full (the renderer never trusts a spec anyway: a bad one becomes an error card).
+    """
     found: list[Problem] = []
     try:
         plugin = Loader(source).load()
@@ -450,7 +456,8 @@ def validate(source: PluginSource) -> tuple[Plugin | None, list[Problem]]:
     for tool in plugin.tools.values():
         checker.tool(tool)
     checker.manifest()
-    checker.problems.extend(check_specs(plugin))
+    if specs:
+        checker.problems.extend(check_specs(plugin))
     problems = sorted([*found, *checker.problems], key=lambda p: (p.file != MANIFEST_FILE, p.file, p.line or 0))
     if any(p.severity == "error" for p in problems):
         return None, problems
