@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Select, Static, TabbedContent
 
+from tests.app.helpers import until
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dashboard import Dashboard, slots, tick_seconds
 from widgets_render.textual_render import WidgetFrame
@@ -320,7 +321,7 @@ async def test_the_student_reorders_resizes_removes_and_adds_widgets(tmp_path: P
         assert "wallet/balance" not in [s.id for s in dashboard.slots]
         next(iter(app.query(WidgetFrame))).focus()
         await pilot.press("a")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: app.screen.query("#choices"))
         await pilot.press("enter")  # the one removed widget is the only choice
         await wait_for_widgets(pilot, app)
         assert [s.id for s in dashboard.slots][-1] == "wallet/balance"

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
+from tests.app.helpers import until
 from tests.app.test_app import NOW, wait_for_widgets
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dialogs import CodePrompt
@@ -180,8 +181,7 @@ async def test_verification_then_needs_input_then_the_answer(lab_app: PkuHarness
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await push_lab(pilot, app, "main")
         await pilot.click(screen.query_one(GenButton))
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, CodePrompt)  # verification_required asks for the code
+        await until(pilot, lambda: isinstance(app.screen, CodePrompt))  # verification_required asks for the code
         assert "验证码已发到 138****0000" in texts(app.screen)
         await pilot.press(*"4321", "enter")
         await settle(pilot, app)
@@ -191,7 +191,7 @@ async def test_verification_then_needs_input_then_the_answer(lab_app: PkuHarness
         assert "请填写教室" in texts(screen)
         screen.query_one(Input).value = "二教201"
         await pilot.click(screen.query_one(GenButton))
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(app.screen, CodePrompt))
         await pilot.press(*"4321", "enter")
         await settle(pilot, app)
         assert "结果 二教201/4321" in texts(screen)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from textual.widgets import Static
 
+from tests.app.helpers import until
 from tui.app.preview import PreviewApp
 from widgets_render.textual_render import WidgetFrame
 
@@ -23,7 +24,7 @@ async def test_preview_renders_from_a_data_file_and_rerenders_on_save(tmp_path: 
     )
     app = PreviewApp(folder, "overview", "small", data, now=NOW)
     async with app.run_test(size=(110, 30)) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: app.query(WidgetFrame))
         frame = app.query_one(WidgetFrame)
         assert not frame.has_class("-error")
         assert "no problems" in str(app.query_one("#problems", Static).render())
@@ -32,7 +33,7 @@ async def test_preview_renders_from_a_data_file_and_rerenders_on_save(tmp_path: 
         broken["body"]["children"][0]["value"] = "${rooms.length +}"
         spec.write_text(json.dumps(broken, ensure_ascii=False), "utf-8")
         await app.check_files()  # what the once-a-second poll does
-        await pilot.pause(0.2)
+        await until(pilot, lambda: "TEMPLATE_SYNTAX" in str(app.query_one("#problems", Static).render()))
         problems = str(app.query_one("#problems", Static).render())
         assert "TEMPLATE_SYNTAX" in problems and "widgets/overview.json" in problems
         assert app.query_one(WidgetFrame).query(Static)  # the widget still shows (the prop falls back to —)
@@ -41,6 +42,6 @@ async def test_preview_renders_from_a_data_file_and_rerenders_on_save(tmp_path: 
 async def test_preview_of_all_widgets_with_recorded_data() -> None:
     app = PreviewApp(Path("plugins_builtin/canteen"), now=NOW)
     async with app.run_test(size=(110, 30)) as pilot:
-        await pilot.pause(0.5)
+        await until(pilot, lambda: app.query(WidgetFrame))
         frames = list(app.query(WidgetFrame))
         assert len(frames) == 1 and not frames[0].has_class("-error")

@@ -1,0 +1,15 @@
+"""Waiting in pilot tests: poll for a condition (CI machines are slower; a fixed pause is a flaky test)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+async def until(pilot: Any, condition: Callable[[], object], seconds: float = 5.0) -> None:
+    """Let the app run until `condition()` is true; fail with a clear message after `seconds`."""
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"still not true after {seconds} s: {getattr(condition, '__doc__', None) or condition}")
