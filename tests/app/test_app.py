@@ -327,3 +327,13 @@ async def test_the_student_reorders_resizes_removes_and_adds_widgets(tmp_path: P
         assert [s.id for s in dashboard.slots][-1] == "wallet/balance"
     again = make_app(demo=True, data_dir=tmp_path, now=NOW)
     assert [s.id for s in slots(again.runtime)][-1] == "wallet/balance"  # stored, not just shown
+
+
+def test_demo_mode_runs_at_the_recordings_time_unless_told_otherwise(tmp_path: Path) -> None:
+    from tui.runtime.runtime import DEMO_NOW
+
+    assert make_app(demo=True, data_dir=tmp_path / "a").now == DEMO_NOW
+    assert make_app(demo=True, data_dir=tmp_path / "b", now=NOW.replace("12:00", "08:00")).now.startswith(
+        "2026-11-30T08"
+    )
+    assert make_app(data_dir=tmp_path / "c").now is None  # the real app uses the real clock

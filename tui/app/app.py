@@ -18,7 +18,7 @@ from tui.app.dashboard import Dashboard
 from tui.app.i18n import t
 from tui.app.plugin_screen import PluginScreen
 from tui.app.tool_form import ToolFormScreen
-from tui.runtime.runtime import Runtime
+from tui.runtime.runtime import DEMO_NOW, Runtime
 
 #: The student's theme choice → the Textual theme.
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
@@ -227,5 +227,7 @@ def make_app(
     db = data_dir / "pku-harness.sqlite3" if data_dir is not None else None
     runtime = Runtime.open(db, demo=demo, locale=locale or "zh", **kwargs)
     chosen = locale or runtime.settings.get("language")  # --lang wins over the saved setting
+    if demo and now is None:
+        now = DEMO_NOW  # the recordings' own day, so "today" and "next bus" match their data
     runtime.registry.set_locale(chosen)
     return PkuHarnessApp(runtime, locale=chosen, demo=demo, now=now)

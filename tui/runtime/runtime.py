@@ -42,6 +42,11 @@ def builtin_folders() -> list[Path]:
     return sorted(Path(str(p)) for p in root.iterdir() if p.is_dir() and (p / "PLUGIN.md").is_file())
 
 
+#: The clock of `--demo`: the day and hour the official plugins' recordings were made (a test keeps it so), so
+#: "today", "this week" and "next bus" agree with the recorded data on any day the demo is run.
+DEMO_NOW = "2026-11-30T12:00:00+08:00"
+
+
 def recorded_test_files(folder: Path) -> list[str]:
     """A plugin folder's recorded tests, as paths inside it."""
     tests = folder / "tests"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tui.lang.documents.source import BudgetedReader, PluginSource
 from tui.lang.testing.model import Case
 from tui.lang.testing.recorded import RecordedHost
-from tui.lang.testing.runner import load_test_file
+from tui.lang.testing.runner import iso_now, load_test_file
 
 
 def demo_host(source: PluginSource, test_files: list[str], now: str) -> RecordedHost:
@@ -22,3 +22,21 @@ def demo_host(source: PluginSource, test_files: list[str], now: str) -> Recorded
     host = RecordedHost(merged, reader, now)
     host.replay_abilities = True
     return host
+
+
+def recorded_times(source: PluginSource, test_files: list[str]) -> list[str]:
+    """Every Beijing time the plugin's recordings say they were made at (file or case `now`), as ISO."""
+    reader = BudgetedReader(source, limit=64 * 1024 * 1024)
+    found = []
+    for path in test_files:
+        tf, _problems = load_test_file(reader, path)
+        if tf is None:
+            continue
+        found += [n for n in (tf.now, *(c.now for c in tf.cases)) if n]
+    times = []
+    for text in found:
+        try:
+            times.append(iso_now(text))
+        except Exception:  # a malformed `now` is the test runner's to report, not the demo's
+            continue
+    return times

@@ -122,10 +122,14 @@ def _short(v: Any) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def _iso(text: str) -> str:
+def iso_now(text: str) -> str:
+    """A recording's `now` (e.g. `2026-11-30 12:30`) as a full Beijing ISO timestamp."""
     from tui.lang.expr.stdlib.dates import iso, parse
 
     return iso(parse(Run(DEFAULT_NOW), text))
+
+
+_iso = iso_now
 
 
 def run_tests(plugin: Plugin, source: PluginSource, test_files: list[str]) -> tuple[list[CaseResult], list[Problem]]:
