@@ -254,3 +254,17 @@ async def test_a_tool_form_offers_enums_as_selects_and_reports_bad_input(app: Pk
         assert form.error is None
         assert form.state is not None and "07:00" in form.state["result"]["times"]
         assert form.query_one("#result")  # an object result shows as a JSON tree
+
+
+async def test_the_plugins_tab_lists_every_screen_and_enter_opens_it(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(110, 45)) as pilot:
+        await wait_for_widgets(pilot, app)
+        await pilot.press("3")
+        table = app.query_one("#screens", DataTable)
+        keys = [str(k.value) for k in table.rows]
+        assert keys == ["classrooms/search", "grades/scores", "notices/list", "shuttle/timetable"]
+        table.focus()
+        table.move_cursor(row=keys.index("shuttle/timetable"))
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, PluginScreen) and app.screen.title == "校车时刻表"

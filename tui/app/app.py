@@ -16,9 +16,10 @@ from textual.widgets import DataTable, Footer, Header, Select, Static, TabbedCon
 
 from tui.app.dashboard import Dashboard
 from tui.app.i18n import t
-from tui.app.plugin_screen import PluginScreen
+from tui.app.plugin_screen import PluginScreen, pick_text
 from tui.app.tool_form import ToolFormScreen
 from tui.runtime.runtime import DEMO_NOW, Runtime
+from widgets_render.resolve import clean
 
 #: The student's theme choice → the Textual theme.
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
@@ -31,7 +32,7 @@ class PkuHarnessApp(App[None]):
     CSS = """
     Screen { background: $background; }
     #assistant-pane Static { padding: 1 2; }
-    #settings-pane .heading { padding: 1 1 0 1; text-style: bold; color: $accent; }
+    #settings-pane .heading, #plugins-pane .heading { padding: 1 1 0 1; text-style: bold; color: $accent; }
     #appearance { height: auto; padding: 0 1; }
     #appearance Select { width: 24; margin-right: 2; }
     DataTable { height: auto; max-height: 24; }
@@ -63,7 +64,10 @@ class PkuHarnessApp(App[None]):
             with TabPane(t("assistant", self.locale), id="assistant"), Vertical(id="assistant-pane"):
                 yield Static(t("assistant_soon", self.locale), markup=False)
                 yield Static("", markup=False, id="assistant-draft")
-            with TabPane(t("plugins", self.locale), id="plugins"):
+            with TabPane(t("plugins", self.locale), id="plugins"), VerticalScroll(id="plugins-pane"):
+                yield Static(t("screens", self.locale), markup=False, classes="heading")
+                yield self.screens_table()
+                yield Static(t("tools_heading", self.locale), markup=False, classes="heading")
                 yield self.tools_table()
             with TabPane(t("settings", self.locale), id="settings"), VerticalScroll(id="settings-pane"):
                 yield Static(t("appearance", self.locale), markup=False, classes="heading")
@@ -110,6 +114,17 @@ class PkuHarnessApp(App[None]):
                 for e in ("read", "write", "money", "public")
             ]
             table.add_row(inst.plugin.manifest.name, *modes, key=pid)
+        return table
+
+    def screens_table(self) -> DataTable[str]:
+        """Every plugin screen; Enter opens it."""
+        table: DataTable[str] = DataTable(id="screens", cursor_type="row")
+        table.add_columns(t("plugin", self.locale), t("screen", self.locale), "id")
+        for pid, inst in sorted(self.runtime.registry.plugins.items()):
+            for name, spec in inst.plugin.screens.items():
+                title = spec.get("title") if isinstance(spec, dict) else None
+                shown = pick_text(title, self.locale) if title else name
+                table.add_row(inst.plugin.manifest.name, clean(shown), f"{pid}/{name}", key=f"{pid}/{name}")
         return table
 
     def reach_table(self) -> DataTable[str]:
@@ -182,7 +197,11 @@ class PkuHarnessApp(App[None]):
         self.push_screen(PluginScreen(self.runtime, plugin_id, name, {}, self.locale, self.now))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter on a plugin tool opens its form; the app's own tools are the assistant's."""
+        """Enter on a screen opens it; on a plugin tool opens its form (the app's own tools are the assistant's)."""
+        if event.data_table.id == "screens":
+            plugin_id, name = str(event.row_key.value).split("/", 1)
+            self.open_screen(plugin_id, name)
+            return
         if event.data_table.id != "tools":
             return
         tool = self.runtime.registry.find(str(event.row_key.value))

@@ -85,6 +85,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "add_widget": {"zh": "添加小组件", "en": "Add a widget"},
     "nothing_to_add": {"zh": "所有小组件都在首页上了", "en": "Every widget is already on the dashboard"},
+    "screens": {"zh": "插件页面（回车打开）", "en": "Plugin screens (Enter opens)"},
+    "screen": {"zh": "页面", "en": "Screen"},
+    "tools_heading": {
+        "zh": "工具（回车打开表单，以你的身份运行）",
+        "en": "Tools (Enter opens a form that runs as you)",
+    },
 }
 
 
