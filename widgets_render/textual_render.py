@@ -11,9 +11,23 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Rule, Select, Sparkline, Static, Switch
+from textual.widgets import (
+    Button,
+    DataTable,
+    Input,
+    Label,
+    ProgressBar,
+    Rule,
+    Select,
+    Sparkline,
+    Static,
+    Switch,
+    TabbedContent,
+    TabPane,
+)
 
 from widgets_render.viewmodel import ErrorCard, Resolved, VNode
 
@@ -37,6 +51,20 @@ class GenTable(DataTable[str]):
         super().__init__(zebra_stripes=True, cursor_type="row", **kwargs)  # type: ignore[arg-type]
         self.gen_action = action
         self.gen_items = items
+
+
+class GenTabs(Widget):
+    """A screen's `tabs` node as a TabbedContent (panes can only be given to it while composing)."""
+
+    DEFAULT_CSS = "GenTabs { height: auto; } GenTabs TabPane { height: auto; }"
+
+    def __init__(self, panes: list[TabPane]) -> None:
+        super().__init__(classes="gen-tabs")
+        self.panes = panes
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent():
+            yield from self.panes
 
 
 def field_widget(node: VNode) -> Widget:
@@ -168,6 +196,13 @@ def build(node: VNode, screen: bool = False) -> Widget:
     if k == "field":
         return _static(f"{p.get('label') or p.get('name')}: …", node, "gen-field")
     if k == "tabs":
+        if screen and node.children:
+            # Content(...) is literal text: a str title would be read as markup ("[b]" in plugin text).
+            panes = [
+                TabPane(Content(str(c.props.get("label") or f"{i + 1}")), *[build(b, screen) for b in c.children])
+                for i, c in enumerate(node.children)
+            ]
+            return GenTabs(panes)
         return Vertical(*[build(c, screen) for c in node.children], classes="gen-tabs")
     return _static(f"[不支持: {k}]", node, "tone-muted")
 

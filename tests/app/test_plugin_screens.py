@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import DataTable, Input, Select, Static, TabbedContent
 
 from tests.app.helpers import until
 from tests.app.test_app import NOW, wait_for_widgets
@@ -164,6 +164,20 @@ async def push_lab(pilot: Any, app: PkuHarnessApp, name: str) -> PluginScreen:
     return screen
 
 
+TABBED_SCREEN = {
+    "spec": 1,
+    "kind": "screen",
+    "title": "分页",
+    "body": {
+        "type": "tabs",
+        "tabs": [
+            {"label": "今天", "body": {"type": "text", "text": "今天的内容"}},
+            {"label": "[b]明天[/b]", "body": {"type": "text", "text": "明天的内容"}},
+        ],
+    },
+}
+
+
 @pytest.fixture
 def lab_app(tmp_path: Path) -> PkuHarnessApp:
     folder = tmp_path / "lab"
@@ -173,6 +187,7 @@ def lab_app(tmp_path: Path) -> PkuHarnessApp:
     app = make_app(demo=True, data_dir=tmp_path / "data", now=NOW, extra=[folder])
     # `plugin validate` refuses this file (install never lets it in); the renderer must survive it anyway.
     app.runtime.registry.plugins["lab"].plugin.screens["broken"] = BROKEN_SCREEN
+    app.runtime.registry.plugins["lab"].plugin.screens["tabbed"] = TABBED_SCREEN
     return app
 
 
@@ -293,3 +308,16 @@ async def test_every_official_screen_renders_in_demo_mode(
             assert any(shows in s for s in shown), shown
         else:
             assert screen.query_one(DataTable).row_count > 0
+
+
+async def test_screen_tabs_are_real_tabs_with_literal_labels(lab_app: PkuHarnessApp) -> None:
+    app = lab_app
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await push_lab(pilot, app, "tabbed")
+        tabs = screen.query_one(TabbedContent)
+        labels = [str(t.label) for t in screen.query("ContentTab")]
+        assert labels == ["今天", "[b]明天[/b]"]  # plugin text is never markup
+        assert tabs.active_pane is not None and "今天的内容" in texts(tabs.active_pane)
+        await pilot.click(list(screen.query("ContentTab"))[1])
+        await pilot.pause()
+        assert tabs.active_pane is not None and "明天的内容" in texts(tabs.active_pane)
