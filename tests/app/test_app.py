@@ -146,6 +146,8 @@ async def test_language_and_theme_switch_in_settings_and_are_remembered(tmp_path
         assert labels[:4] == ["Home", "Assistant", "Plugins", "Settings"]
         tools = app.runtime.registry.find("classrooms.free")
         assert tools is not None and tools.title == "Free classrooms"  # plugin texts from i18n.en
+        reach = app.query_one("#reach", DataTable)
+        assert [str(c.label) for c in reach.columns.values()][:3] == ["Plugin", "Campus", "Websites"]
     again = make_app(demo=True, data_dir=tmp_path, now=NOW)
     assert again.locale == "en" and again.runtime.settings.get("theme") == "light"
     assert make_app(demo=True, data_dir=tmp_path, now=NOW, locale="zh").locale == "zh"  # --lang wins

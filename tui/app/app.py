@@ -130,7 +130,7 @@ class PkuHarnessApp(App[None]):
     def reach_table(self) -> DataTable[str]:
         """What each plugin may reach: campus services (as the student), websites, app abilities."""
         table: DataTable[str] = DataTable(id="reach", cursor_type="row")
-        table.add_columns(t("plugin", self.locale), t("campus", self.locale)[:4], t("network", self.locale), "App")
+        table.add_columns(t("plugin", self.locale), t("campus_short", self.locale), t("network", self.locale), "App")
         for _pid, inst in sorted(self.runtime.registry.plugins.items()):
             m = inst.plugin.manifest
             table.add_row(
@@ -141,9 +141,7 @@ class PkuHarnessApp(App[None]):
     def audit_table(self) -> DataTable[str]:
         """The latest calls: when, which tool, who asked, what was decided and how it ended."""
         table: DataTable[str] = DataTable(id="audit", cursor_type="row", zebra_stripes=True)
-        table.add_columns(
-            "时间" if self.locale == "zh" else "Time", t("tool", self.locale), "actor", "decision", "outcome"
-        )
+        table.add_columns(t("time", self.locale), t("tool", self.locale), "actor", "decision", "outcome")
         for row in self.runtime.audit.recent(50):
             at = datetime.fromtimestamp(row.at_ms / 1000).strftime("%m-%d %H:%M:%S")
             table.add_row(at, row.tool, row.actor, row.decision, row.outcome)

@@ -19,6 +19,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Permissions: the assistant may run (allow), must ask (ask) or may not run (deny)",
     },
     "plugin": {"zh": "插件", "en": "Plugin"},
+    "time": {"zh": "时间", "en": "Time"},
+    "campus_short": {"zh": "校园服务", "en": "Campus"},
     "tool": {"zh": "工具", "en": "Tool"},
     "effect": {"zh": "效果", "en": "Effect"},
     "mode": {"zh": "授权", "en": "Mode"},
