@@ -72,6 +72,14 @@ _STRUCTURAL = frozenset(
 )
 
 
+def pick(v: Any, locale: str) -> Any:
+    """An I18nString in the app's language; anything else unchanged. English falls back to Chinese only when it
+    is missing: an empty English text is a deliberate translation, e.g. a unit English does not write."""
+    if isinstance(v, dict) and "zh" in v and set(v) <= {"zh", "en"}:
+        return v["en"] if locale == "en" and v.get("en") is not None else v["zh"]
+    return v
+
+
 def clean(text: str) -> str:
     """Text safe for a terminal: C0/C1 control characters (escape sequences) removed, except newline and tab."""
     return _CONTROL.sub("", _ESCAPES.sub("", text))
@@ -106,11 +114,7 @@ class _Ctx:
     warnings: list[str] = field(default_factory=list)
 
     def pick(self, v: Any) -> Any:
-        """An I18nString in the app's language (English falls back to Chinese only when it is missing: an
-        empty English text is a deliberate translation, e.g. a unit English does not write)."""
-        if isinstance(v, dict) and "zh" in v and set(v) <= {"zh", "en"}:
-            return v["en"] if self.locale == "en" and v.get("en") is not None else v["zh"]
-        return v
+        return pick(v, self.locale)
 
     def value(self, v: Any, names: Mapping[str, Any], where: str) -> Any:
         """Resolve a prop: templates evaluated, i18n picked; raises only BudgetExceeded."""

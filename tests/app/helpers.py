@@ -13,3 +13,10 @@ async def until(pilot: Any, condition: Callable[[], object], seconds: float = 5.
             return
         await pilot.pause(0.02)
     raise AssertionError(f"still not true after {seconds} s: {getattr(condition, '__doc__', None) or condition}")
+
+
+async def settle(pilot: Any, app: Any, rounds: int = 3) -> None:
+    """Let the app's workers finish and the screen repaint."""
+    for _ in range(rounds):
+        await pilot.pause(0.05)
+        await app.workers.wait_for_complete()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent
 
-from tests.app.helpers import until
+from tests.app.helpers import settle, until
 from tests.app.test_app import NOW, wait_for_widgets
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dialogs import CodePrompt
@@ -23,12 +23,6 @@ from widgets_render.textual_render import GenButton, WidgetFrame
 
 def texts(screen: Any) -> list[str]:
     return [str(w.render()) for w in screen.query(Static)]
-
-
-async def settle(pilot: Any, app: PkuHarnessApp) -> None:
-    for _ in range(3):
-        await pilot.pause(0.05)
-        await app.workers.wait_for_complete()
 
 
 async def open_widget(pilot: Any, app: PkuHarnessApp, plugin: str) -> PluginScreen:

@@ -16,7 +16,7 @@ from textual.widgets import Static
 from tui.app.dialogs import ChooseDialog
 from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.app.i18n import t
-from tui.app.plugin_screen import open_from_widget
+from tui.app.plugin_screen import open_from_widget, pick_text
 from tui.lang.documents.common import parse_duration
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
@@ -248,8 +248,7 @@ class Dashboard(VerticalScroll):
         data: Any = None
         mark: str | None = None
         if source is not None:
-            title = slot.spec.get("title")
-            name = title.get(self.locale) or title.get("zh") if isinstance(title, dict) else str(title or slot.name)
+            name = pick_text(slot.spec.get("title"), self.locale) or slot.name
             read = self.runtime.sources.read(f"{slot.plugin_id}.{source}", force=force, now=self.now)
             try:
                 value = await asyncio.wait_for(read, self.load_timeout)

@@ -19,7 +19,7 @@ from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.app.i18n import t
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
-from widgets_render.resolve import clean, resolve
+from widgets_render.resolve import clean, display, pick, resolve
 from widgets_render.textual_render import GenButton, GenTable, WidgetFrame, build
 from widgets_render.viewmodel import ErrorCard
 
@@ -28,10 +28,8 @@ REFRESH_FLOOR_S = 10.0
 
 
 def pick_text(value: Any, locale: str) -> str:
-    """An I18nString in the locale (Chinese when the locale is missing)."""
-    if isinstance(value, dict):
-        return str(value.get(locale) or value.get("zh") or next(iter(value.values()), ""))
-    return "" if value is None else str(value)
+    """An I18nString in the locale, as text (the renderer's rule: Chinese when English is missing)."""
+    return display(pick(value, locale))
 
 
 def evaluate_tree(value: Any, names: dict[str, Any], evaluator: LangEvaluator) -> Any:

@@ -7,10 +7,10 @@ plugins that are gone are ignored, never an error.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from tui.runtime.settings import read_setting, write_setting
 from tui.runtime.store import Store
 
 KEY = "dashboard"
@@ -33,12 +33,7 @@ class DashboardLayout:
         self.store = store
 
     def _load(self) -> dict[str, Any]:
-        with self.store.lock:
-            row = self.store.db.execute("SELECT value FROM app_settings WHERE key = ?", (KEY,)).fetchone()
-        try:
-            raw = json.loads(row[0]) if row else {}
-        except ValueError:
-            raw = {}
+        raw = read_setting(self.store, KEY)
         raw = raw if isinstance(raw, dict) else {}
         order = [i for i in raw.get("order", []) if isinstance(i, str)] if isinstance(raw.get("order"), list) else []
         sizes: dict[str, Any] = raw["sizes"] if isinstance(raw.get("sizes"), dict) else {}
@@ -46,12 +41,7 @@ class DashboardLayout:
         return {"order": order, "sizes": {k: v for k, v in sizes.items() if isinstance(v, str)}, "hidden": hidden}
 
     def _save(self, data: dict[str, Any]) -> None:
-        with self.store.lock:
-            self.store.db.execute(
-                "INSERT INTO app_settings (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (KEY, json.dumps(data, ensure_ascii=False)),
-            )
+        write_setting(self.store, KEY, data)
 
     def placed(self, available: list[str]) -> list[Placed]:
         """The widgets shown, in order, out of those installed (`available`, in their default order)."""

@@ -8,7 +8,6 @@ from typing import Any
 
 from tui.lang.documents.common import Effect
 from tui.lang.documents.loader import Plugin
-from tui.lang.documents.manifest import English, Manifest
 from tui.lang.documents.source import PluginSource
 from tui.lang.documents.tool import InputField
 
@@ -169,13 +168,9 @@ class Registry:
         for pid in sorted(self.plugins):
             inst = self.plugins[pid]
             m = inst.plugin.manifest
-            english = self._english(m)
             for name, tool in inst.plugin.tools.items():
                 d = tool.definition
-                text = english.tools.get(name) if english else None
-                title = (text.title if text and text.title else None) or d.title
-                # English users see no summary line unless the plugin gives an English one (seed page).
-                summary = (text.summary if text else None) if english else d.summary
+                title, summary = m.tool_text(name, d, self.locale)
                 out.append(
                     ToolInfo(
                         id=f"{pid}.{name}",
@@ -193,10 +188,6 @@ class Registry:
                     )
                 )
         return out
-
-    def _english(self, manifest: Manifest) -> English | None:
-        """The manifest's English texts when the app speaks English."""
-        return manifest.i18n.en if (self.locale == "en" and manifest.i18n and manifest.i18n.en) else None
 
     def find(self, name: str) -> ToolInfo | None:
         """A tool by id (`wallet.cardBalance`) or model name (`wallet__cardBalance`)."""
@@ -216,9 +207,6 @@ class Registry:
             if not any(tid.startswith(pid + ".") for tid in visible):
                 continue
             m = self.plugins[pid].plugin.manifest
-            english = m.i18n.en if (self.locale == "en" and m.i18n and m.i18n.en) else None
-            body = (english.instructions if english and english.instructions else None) or self.plugins[
-                pid
-            ].plugin.instructions
+            body = m.instructions_for(self.locale, self.plugins[pid].plugin.instructions)
             parts.append(f"## {m.name} ({pid})\n\n{body.strip()}")
         return "\n\n".join(parts)

@@ -100,25 +100,10 @@ class UpdateReview:
         return self.wider_scope
 
 
-def _tool_texts(plugin: Plugin, locale: str) -> dict[str, tuple[str, str | None]]:
-    m = plugin.manifest
-    english = m.i18n.en if locale == "en" and m.i18n and m.i18n.en else None
-    out = {}
-    for name, tool in plugin.tools.items():
-        d = tool.definition
-        text = english.tools.get(name) if english else None
-        title = (text.title if text and text.title else None) or d.title
-        # The seeds: without an English summary the English UI shows no summary line at all.
-        summary = (text.summary if text else None) if english else d.summary
-        out[name] = (title, summary)
-    return out
-
-
 def install_review(plugin: Plugin, source: str, official: bool, locale: str = "zh") -> InstallReview:
     """The review of a plugin that validated (built by the installer before anything is stored)."""
     m = plugin.manifest
-    english = m.i18n.en if locale == "en" and m.i18n and m.i18n.en else None
-    texts = _tool_texts(plugin, locale)
+    english = m.english_for(locale)
     return InstallReview(
         plugin_id=m.id,
         name=(english.name if english and english.name else None) or m.name,
@@ -131,10 +116,15 @@ def install_review(plugin: Plugin, source: str, official: bool, locale: str = "z
         network=list(m.network),
         abilities=list(m.abilities),
         tools=[
-            ToolReview(name, *texts[name], effect=t.definition.effect, user_only=t.definition.userOnly)
+            ToolReview(
+                name,
+                *m.tool_text(name, t.definition, locale),
+                effect=t.definition.effect,
+                user_only=t.definition.userOnly,
+            )
             for name, t in plugin.tools.items()
         ],
-        instructions=(english.instructions if english and english.instructions else None) or plugin.instructions,
+        instructions=m.instructions_for(locale, plugin.instructions),
     )
 
 

@@ -14,6 +14,26 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+def read_setting(store: Store, key: str) -> Any:
+    """The JSON value stored under `key` in `app_settings`; None when missing or unreadable."""
+    with store.lock:
+        row = store.db.execute("SELECT value FROM app_settings WHERE key = ?", (key,)).fetchone()
+    try:
+        return json.loads(row[0]) if row else None
+    except ValueError:
+        return None
+
+
+def write_setting(store: Store, key: str, value: Any) -> None:
+    """Store a JSON value under `key` in `app_settings`, replacing the old one."""
+    with store.lock:
+        store.db.execute(
+            "INSERT INTO app_settings (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, json.dumps(value, ensure_ascii=False)),
+        )
+
+
 class AppSettings:
     """Typed access to the `app_settings` table."""
 
@@ -23,12 +43,7 @@ class AppSettings:
     def get(self, key: str) -> str:
         """The stored value, or the default when it is missing or no longer allowed."""
         allowed = CHOICES[key]
-        with self.store.lock:
-            row = self.store.db.execute("SELECT value FROM app_settings WHERE key = ?", (key,)).fetchone()
-        try:
-            value: Any = json.loads(row[0]) if row else None
-        except ValueError:
-            value = None
+        value = read_setting(self.store, key)
         return value if value in allowed else allowed[0]
 
     def set(self, key: str, value: str) -> None:
@@ -39,9 +54,4 @@ class AppSettings:
         """
         if key not in CHOICES or value not in CHOICES[key]:
             raise ValueError(f"{key} must be one of {', '.join(CHOICES.get(key, ()))}, not {value!r}")
-        with self.store.lock:
-            self.store.db.execute(
-                "INSERT INTO app_settings (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, json.dumps(value)),
-            )
+        write_setting(self.store, key, value)

@@ -323,3 +323,21 @@ class Manifest(Strict):
         if self.server is not None and self.cloud is None:
             raise ValueError("a plugin with server functions must say in cloud.disclosure what data leaves the device")
         return self
+
+    def english_for(self, locale: str) -> English | None:
+        """The English texts when the app speaks English and the manifest has them."""
+        return self.i18n.en if locale == "en" and self.i18n and self.i18n.en else None
+
+    def tool_text(self, name: str, tool: ToolDef, locale: str) -> tuple[str, str | None]:
+        """A tool's title and summary in the app's language. English users see no summary line unless the
+        plugin gives an English one (seed page)."""
+        english = self.english_for(locale)
+        if english is None:
+            return tool.title, tool.summary
+        text = english.tools.get(name)
+        return (text.title if text and text.title else None) or tool.title, text.summary if text else None
+
+    def instructions_for(self, locale: str, body: str) -> str:
+        """The assistant's instructions in the app's language (`body` is PLUGIN.md's Markdown)."""
+        english = self.english_for(locale)
+        return (english.instructions if english and english.instructions else None) or body
