@@ -6,6 +6,7 @@ import click
 
 from tui import __version__
 from tui.cli.plugin import plugin
+from tui.cli.plugins import open_link, plugins
 from tui.cli.tools import audit, permissions, tools
 
 
@@ -30,6 +31,8 @@ def cli(ctx: click.Context, demo: bool, lang: str | None) -> None:
 
 
 cli.add_command(plugin)
+cli.add_command(plugins)
+cli.add_command(open_link)
 cli.add_command(tools)
 cli.add_command(permissions)
 cli.add_command(audit)

@@ -11,9 +11,11 @@ from typing import Any
 
 import click
 
+from tui.cli.review_text import install_text
 from tui.lang.documents.common import Effect
 from tui.runtime.gate import ApprovalRequest, Turn
 from tui.runtime.permissions import EFFECTS, MODES, Actor, Mode
+from tui.runtime.review import InstallReview
 from tui.runtime.runtime import PluginLoadError, Runtime
 
 _with = click.option(
@@ -55,6 +57,10 @@ class CliPerson:
             return None
         code = click.prompt("the SMS code you received", default="", err=True)
         return code.strip() or None
+
+    async def review_install(self, review: InstallReview) -> bool:
+        click.echo(install_text(review), err=True)
+        return sys.stdin.isatty() and click.confirm("Install it?", default=False, err=True)
 
 
 class PromptApprover:

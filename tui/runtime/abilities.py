@@ -12,11 +12,14 @@ import hashlib
 import json
 import time
 import uuid
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tui.lang.host import HostError
 from tui.runtime.secrets import Secrets
 from tui.runtime.store import Store
+
+if TYPE_CHECKING:
+    from tui.runtime.review import InstallReview
 
 KEYRING_SERVICE = "pku-harness"
 OTP_SECRET_KEY = "iaaa-otp-secret"
@@ -32,6 +35,10 @@ class PersonUi(Protocol):
     async def pick_files(self, types: list[str], multiple: bool) -> list[dict[str, Any]] | None: ...
 
     async def await_sms_code(self) -> str | None: ...
+
+    async def review_install(self, review: InstallReview) -> bool:
+        """Show the install review; True when the student pressed 安装."""
+        ...
 
 
 def _ms() -> int:

@@ -8,9 +8,8 @@ from typing import Any
 
 from tui.lang.documents.tool import InputField
 from tui.lang.expr.reference import library_markdown
-from tui.lang.host import HostError
 from tui.runtime.abilities import Abilities
-from tui.runtime.registry import HostPlugin, NativeTool
+from tui.runtime.registry import HostPlugin, NativeRun, NativeTool
 from tui.runtime.store import Store
 
 
@@ -138,8 +137,12 @@ def dashboard_plugin(sources: Any) -> HostPlugin:
     )
 
 
-def plugins_plugin() -> HostPlugin:
-    """The plugin language for the assistant that writes plugins, and installing (issue 7)."""
+def plugins_plugin(install_link: NativeRun) -> HostPlugin:
+    """The plugin language for the assistant that writes plugins, and starting an install from a link.
+
+    `install_link` is the runtime's: it fetches and validates, then always shows the student the install review;
+    the assistant only learns whether the student installed it.
+    """
 
     async def reference(args: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -147,9 +150,6 @@ def plugins_plugin() -> HostPlugin:
             "standardLibrary": library_markdown(),
             "steps": "value, request, each, paginate, extract, if, check, try, kv, cache, call, ability",
         }
-
-    async def install(args: dict[str, Any]) -> Any:
-        raise HostError("ability", "installing plugins from a link is not available yet")
 
     return HostPlugin(
         "plugins",
@@ -168,7 +168,7 @@ def plugins_plugin() -> HostPlugin:
                 "Install a plugin",
                 "Install a plugin from a link the user gave.",
                 "write",
-                install,
+                install_link,
                 {"link": _text("the plugin's link")},
             ),
         },

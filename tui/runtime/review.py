@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 
 from tui.lang.documents.common import EFFECT_ORDER
 from tui.lang.documents.loader import Plugin
+from tui.lang.documents.manifest import Manifest
+from tui.lang.netpolicy import host_matches
+from tui.runtime.permissions import EFFECTS, default_mode
 
 #: Official plugins come from this repository (or are built in); every other source is a community plugin.
 OFFICIAL_REPO = "https://github.com/pkuinfo/pku-harness-plugins"
@@ -73,6 +76,24 @@ class TextChange:
 
 
 @dataclass(frozen=True)
+class ModeChange:
+    """An effect whose starting mode the new manifest makes looser (`defaultModes`)."""
+
+    effect: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class GuardChange:
+    """A tool that lost `userOnly` (the assistant may now call it) or `untrusted` (its results now read as
+    instructions rather than data)."""
+
+    tool: str
+    guard: str
+
+
+@dataclass(frozen=True)
 class UpdateReview:
     """What an update changes in the declarations (seeds: 更新)."""
 
@@ -87,11 +108,31 @@ class UpdateReview:
     added_tools: list[str] = field(default_factory=list)
     removed_tools: list[str] = field(default_factory=list)
     texts: list[TextChange] = field(default_factory=list)
+    loosened: list[ModeChange] = field(default_factory=list)
+    lost_guards: list[GuardChange] = field(default_factory=list)
+    remote: tuple[str | None, str | None] | None = None
+    """(old, new) `remote.mcp` URL when it changed."""
+    instructions: tuple[str, str] | None = None
+    """(old, new) assistant instructions when they changed (shown; not a wider scope by itself)."""
 
     @property
     def wider_scope(self) -> bool:
-        """New campus services, domains or abilities, or a stronger effect."""
-        return bool(self.added_campus or self.added_network or self.added_abilities or self.stronger)
+        """A new campus service, domain or ability, a stronger effect or new non-read tool, a lost `userOnly` or
+        `untrusted`, a looser starting mode, or a changed remote MCP server."""
+        return bool(
+            self.added_campus
+            or self.added_network
+            or self.added_abilities
+            or self.stronger
+            or self.loosened
+            or self.lost_guards
+            or self.remote
+        )
+
+    @property
+    def changes_texts(self) -> bool:
+        """Tool texts or instructions changed: shown to the student even when the scope is the same."""
+        return bool(self.texts or self.instructions)
 
     @property
     def needs_approval(self) -> bool:
@@ -128,11 +169,25 @@ def install_review(plugin: Plugin, source: str, official: bool, locale: str = "z
     )
 
 
-def update_review(old: Plugin, new: Plugin) -> UpdateReview:
-    """The declarations an update changes, tool by tool."""
+def domain_covered(pattern: str, patterns: list[str]) -> bool:
+    """True when every host `pattern` names is already named by `patterns` (`a.example.com` is covered by
+    `*.example.com`; `*.pku.edu.cn` is not covered by `portal.pku.edu.cn`)."""
+    if not pattern.startswith("*."):
+        return host_matches(pattern, patterns)
+    base = pattern[2:]
+    return any(p.startswith("*.") and (base == p[2:] or base.endswith("." + p[2:])) for p in patterns)
+
+
+MODE_ORDER = {"allow": 0, "ask": 1, "deny": 2}
+"""Strictness: a smaller number lets more run."""
+
+
+def update_review(old: Plugin, new: Plugin, official: bool = False) -> UpdateReview:
+    """The declarations an update changes, tool by tool. `official` decides which starting modes apply."""
     o, n = old.manifest, new.manifest
     stronger = []
     texts = []
+    guards = []
     for name, tool in new.tools.items():
         d = tool.definition
         before = old.tools.get(name)
@@ -143,6 +198,11 @@ def update_review(old: Plugin, new: Plugin) -> UpdateReview:
         b = before.definition
         if EFFECT_ORDER[d.effect] > EFFECT_ORDER[b.effect]:
             stronger.append(EffectChange(name, b.effect, d.effect))
+        guards += [
+            GuardChange(name, guard)
+            for guard, was_on, is_on in (("userOnly", b.userOnly, d.userOnly), ("untrusted", b.untrusted, d.untrusted))
+            if was_on and not is_on
+        ]
         for what, was, now in (
             ("title", b.title, d.title),
             ("summary", b.summary or "", d.summary or ""),
@@ -156,10 +216,29 @@ def update_review(old: Plugin, new: Plugin) -> UpdateReview:
         old_version=o.version,
         new_version=n.version,
         added_campus=[c for c in n.campus if c not in o.campus],
-        added_network=[d for d in n.network if d not in o.network],
+        added_network=[d for d in n.network if not domain_covered(d, list(o.network))],
         added_abilities=[a for a in n.abilities if a not in o.abilities],
         stronger=stronger,
         added_tools=[t for t in new.tools if t not in old.tools],
         removed_tools=[t for t in old.tools if t not in new.tools],
         texts=texts,
+        loosened=loosened_modes(o, n, official),
+        lost_guards=guards,
+        remote=(_mcp(o), _mcp(n)) if _mcp(o) != _mcp(n) else None,
+        instructions=(old.instructions, new.instructions) if old.instructions != new.instructions else None,
     )
+
+
+def loosened_modes(old: Manifest, new: Manifest, official: bool) -> list[ModeChange]:
+    """Effects whose starting mode is looser under the new manifest's `defaultModes`."""
+    out = []
+    for effect in EFFECTS:
+        was = default_mode(effect, official, old.defaultModes)
+        now = default_mode(effect, official, new.defaultModes)
+        if MODE_ORDER[now] < MODE_ORDER[was]:
+            out.append(ModeChange(effect, was, now))
+    return out
+
+
+def _mcp(m: Manifest) -> str | None:
+    return m.remote.mcp if m.remote is not None else None

@@ -6,15 +6,17 @@ gate. `demo=True` answers plugin requests from their recorded tests instead of t
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
 from tui.lang.expr import beijing_now
-from tui.lang.host import Host
+from tui.lang.host import Host, HostError
 from tui.lang.testing.demo import demo_host
 from tui.runtime.abilities import Abilities, PersonUi
 from tui.runtime.audit import Audit
@@ -22,6 +24,7 @@ from tui.runtime.datasources import DataSources
 from tui.runtime.fetch import PolicyFetcher
 from tui.runtime.gate import Approver, Gate
 from tui.runtime.host_plugins import dashboard_plugin, memory_plugin, plugins_plugin, scheduler_plugin
+from tui.runtime.installs import Installs
 from tui.runtime.kv import SqliteKv
 from tui.runtime.layout import DashboardLayout
 from tui.runtime.permissions import Grants
@@ -45,6 +48,15 @@ def builtin_folders() -> list[Path]:
 #: The clock of `--demo`: the day and hour the official plugins' recordings were made (a test keeps it so), so
 #: "today", "this week" and "next bus" agree with the recorded data on any day the demo is run.
 DEMO_NOW = "2026-11-30T12:00:00+08:00"
+
+
+def plugins_root(store: Store) -> Path:
+    """Where installed plugins' version folders live: beside the database (a temporary folder for `:memory:`)."""
+    if store.path == ":memory:":
+        import tempfile
+
+        return Path(tempfile.mkdtemp(prefix="pku-harness-plugins-"))
+    return Path(store.path).parent / "plugins"
 
 
 def recorded_test_files(folder: Path) -> list[str]:
@@ -75,13 +87,18 @@ class Runtime:
         self.settings = AppSettings(store)
         self.layout = DashboardLayout(store)
         self.folders: dict[str, Path] = {}
+        self.builtin_ids: set[str] = set()
+        self.installs = Installs(store, plugins_root(store))
+        self.load_errors: list[str] = []
+        """Installed plugins that did not load at start (the app shows them; it never fails to start for one)."""
+        self.ui = ui
         self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
         self.sources = DataSources(self.gate, store)
         for host in (
             memory_plugin(store),
             scheduler_plugin(self.abilities),
             dashboard_plugin(self.sources),
-            plugins_plugin(),
+            plugins_plugin(self.install_from_link),
         ):
             registry.add_host(host)
 
@@ -99,6 +116,13 @@ class Runtime:
         runtime = cls(Store(db), Registry(locale), demo, approver, ui)
         for folder in builtin_folders():
             runtime.add_folder(folder, official=True)
+            runtime.builtin_ids.add(folder.name)
+        for record in runtime.installs.all():
+            try:
+                runtime.load_installed(record.id, Path(record.current.dir), record.official)
+            except PluginLoadError as e:
+                runtime.load_errors.append(str(e))
+        runtime.installs.sweep()
         for folder in extra or []:
             runtime.add_folder(Path(folder), official=False)
         return runtime
@@ -113,6 +137,49 @@ class Runtime:
             raise PluginLoadError(f"{folder} does not validate:\n" + "\n".join(map(str, problems)))
         self.registry.add(InstalledPlugin(plugin, official, source))
         self.folders[plugin.manifest.id] = folder
+
+    def load_installed(self, plugin_id: str, folder: Path, official: bool) -> None:
+        """Validate an installed version's folder and make it the plugin in use (the old one stays on error).
+
+        Raises:
+            PluginLoadError: the folder does not validate or holds another plugin.
+        """
+        plugin, problems = validate(DirectorySource(folder))
+        if plugin is None:
+            raise PluginLoadError(f"{plugin_id} ({folder}) does not validate:\n" + "\n".join(map(str, problems)))
+        if plugin.manifest.id != plugin_id:
+            raise PluginLoadError(f"{folder} holds plugin {plugin.manifest.id!r}, not {plugin_id!r}")
+        self.registry.add(InstalledPlugin(plugin, official, DirectorySource(folder)))
+        self.folders[plugin_id] = folder
+
+    async def install_from_link(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The host tool `plugins.install`: fetch and validate, then the student decides on the review page.
+
+        Raises:
+            HostError: no person at the app to review it, or the link cannot be installed (the reason).
+        """
+        from tui.runtime.installer import Installer, InstallError  # the installer needs the whole runtime
+
+        if self.ui is None:
+            raise HostError("ability", "installing a plugin needs the student at the app to review it")
+        installer = Installer(self)
+        try:
+            prepared = await asyncio.to_thread(installer.prepare, str(args.get("link", "")))
+        except InstallError as e:
+            raise HostError("ability", f"cannot install: {e}") from None
+        if not await self.ui.review_install(prepared.review):
+            return {"installed": False, "message": "the student chose not to install it"}
+        record = installer.install(prepared)
+        return {"installed": True, "id": record.id, "version": record.current.version}
+
+    def forget_plugin(self, plugin_id: str) -> None:
+        """Unload a plugin and remove what it kept: its grants, KV entries and cached data."""
+        self.registry.remove(plugin_id)
+        self.folders.pop(plugin_id, None)
+        self.grants.reset(plugin_id)
+        with self.store.lock:
+            self.store.db.execute("DELETE FROM plugin_kv WHERE plugin = ?", (plugin_id,))
+            self.store.db.execute("DELETE FROM data_cache WHERE plugin = ?", (plugin_id,))
 
     @staticmethod
     def _builtin(folder: Path) -> bool:

@@ -65,6 +65,14 @@ MIGRATIONS: list[str] = [
     """
     CREATE TABLE app_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
     """,
+    # 4: installed plugins' version folders, the commit they came from, a paused update, a declined one
+    """
+    ALTER TABLE installed_plugins ADD COLUMN commit_sha TEXT;
+    ALTER TABLE installed_plugins ADD COLUMN dir TEXT NOT NULL DEFAULT '';
+    ALTER TABLE installed_plugins ADD COLUMN pending TEXT;
+    ALTER TABLE installed_plugins ADD COLUMN declined_hash TEXT;
+    ALTER TABLE installed_plugins ADD COLUMN checked_ms INTEGER;
+    """,
 ]
 
 

@@ -1,0 +1,99 @@
+"""`pku-harness plugins …` and `open`, as a new user would run them: a local folder and a GitHub-style link served
+over real HTTP on a loopback port, then list, tools list, update, roll back and remove."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from click.testing import CliRunner
+
+from tests.runtime.fake_github import FakeGitHub, plugin_files
+from tui.cli.main import cli
+
+TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"
+
+
+@pytest.fixture
+def github(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
+    gh = FakeGitHub()
+    gh.push("someone", "campus-plugins", plugin_files(), prefix="plugins/notes/")
+    with gh.loopback() as endpoints:
+        monkeypatch.setenv("PKU_HARNESS_GITHUB_API", endpoints.github_api)
+        monkeypatch.setenv("PKU_HARNESS_GITHUB_RAW", endpoints.github_raw)
+        yield gh
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def listed() -> dict[str, dict[str, object]]:
+    code, out, err = run("plugins", "list", "--json")
+    assert code == 0, err
+    return {row["id"]: row for row in json.loads(out)}
+
+
+def test_install_from_a_served_link_then_update_and_roll_back(github: FakeGitHub) -> None:
+    code, out, err = run("plugins", "install", TREE)
+    assert code == 1 and "nobody to ask" in err  # not a terminal and no --yes: nothing installed
+    assert "notes" not in listed()
+    code, out, err = run("plugins", "install", TREE, "--yes")
+    assert code == 0, err
+    assert "COMMUNITY plugin" in out and "websites:        api.example.com" in out and "[read  ] list: 笔记列表" in out
+    assert out.rstrip().endswith("installed notes 1.0.0")
+    row = listed()["notes"]
+    assert (row["version"], row["official"], row["source"]) == ("1.0.0", False, TREE)
+    assert row["commit"] == github.repos["someone", "campus-plugins"].refs["main"]
+    code, out, _ = run("tools", "list")
+    assert any(line.split()[:3] == ["notes.list", "read", "allow"] for line in out.splitlines())
+
+    github.push("someone", "campus-plugins", plugin_files(version="1.1.0", description="Newest first."),
+                prefix="plugins/notes/")  # fmt: skip
+    code, out, _ = run("plugins", "update", "notes", "--check")
+    assert code == 0 and "1.1.0 is available" in out and listed()["notes"]["version"] == "1.0.0"
+    code, out, _ = run("plugins", "update")
+    assert code == 0 and "notes updated to 1.1.0" in out and "+ Newest first." in out
+    assert listed()["notes"]["previous"] == "1.0.0"
+
+    github.push("someone", "campus-plugins", plugin_files(version="2.0.0", campus=("card",)), prefix="plugins/notes/")
+    code, out, _ = run("plugins", "update", "notes")
+    assert "needs your approval (wider scope)" in out and "+ campus services: card" in out
+    assert listed()["notes"]["pending"] == "2.0.0" and listed()["notes"]["version"] == "1.1.0"
+
+    code, out, _ = run("plugins", "rollback", "notes")
+    assert code == 0 and "rolled back notes to 1.0.0" in out and listed()["notes"]["version"] == "1.0.0"
+    code, _, err = run("plugins", "rollback", "notes")
+    assert code == 1 and "no previous version" in err
+
+
+def test_a_local_folder_a_deep_link_and_removal(github: FakeGitHub, tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    for path, text in plugin_files(pid="mynotes").items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text, encoding="utf-8")
+    code, out, err = run("plugins", "install", str(folder), "--yes")
+    assert code == 0 and "installed mynotes 1.0.0" in out, err
+    code, out, err = run("open", "pkuharness://plugin?src=" + quote(TREE, safe=""), "--yes")
+    assert code == 0 and "installed notes" in out, err
+    assert {"mynotes", "notes", "wallet"} <= set(listed())
+    code, _, err = run("plugins", "remove", "notes")
+    assert code == 1 and "not removed" in err
+    code, out, _ = run("plugins", "remove", "notes", "--yes")
+    assert code == 0 and "notes" not in listed() and "mynotes" in listed()
+    code, _, err = run("plugins", "install", "ftp://example.org/x")
+    assert code == 1 and "accepted: a GitHub folder" in err
+    code, _, err = run("open", TREE)
+    assert code == 1 and "pkuharness://" in err
+
+
+def test_auto_update_switches(github: FakeGitHub) -> None:
+    run("plugins", "install", TREE, "--yes")
+    code, _, _ = run("plugins", "auto-update", "off", "notes")
+    assert code == 0 and listed()["notes"]["autoUpdate"] is False
+    code, _, err = run("plugins", "auto-update", "off", "wallet")
+    assert code == 1 and "built-in plugins update with the app" in err

@@ -1,0 +1,177 @@
+"""`pku-harness plugins …` and `pku-harness open LINK`: installing, updating, rolling back and removing plugins."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from typing import Any
+
+import click
+
+from tui.cli.review_text import install_text, update_text
+from tui.cli.tools import _open
+from tui.runtime.installer import Installer, InstallError
+
+
+def _installer() -> Installer:
+    return Installer(_open(()))
+
+
+def _fail(e: InstallError) -> click.ClickException:
+    return click.ClickException(str(e))
+
+
+@click.group()
+def plugins() -> None:
+    """Install plugins from links, update, roll back and remove them."""
+
+
+@plugins.command("install")
+@click.argument("link")
+@click.option("--yes", is_flag=True, help="Install without asking (the review is still printed).")
+def plugins_install(link: str, yes: bool) -> None:
+    """Install a plugin from LINK (GitHub folder, repository, file, PLUGIN.md URL, pkuharness:// or a folder)."""
+    _install(link, yes)
+
+
+def _install(link: str, yes: bool) -> None:
+    inst = _installer()
+    try:
+        prepared = inst.prepare(link)
+    except InstallError as e:
+        raise _fail(e) from None
+    click.echo(install_text(prepared.review))
+    if not yes:
+        if not sys.stdin.isatty():
+            raise click.ClickException("not installed: nobody to ask (run it in a terminal, or pass --yes)")
+        if not click.confirm("\nInstall it?", default=False):
+            click.echo("not installed")
+            return
+    record = inst.install(prepared)
+    click.echo(f"installed {record.id} {record.current.version}")
+
+
+@plugins.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def plugins_list(as_json: bool) -> None:
+    """Built-in and installed plugins, with version, source and update state."""
+    inst = _installer()
+    rt = inst.runtime
+    records = {r.id: r for r in inst.installs.all()}
+    rows: list[dict[str, Any]] = []
+    for pid, installed in sorted(rt.registry.plugins.items()):
+        r = records.get(pid)
+        rows.append(
+            {
+                "id": pid,
+                "version": installed.plugin.manifest.version,
+                "official": installed.official,
+                "source": r.source if r else ("built-in" if pid in rt.builtin_ids else "folder"),
+                "commit": r.current.commit if r else None,
+                "hash": r.current.hash if r else None,
+                "autoUpdate": r.auto_update if r else None,
+                "pending": r.pending.version if r and r.pending else None,
+                "previous": r.previous.version if r and r.previous else None,
+                "installed": datetime.fromtimestamp(r.installed_ms / 1000).isoformat(timespec="seconds") if r else None,
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    for row in rows:
+        extra = []
+        if row["pending"]:
+            extra.append(f"update {row['pending']} waits for approval")
+        if row["autoUpdate"] is False:
+            extra.append("auto-update off")
+        kind = "official " if row["official"] else "community"
+        note = f"  ({'; '.join(extra)})" if extra else ""
+        click.echo(f"{row['id']:<14} {row['version']:<9} {kind} {row['source']}{note}")
+    for error in rt.load_errors:
+        click.echo(f"not loaded: {error}", err=True)
+
+
+@plugins.command("update")
+@click.argument("plugin_id", required=False)
+@click.option("--check", is_flag=True, help="Only say what would change.")
+@click.option("--yes", is_flag=True, help="Also accept updates that widen the scope (after printing them).")
+def plugins_update(plugin_id: str | None, check: bool, yes: bool) -> None:
+    """Check one installed plugin (or all) for updates and apply those that keep the scope."""
+    inst = _installer()
+    ids = [plugin_id] if plugin_id else [r.id for r in inst.installs.all()]
+    if not ids:
+        click.echo("no installed plugins (built-in plugins update with the app)")
+    failed = False
+    for pid in ids:
+        try:
+            outcome = inst.check(pid, apply=not check)
+        except InstallError as e:
+            raise _fail(e) from None
+        click.echo(outcome.message)
+        if outcome.review is not None and outcome.status != "same":
+            click.echo(update_text(outcome.review))
+        if outcome.status == "paused":
+            _approve(inst, pid, yes)
+        failed |= outcome.status == "error"
+    if failed:
+        sys.exit(1)
+
+
+def _approve(inst: Installer, pid: str, yes: bool) -> None:
+    if yes or (sys.stdin.isatty() and click.confirm("Accept the wider scope?", default=False)):
+        click.echo(inst.accept(pid).message)
+    elif sys.stdin.isatty():  # an explicit no is remembered: this version is not asked about again
+        inst.decline(pid)
+        click.echo(f"kept {pid} as it was")
+    else:  # nobody to ask: decide nothing
+        click.echo(f"the update waits for approval: `pku-harness plugins update {pid} --yes`, or accept it in the app")
+
+
+@plugins.command("rollback")
+@click.argument("plugin_id")
+def plugins_rollback(plugin_id: str) -> None:
+    """Go back to the previous version (with its permissions, never looser than now)."""
+    inst = _installer()
+    try:
+        record = inst.rollback(plugin_id)
+    except InstallError as e:
+        raise _fail(e) from None
+    click.echo(f"rolled back {plugin_id} to {record.current.version}")
+
+
+@plugins.command("remove")
+@click.argument("plugin_id")
+@click.option("--yes", is_flag=True, help="Do not ask.")
+def plugins_remove(plugin_id: str, yes: bool) -> None:
+    """Uninstall a plugin: its files, permissions and stored data go."""
+    inst = _installer()
+    if inst.installs.get(plugin_id) is None:
+        raise click.ClickException(f"{plugin_id!r} is not an installed plugin")
+    if not yes and not (sys.stdin.isatty() and click.confirm(f"Remove {plugin_id} and its data?", default=False)):
+        raise click.ClickException("not removed (pass --yes to remove without asking)")
+    inst.remove(plugin_id)
+    click.echo(f"removed {plugin_id}")
+
+
+@plugins.command("auto-update")
+@click.argument("state", type=click.Choice(["on", "off"]))
+@click.argument("plugin_id", required=False)
+def plugins_auto_update(state: str, plugin_id: str | None) -> None:
+    """Turn automatic updates on or off, for one plugin or (without PLUGIN_ID) for all."""
+    inst = _installer()
+    try:
+        inst.set_auto_update(plugin_id, state == "on")
+    except InstallError as e:
+        raise _fail(e) from None
+    click.echo(f"automatic updates {state}" + (f" for {plugin_id}" if plugin_id else ""))
+
+
+@click.command("open")
+@click.argument("link")
+@click.option("--yes", is_flag=True, help="Install without asking (the review is still printed).")
+def open_link(link: str, yes: bool) -> None:
+    """Open a pkuharness:// link (today: pkuharness://plugin?src=… installs a plugin)."""
+    if not link.lower().startswith("pkuharness:"):
+        raise click.ClickException("open takes a pkuharness:// link; for other links use `plugins install`")
+    _install(link, yes)

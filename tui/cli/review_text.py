@@ -1,0 +1,58 @@
+"""The install review and the update review as plain text, for the command line (the app shows the same data
+in its dialogs). Plugin text is untrusted: control characters are removed before printing."""
+
+from __future__ import annotations
+
+from tui.runtime.review import InstallReview, UpdateReview
+from widgets_render.resolve import clean  # the one rule for untrusted text on a terminal
+
+
+def install_text(r: InstallReview) -> str:
+    """What the student reads before saying yes."""
+    lines = [
+        f"{clean(r.name)} ({r.plugin_id}) {r.version} — {clean(r.author)}",
+        f"  {clean(r.description)}",
+        f"  source: {clean(r.source)}",
+        "  official plugin" if r.official else "  COMMUNITY plugin: its write, money and public tools start at ask",
+        "",
+        "May reach:",
+        f"  campus services: {', '.join(r.campus) or 'none'}",
+        f"  websites:        {', '.join(r.network) or 'none'}",
+        f"  app abilities:   {', '.join(r.abilities) or 'none'}",
+        "",
+        "Can do:",
+    ]
+    for t in r.tools:
+        flags = " (only you can run it)" if t.user_only else ""
+        lines.append(f"  [{t.effect:<6}] {t.name}: {clean(t.title)}{flags}")
+        if t.summary:
+            lines.append(f"           {clean(t.summary)}")
+    if r.instructions.strip():
+        told = r.instructions.strip().splitlines()
+        lines += ["", "What the assistant is told:", *("  " + clean(line) for line in told)]
+    return "\n".join(lines)
+
+
+def update_text(r: UpdateReview) -> str:
+    """What an update changes; the first line says whether it waits for approval."""
+    head = "needs your approval (wider scope)" if r.needs_approval else "same scope"
+    lines = [f"{clean(r.name)} ({r.plugin_id}) {r.old_version} → {r.new_version}: {head}"]
+    for label, values in (
+        ("campus services", r.added_campus),
+        ("websites", r.added_network),
+        ("app abilities", r.added_abilities),
+    ):
+        if values:
+            lines.append(f"  + {label}: {', '.join(values)}")
+    lines += [f"  stronger: {c.tool}: {c.old or 'new tool'} → {c.new}" for c in r.stronger]
+    lines += [f"  looser start: {c.effect} {c.old} → {c.new}" for c in r.loosened]
+    lines += [f"  {g.tool} is no longer {g.guard}" for g in r.lost_guards]
+    if r.remote:
+        lines.append(f"  remote MCP server: {r.remote[0] or 'none'} → {r.remote[1] or 'none'}")
+    if r.removed_tools:
+        lines.append(f"  removed tools: {', '.join(r.removed_tools)}")
+    for t in r.texts:
+        lines += [f"  {t.tool} {t.what}:", f"    - {clean(t.old)[:300]}", f"    + {clean(t.new)[:300]}"]
+    if r.instructions:
+        lines.append("  the assistant's instructions changed")
+    return "\n".join(lines)

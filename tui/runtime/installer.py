@@ -1,0 +1,275 @@
+"""Installing, updating, rolling back and removing plugins (seeds: 安装链接, 更新), headless.
+
+`prepare` fetches and validates a link and builds the review; nothing is written until `install` is called
+with it (the student pressed 安装, or `--yes`). Updates re-fetch each plugin's link: the same content hash does
+nothing; a change with the same scope is applied at once (with a notice, and the changed texts listed); a wider
+scope is staged and paused until `accept` — the old version keeps running, `decline` remembers the hash so the
+same update is not asked about again. `rollback` returns to the previous version with the modes it had (never
+looser than the modes now). Every switch is one store statement after the files are complete on disk.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from tui.lang.documents.loader import Plugin
+from tui.lang.documents.problems import Problem
+from tui.lang.documents.source import DirectorySource
+from tui.lang.documents.validator import validate
+from tui.runtime.installs import InstallRecord, Installs, Version
+from tui.runtime.links import LinkError, parse_link
+from tui.runtime.permissions import EFFECTS, Mode
+from tui.runtime.plugin_fetch import Endpoints, Fetched, FetchError, PluginFetcher
+from tui.runtime.review import MODE_ORDER, InstallReview, UpdateReview, install_review, update_review
+from tui.runtime.settings import read_setting, write_setting
+
+if TYPE_CHECKING:
+    from tui.runtime.runtime import Runtime
+
+#: Automatic update checks run at most this often (the seeds: at start, at most once a day).
+CHECK_EVERY_MS = 24 * 3600 * 1000
+RESERVED_IDS = frozenset({"memory", "scheduler", "dashboard", "plugins"})
+
+
+class InstallError(Exception):
+    """An install or update that cannot go ahead; the message says why, `problems` lists validation errors."""
+
+    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or []
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A plugin fetched and validated, with the review the student decides on."""
+
+    fetched: Fetched
+    review: InstallReview
+
+
+Status = Literal["same", "applied", "paused", "declined", "error", "available"]
+
+
+@dataclass(frozen=True)
+class UpdateOutcome:
+    """What one update check did."""
+
+    plugin_id: str
+    status: Status
+    """same: nothing changed · applied: switched to the new version · paused: waits for approval · declined:
+    the student already said no to this version · error: could not check · available: `--check` only."""
+    message: str
+    review: UpdateReview | None = None
+    version: str | None = None
+
+
+class Installer:
+    """Installs and updates plugins for one runtime."""
+
+    def __init__(self, runtime: Runtime, fetcher: PluginFetcher | None = None) -> None:
+        self.runtime = runtime
+        self.installs: Installs = runtime.installs
+        self.fetcher = fetcher or PluginFetcher(endpoints(runtime))
+
+    # ---- installing ---------------------------------------------------------------------------------------
+
+    def prepare(self, link_text: str, cwd: Path | None = None) -> Prepared:
+        """Fetch and validate the plugin a link names and build its review; nothing is stored.
+
+        Raises:
+            InstallError: a bad link, a fetch or validation failure, or an id already taken.
+        """
+        try:
+            link = parse_link(link_text, cwd)
+            fetched = self.fetcher.fetch(link)
+        except (LinkError, FetchError) as e:
+            raise InstallError(str(e), getattr(e, "problems", None)) from None
+        pid = fetched.plugin.manifest.id
+        if pid in RESERVED_IDS or pid in self.runtime.builtin_ids:
+            raise InstallError(f"{pid!r} is the id of a plugin built into the app; a plugin cannot replace it")
+        existing = self.installs.get(pid)
+        if existing is not None:
+            raise InstallError(
+                f"{pid!r} is already installed (from {existing.source}); update it with `plugins update {pid}` "
+                "or remove it first"
+            )
+        if pid in self.runtime.registry.plugins:
+            raise InstallError(f"{pid!r} is already loaded (an author's folder given with --with)")
+        official = fetched.link.official
+        review = install_review(fetched.plugin, fetched.link.text, official, self.runtime.registry.locale)
+        return Prepared(fetched, review)
+
+    def install(self, prepared: Prepared) -> InstallRecord:
+        """Write the files, record the install and load the plugin (after the student said yes)."""
+        f = prepared.fetched
+        pid = f.plugin.manifest.id
+        if self.installs.get(pid) is not None:
+            raise InstallError(f"{pid!r} was installed meanwhile")
+        digest = f.content_hash
+        folder = self.installs.write_version(pid, f.files, digest)
+        record = InstallRecord(
+            pid, f.link.text, f.link.official, Version(f.plugin.manifest.version, str(folder), digest, f.commit)
+        )
+        self.installs.insert(record)
+        self.runtime.load_installed(pid, folder, record.official)
+        return record
+
+    # ---- updating -----------------------------------------------------------------------------------------
+
+    def check_due(self, now_ms: int | None = None) -> list[UpdateOutcome]:
+        """The automatic check: at most once a day, when auto-update is on, for plugins that have it on."""
+        now = now_ms if now_ms is not None else _ms()
+        if not self.auto_update_enabled():
+            return []
+        last = read_setting(self.runtime.store, "updates_checked_ms")
+        if isinstance(last, int) and now - last < CHECK_EVERY_MS:
+            return []
+        write_setting(self.runtime.store, "updates_checked_ms", now)
+        return [self.check(r.id) for r in self.installs.all() if r.auto_update]
+
+    def check_open(self) -> list[UpdateOutcome]:
+        """The check when the student opens the plugins page (plugins with auto-update on)."""
+        if not self.auto_update_enabled():
+            return []
+        return [self.check(r.id) for r in self.installs.all() if r.auto_update]
+
+    def auto_update_enabled(self) -> bool:
+        return read_setting(self.runtime.store, "auto_update") is not False
+
+    def set_auto_update(self, plugin_id: str | None, on: bool) -> None:
+        """Turn automatic updates on or off for one plugin, or for all (`plugin_id` None)."""
+        if plugin_id is None:
+            write_setting(self.runtime.store, "auto_update", on)
+            return
+        self._record(plugin_id)
+        self.installs.set_auto_update(plugin_id, on)
+
+    def check(self, plugin_id: str, apply: bool = True) -> UpdateOutcome:
+        """Re-fetch one plugin's link and act on what changed (see the module docstring)."""
+        record = self._record(plugin_id)
+        self.installs.set_checked(plugin_id, _ms())
+        try:
+            fetched = self.fetcher.fetch(parse_link(record.source))
+        except (LinkError, FetchError) as e:
+            return UpdateOutcome(plugin_id, "error", f"{plugin_id}: update check failed: {e}")
+        if fetched.plugin.manifest.id != plugin_id:
+            return UpdateOutcome(plugin_id, "error", f"{record.source} now holds plugin {fetched.plugin.manifest.id!r}")
+        digest = fetched.content_hash
+        if digest == record.current.hash:
+            return UpdateOutcome(plugin_id, "same", f"{plugin_id} {record.current.version} is up to date")
+        version = fetched.plugin.manifest.version
+        review = update_review(self.current_plugin(plugin_id), fetched.plugin, record.official)
+        if digest == record.declined_hash:
+            return UpdateOutcome(plugin_id, "declined", f"{plugin_id} {version}: you kept the old version", review)
+        if not apply:
+            return UpdateOutcome(plugin_id, "available", f"{plugin_id}: {version} is available", review, version)
+        folder = self.installs.write_version(plugin_id, fetched.files, digest)
+        new = Version(version, str(folder), digest, fetched.commit)
+        if review.needs_approval:
+            if record.pending is not None and record.pending.dir != new.dir:
+                self.installs.set_pending(plugin_id, None)
+            self.installs.set_pending(plugin_id, new)
+            self.installs.sweep()
+            return UpdateOutcome(plugin_id, "paused", f"{plugin_id} {version} needs your approval", review, version)
+        self._switch(record, new)
+        return UpdateOutcome(plugin_id, "applied", f"{plugin_id} updated to {version}", review, version)
+
+    def pending_review(self, plugin_id: str) -> UpdateReview | None:
+        """The review of a paused update, rebuilt from the staged files."""
+        record = self._record(plugin_id)
+        if record.pending is None:
+            return None
+        new = _load(Path(record.pending.dir))
+        return update_review(self.current_plugin(plugin_id), new, record.official)
+
+    def accept(self, plugin_id: str) -> UpdateOutcome:
+        """Apply the paused update (the student agreed in the update-approval dialog)."""
+        record = self._record(plugin_id)
+        if record.pending is None:
+            raise InstallError(f"{plugin_id} has no update waiting for approval")
+        self._switch(record, record.pending)
+        return UpdateOutcome(
+            plugin_id, "applied", f"{plugin_id} updated to {record.pending.version}", version=record.pending.version
+        )
+
+    def decline(self, plugin_id: str) -> None:
+        """Keep the old version and remember the declined one."""
+        record = self._record(plugin_id)
+        if record.pending is None:
+            raise InstallError(f"{plugin_id} has no update waiting for approval")
+        self.installs.set_declined(plugin_id, record.pending.hash)
+        self.installs.set_pending(plugin_id, None)
+        self.installs.sweep()
+
+    def rollback(self, plugin_id: str) -> InstallRecord:
+        """Return to the previous version, with its modes (each no looser than the mode now in force)."""
+        record = self._record(plugin_id)
+        prev = record.previous
+        if prev is None:
+            raise InstallError(f"{plugin_id} has no previous version to roll back to")
+        now = self._modes(plugin_id)
+        self.runtime.load_installed(plugin_id, Path(prev.dir), record.official)  # validates before the switch
+        self.installs.switch(plugin_id, Version(prev.version, prev.dir, prev.hash, prev.commit), None)
+        self.installs.set_declined(plugin_id, record.current.hash)  # or the next check would re-apply it
+        for effect in EFFECTS:
+            then = prev.modes.get(effect)
+            chosen = max((m for m in (then, now[effect]) if m in MODE_ORDER), key=lambda m: MODE_ORDER[m])
+            self.runtime.grants.set(plugin_id, effect, chosen)  # type: ignore[arg-type]
+        self.installs.sweep()
+        return self._record(plugin_id)
+
+    def remove(self, plugin_id: str) -> None:
+        """Uninstall: files, row, grants, KV and cached data go; the caller asked the student first."""
+        self._record(plugin_id)
+        self.runtime.forget_plugin(plugin_id)
+        self.installs.delete(plugin_id)
+
+    # ---- helpers ------------------------------------------------------------------------------------------
+
+    def current_plugin(self, plugin_id: str) -> Plugin:
+        installed = self.runtime.registry.plugins.get(plugin_id)
+        if installed is not None:
+            return installed.plugin
+        return _load(Path(self._record(plugin_id).current.dir))
+
+    def _switch(self, record: InstallRecord, new: Version) -> None:
+        previous = Version(
+            record.current.version, record.current.dir, record.current.hash, record.current.commit,
+            dict(self._modes(record.id)),
+        )  # fmt: skip
+        self.runtime.load_installed(record.id, Path(new.dir), record.official)  # validates before the switch
+        self.installs.switch(record.id, new, previous)
+        self.installs.sweep()
+
+    def _modes(self, plugin_id: str) -> dict[str, Mode]:
+        installed = self.runtime.registry.plugins.get(plugin_id)
+        declared = installed.plugin.manifest.defaultModes if installed else None
+        official = installed.official if installed else False
+        return {e: self.runtime.grants.mode(plugin_id, e, official, declared) for e in EFFECTS}
+
+    def _record(self, plugin_id: str) -> InstallRecord:
+        record = self.installs.get(plugin_id)
+        if record is None:
+            raise InstallError(f"{plugin_id!r} is not an installed plugin (built-in plugins update with the app)")
+        return record
+
+
+def endpoints(runtime: Runtime) -> Endpoints:
+    """The GitHub endpoints from the settings (and the environment, which wins)."""
+    api = read_setting(runtime.store, "github_api")
+    raw = read_setting(runtime.store, "github_raw")
+    return Endpoints.from_env(api if isinstance(api, str) else None, raw if isinstance(raw, str) else None)
+
+
+def _load(folder: Path) -> Plugin:
+    plugin, problems = validate(DirectorySource(folder))
+    if plugin is None:
+        raise InstallError(f"{folder} no longer validates", problems)
+    return plugin
+
+
+def _ms() -> int:
+    return int(time.time() * 1000)

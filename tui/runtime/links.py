@@ -1,0 +1,205 @@
+"""Install links: every form the seeds accept (安装链接), parsed into one `PluginLink`, and the official rule.
+
+Accepted: a GitHub folder (`https://github.com/<owner>/<repo>/tree/<ref>/<path>`), a repository root
+(`https://github.com/<owner>/<repo>`, PLUGIN.md at the root), a file (`…/blob/<ref>/<path>/PLUGIN.md`), any HTTPS
+URL of a PLUGIN.md, the deep link `pkuharness://plugin?src=<one of those, URL-encoded>` (decoded once), and a
+local folder for authors. Anything else is refused with a message naming the accepted forms.
+
+Official means built in, or a GitHub link into `pkuinfo/pku-harness-plugins` under `plugins/`: owner and
+repository compared case-insensitively (GitHub's own rule), the path after normalising and with no `.`/`..`
+segment. A raw.githubusercontent.com or mirror URL is a community link even when it names the same files:
+only a link the student can read on github.com carries the official mark.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from tui.lang.documents.source import SourceError, check_path
+
+OFFICIAL_OWNER = "pkuinfo"
+OFFICIAL_REPO = "pku-harness-plugins"
+OFFICIAL_FOLDER = "plugins"
+MANIFEST = "PLUGIN.md"
+
+ACCEPTED_FORMS = (
+    "a GitHub folder (https://github.com/OWNER/REPO/tree/REF/PATH), "
+    "a GitHub repository (https://github.com/OWNER/REPO, PLUGIN.md at its root), "
+    "a GitHub file (https://github.com/OWNER/REPO/blob/REF/PATH/PLUGIN.md), "
+    "any https:// URL ending in /PLUGIN.md, "
+    "pkuharness://plugin?src=<one of those, URL-encoded>, "
+    "or a local plugin folder"
+)
+
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+
+Kind = Literal["github", "url", "local"]
+
+
+class LinkError(ValueError):
+    """A link the app does not accept; the message says why and lists the accepted forms."""
+
+
+@dataclass(frozen=True)
+class PluginLink:
+    """Where a plugin comes from, in one of three shapes."""
+
+    kind: Kind
+    text: str
+    """The link as the student gave it (after decoding a deep link); stored and shown on the review."""
+    owner: str = ""
+    repo: str = ""
+    ref: str | None = None
+    """Branch, tag or commit as written; None for a repository root (its default branch)."""
+    path: str = ""
+    """Folder of PLUGIN.md inside the repository ('' for the root). For `tree` links whose ref may contain '/',
+    `ref_and_path` keeps the unsplit rest."""
+    ref_and_path: str = ""
+    base_url: str = ""
+    """For `url` links: the folder URL every file path is joined to (ends in '/')."""
+    folder: Path | None = None
+    """For `local` links."""
+
+    @property
+    def official(self) -> bool:
+        """A link into github.com/pkuinfo/pku-harness-plugins under plugins/ (see the module docstring)."""
+        if self.kind != "github":
+            return False
+        if (self.owner.lower(), self.repo.lower()) != (OFFICIAL_OWNER, OFFICIAL_REPO):
+            return False
+        parts = self.path.split("/") if self.path else []
+        return len(parts) >= 2 and parts[0] == OFFICIAL_FOLDER
+
+    def candidates(self) -> list[tuple[str, str]]:
+        """(ref, path) pairs to try in order: a `tree`/`blob` ref may itself contain '/' (`feature/x`)."""
+        if self.ref is None:
+            return [("", "")]
+        if not self.ref_and_path:
+            return [(self.ref, self.path)]
+        parts = self.ref_and_path.split("/")
+        return [("/".join(parts[:i]), "/".join(parts[i:])) for i in range(1, len(parts) + 1)]
+
+
+def parse_link(text: str, cwd: Path | None = None) -> PluginLink:
+    """Parse an install link.
+
+    Raises:
+        LinkError: the link is not one of the accepted forms, or breaks a rule (plain http, `..` in a path).
+    """
+    raw = text.strip()
+    if not raw:
+        raise LinkError(f"empty link; give {ACCEPTED_FORMS}")
+    if raw.lower().startswith("pkuharness:"):
+        return _deep_link(raw, cwd)
+    if "://" not in raw:
+        return _local(raw, cwd)
+    return _url(raw)
+
+
+def _deep_link(raw: str, cwd: Path | None) -> PluginLink:
+    parts = urlsplit(raw)
+    if parts.netloc.lower() != "plugin" or parts.path not in ("", "/"):
+        raise LinkError(f"a pkuharness:// link must be pkuharness://plugin?src=…; accepted: {ACCEPTED_FORMS}")
+    values = parse_qs(parts.query, keep_blank_values=True).get("src", [])
+    if len(values) != 1 or not values[0]:
+        raise LinkError("a pkuharness://plugin link needs exactly one src=<link>")
+    src = values[0]  # parse_qs decodes once; a second layer of encoding stays as written
+    if src.lower().startswith("pkuharness:"):
+        raise LinkError("a pkuharness:// link cannot point to another pkuharness:// link")
+    if "://" not in src:
+        raise LinkError("a pkuharness:// link must point to an https:// link, not a local folder")
+    return _url(src)
+
+
+def _local(raw: str, cwd: Path | None) -> PluginLink:
+    folder = Path(raw).expanduser()
+    if not folder.is_absolute():
+        folder = (cwd or Path.cwd()) / folder
+    if folder.is_file() and folder.name == MANIFEST:
+        folder = folder.parent
+    if not (folder / MANIFEST).is_file():
+        raise LinkError(f"{raw}: not a link, and not a folder with a PLUGIN.md; accepted: {ACCEPTED_FORMS}")
+    return PluginLink("local", str(folder), folder=folder)
+
+
+def is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 or localhost: the one place plain http is allowed (tests and local mirrors)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_https(url: str) -> None:
+    """Refuse anything but https (or http to a loopback address).
+
+    Raises:
+        LinkError: with the reason.
+    """
+    parts = urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return
+    if parts.scheme == "http" and parts.hostname and is_loopback(parts.hostname):
+        return
+    raise LinkError(f"{url}: plugins are fetched over https only")
+
+
+def _segments(path: str, link: str) -> list[str]:
+    segs = [unquote(s) for s in path.split("/") if s != ""]
+    for s in segs:
+        if s in (".", "..") or "\\" in s or any(ord(c) < 32 for c in s):
+            raise LinkError(f"{link}: the path may not contain '.', '..', backslashes or control characters")
+    return segs
+
+
+def _url(raw: str) -> PluginLink:
+    parts = urlsplit(raw)
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower().rstrip(".")
+    if scheme not in ("https", "http"):
+        raise LinkError(f"{raw}: unknown link scheme {parts.scheme!r}; accepted: {ACCEPTED_FORMS}")
+    check_https(raw)
+    if parts.username or parts.password:
+        raise LinkError(f"{raw}: a link may not carry a user name or password")
+    segs = _segments(parts.path, raw)
+    if host in ("github.com", "www.github.com") and parts.port is None:
+        return _github(raw, segs)
+    if not segs or segs[-1] != MANIFEST:
+        raise LinkError(f"{raw}: a URL must point at a PLUGIN.md file; accepted: {ACCEPTED_FORMS}")
+    if parts.query or parts.fragment:
+        raise LinkError(f"{raw}: a PLUGIN.md URL may not carry a query or fragment")
+    folder_path = parts.path.rsplit("/", 1)[0] + "/"
+    base = f"{scheme}://{parts.netloc}{folder_path}"
+    return PluginLink("url", raw, base_url=base)
+
+
+def _github(raw: str, segs: list[str]) -> PluginLink:
+    if len(segs) < 2 or not all(_NAME.match(s) for s in segs[:2]):
+        raise LinkError(f"{raw}: a GitHub link needs an owner and a repository; accepted: {ACCEPTED_FORMS}")
+    owner, repo = segs[0], segs[1].removesuffix(".git")
+    rest = segs[2:]
+    if not rest:
+        return PluginLink("github", raw, owner=owner, repo=repo)
+    kind, tail = rest[0], rest[1:]
+    if kind == "blob":
+        if len(tail) < 2 or tail[-1] != MANIFEST:
+            raise LinkError(f"{raw}: a GitHub file link must end in /PLUGIN.md")
+        tail = tail[:-1]
+    elif kind != "tree" or not tail:
+        raise LinkError(
+            f"{raw}: a GitHub link must be a repository, a /tree/REF/PATH folder or a /blob/…/PLUGIN.md file"
+        )
+    joined = "/".join(tail)
+    try:
+        for s in tail:
+            check_path(s)
+    except SourceError as e:
+        raise LinkError(f"{raw}: {e}") from None
+    return PluginLink("github", raw, owner=owner, repo=repo, ref=tail[0], path="/".join(tail[1:]), ref_and_path=joined)
