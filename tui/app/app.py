@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
@@ -12,14 +13,19 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Select, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, Header, Select, Static, Switch, TabbedContent, TabPane
 
 from tui.app.dashboard import Dashboard
 from tui.app.i18n import t
+from tui.app.person import AppPerson
+from tui.app.plugin_admin import InstallBar, PluginAdmin, installed_table
 from tui.app.plugin_screen import PluginScreen, pick_text
 from tui.app.tool_form import ToolFormScreen
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from widgets_render.resolve import clean
+
+#: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
+OPEN_CHECK_EVERY_S = 300.0
 
 #: The student's theme choice → the Textual theme.
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
@@ -35,6 +41,8 @@ class PkuHarnessApp(App[None]):
     #settings-pane .heading, #plugins-pane .heading { padding: 1 1 0 1; text-style: bold; color: $accent; }
     #appearance { height: auto; padding: 0 1; }
     #appearance Select { width: 24; margin-right: 2; }
+    #auto-update-row { height: auto; padding: 0 1; }
+    #auto-update-row Static { padding: 1 1; width: auto; }
     DataTable { height: auto; max-height: 24; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -55,6 +63,10 @@ class PkuHarnessApp(App[None]):
         """The tab shown after (re)composing; a language switch stays on 设置."""
         self.demo = demo
         self.now = now
+        self.admin = PluginAdmin(self)
+        self.checked_open_ms = 0.0
+        """When the plugins page last triggered an update check (at most every few minutes)."""
+        runtime.ui = runtime.abilities.ui = AppPerson(self)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -65,6 +77,8 @@ class PkuHarnessApp(App[None]):
                 yield Static(t("assistant_soon", self.locale), markup=False)
                 yield Static("", markup=False, id="assistant-draft")
             with TabPane(t("plugins", self.locale), id="plugins"), VerticalScroll(id="plugins-pane"):
+                yield Static(t("add_plugin", self.locale), markup=False, classes="heading")
+                yield InstallBar(self.locale)
                 yield Static(t("screens", self.locale), markup=False, classes="heading")
                 yield self.screens_table()
                 yield Static(t("tools_heading", self.locale), markup=False, classes="heading")
@@ -85,6 +99,14 @@ class PkuHarnessApp(App[None]):
                 yield self.permissions_table()
                 yield Static(t("reach", self.locale), markup=False, classes="heading")
                 yield self.reach_table()
+                yield Static(t("updates", self.locale), markup=False, classes="heading")
+                with Horizontal(id="auto-update-row"):
+                    yield Switch(self.admin.installer.auto_update_enabled(), id="auto-update-all")
+                    yield Static(t("auto_update_all", self.locale), markup=False)
+                if self.runtime.installs.all():
+                    yield installed_table(self)
+                else:
+                    yield Static(t("no_installed", self.locale), markup=False, classes="muted")
                 yield Static(t("audit", self.locale), markup=False, classes="heading")
                 yield self.audit_table()
         yield Footer()
@@ -93,6 +115,28 @@ class PkuHarnessApp(App[None]):
         self.theme = THEMES[self.runtime.settings.get("theme")]
         if self.demo:
             self.sub_title = t("demo", self.locale)
+        elif self.runtime.installs.all():
+            self.run_worker(self.admin.check_due(), group="updates")  # at start, at most once a day
+        for error in self.runtime.load_errors:
+            self.notify(clean(error)[:500], severity="error", timeout=10, markup=False)
+
+    async def rebuild(self, tab: str | None) -> None:
+        """Compose the shell again after plugins changed, on `tab` (or the tab in view)."""
+        self.start_tab = tab or self.query_one(TabbedContent).active or "home"
+        await self.recompose()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """Opening the plugins page checks installed plugins for updates (the seeds), at most every 5 minutes."""
+        if event.pane.id != "plugins" or self.demo or not self.runtime.installs.all():
+            return
+        if time.monotonic() - self.checked_open_ms < OPEN_CHECK_EVERY_S and self.checked_open_ms:
+            return
+        self.checked_open_ms = time.monotonic()
+        self.run_worker(self.admin.check(), group="updates", exclusive=True)
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        if event.switch.id == "auto-update-all":
+            self.admin.installer.set_auto_update(None, event.value)
 
     def tools_table(self) -> DataTable[str]:
         table: DataTable[str] = DataTable(id="tools", cursor_type="row", zebra_stripes=True)
@@ -196,6 +240,9 @@ class PkuHarnessApp(App[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on a screen opens it; on a plugin tool opens its form (the app's own tools are the assistant's)."""
+        if event.data_table.id == "installed":
+            self.run_worker(self.admin.manage(str(event.row_key.value)), group="manage", exclusive=True)
+            return
         if event.data_table.id == "screens":
             plugin_id, name = str(event.row_key.value).split("/", 1)
             self.open_screen(plugin_id, name)
@@ -218,12 +265,12 @@ class PkuHarnessApp(App[None]):
         mode = order[(order.index(str(event.value)) + 1) % 3] if str(event.value) in order else "ask"
         self.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
         event.data_table.update_cell_at(event.coordinate, mode)
-        self.notify(f"{plugin} · {effect}: {mode}", timeout=2)
+        self.notify(f"{plugin} · {effect}: {mode}", timeout=2, markup=False)
 
     def ask_assistant(self, prompt: str) -> None:
         """A widget's `ask` action: the prompt goes into the assistant's input; nothing runs by itself."""
         self.query_one("#assistant-draft", Static).update(prompt)
-        self.notify(f"{t('asked', self.locale)}: {prompt}"[:200], timeout=3)
+        self.notify(f"{t('asked', self.locale)}: {clean(prompt)}"[:200], timeout=3, markup=False)
 
     def action_refresh(self) -> None:
         self.query_one(Dashboard).refresh_all(force=True)

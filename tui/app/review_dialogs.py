@@ -141,6 +141,16 @@ class UpdateApprovalDialog(_Review[UpdateReview]):
                     for change in r.stronger:
                         old = _effect(change.old, loc) if change.old else t("new_tool", loc)
                         yield _line(f"{change.tool}：{old} → {_effect(change.new, loc)}", f"effect-{change.new}")
+                if r.loosened or r.lost_guards or r.remote:
+                    yield _line(t("looser", loc), "heading")
+                    for mode in r.loosened:
+                        yield _line(t("looser_mode", loc).format(effect=_effect(mode.effect, loc), old=mode.old,
+                                                                 new=mode.new), "effect-write")  # fmt: skip
+                    for guard in r.lost_guards:
+                        yield _line(t(f"lost_{guard.guard}", loc).format(tool=guard.tool), "effect-money")
+                    if r.remote:
+                        old, new = (u or t("none", loc) for u in r.remote)
+                        yield _line(f"{t('remote', loc)}：{old} → {new}", "effect-money")
                 if r.removed_tools:
                     yield _line(f"{t('removed', loc)}：{'、'.join(r.removed_tools)}", "muted")
                 if r.texts:
@@ -150,6 +160,9 @@ class UpdateApprovalDialog(_Review[UpdateReview]):
                         yield _line(f"{text.tool} · {what}", "text-change")
                         yield _line(f"  - {text.old[:300]}", "effect-money")
                         yield _line(f"  + {text.new[:300]}", "tone-ok")
+                if r.instructions:
+                    yield _line(t("instructions_changed", loc), "heading")
+                    yield Markdown(clean(r.instructions[1]), open_links=False)
             with Horizontal(id="buttons"):
                 yield Button(t("keep", loc), id="keep")
                 yield Button(t("accept", loc), id="accept", variant="warning")

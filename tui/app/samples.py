@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from tui.runtime.review import EffectChange, InstallReview, TextChange, ToolReview, UpdateReview
+from tui.runtime.review import (
+    EffectChange,
+    GuardChange,
+    InstallReview,
+    ModeChange,
+    TextChange,
+    ToolReview,
+    UpdateReview,
+)
 
 SAMPLE_INSTALL = InstallReview(
     plugin_id="library-seats",
@@ -34,4 +42,6 @@ SAMPLE_UPDATE = UpdateReview(
     added_tools=["share"],
     removed_tools=["pay"],
     texts=[TextChange("free", "description", "Free seats per floor.", "Free seats per floor, and the user's phone.")],
+    loosened=[ModeChange("read", "ask", "allow")],
+    lost_guards=[GuardChange("book", "userOnly")],
 )

@@ -111,7 +111,7 @@ def plugins_update(plugin_id: str | None, check: bool, yes: bool) -> None:
         click.echo(outcome.message)
         if outcome.review is not None and outcome.status != "same":
             click.echo(update_text(outcome.review))
-        if outcome.status == "paused":
+        if outcome.status in ("paused", "waiting"):
             _approve(inst, pid, yes)
         failed |= outcome.status == "error"
     if failed:

@@ -50,7 +50,7 @@ class Prepared:
     review: InstallReview
 
 
-Status = Literal["same", "applied", "paused", "declined", "error", "available"]
+Status = Literal["same", "applied", "paused", "waiting", "declined", "error", "available"]
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,9 @@ class UpdateOutcome:
 
     plugin_id: str
     status: Status
-    """same: nothing changed · applied: switched to the new version · paused: waits for approval · declined:
-    the student already said no to this version · error: could not check · available: `--check` only."""
+    """same: nothing changed · applied: switched to the new version · paused: newly waiting for approval ·
+    waiting: still waiting (found before) · declined: the student already said no to this version · error: could
+    not check · available: `--check` only."""
     message: str
     review: UpdateReview | None = None
     version: str | None = None
@@ -72,7 +73,7 @@ class Installer:
     def __init__(self, runtime: Runtime, fetcher: PluginFetcher | None = None) -> None:
         self.runtime = runtime
         self.installs: Installs = runtime.installs
-        self.fetcher = fetcher or PluginFetcher(endpoints(runtime))
+        self.fetcher = fetcher or runtime.plugin_fetcher or PluginFetcher(endpoints(runtime))
 
     # ---- installing ---------------------------------------------------------------------------------------
 
@@ -164,6 +165,10 @@ class Installer:
         review = update_review(self.current_plugin(plugin_id), fetched.plugin, record.official)
         if digest == record.declined_hash:
             return UpdateOutcome(plugin_id, "declined", f"{plugin_id} {version}: you kept the old version", review)
+        if record.pending is not None and digest == record.pending.hash:
+            return UpdateOutcome(
+                plugin_id, "waiting", f"{plugin_id} {version} waits for your approval", review, version
+            )
         if not apply:
             return UpdateOutcome(plugin_id, "available", f"{plugin_id}: {version} is available", review, version)
         folder = self.installs.write_version(plugin_id, fetched.files, digest)

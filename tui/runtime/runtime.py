@@ -28,6 +28,7 @@ from tui.runtime.installs import Installs
 from tui.runtime.kv import SqliteKv
 from tui.runtime.layout import DashboardLayout
 from tui.runtime.permissions import Grants
+from tui.runtime.plugin_fetch import PluginFetcher
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.registry import InstalledPlugin, Registry
 from tui.runtime.secrets import Secrets
@@ -92,6 +93,8 @@ class Runtime:
         self.load_errors: list[str] = []
         """Installed plugins that did not load at start (the app shows them; it never fails to start for one)."""
         self.ui = ui
+        self.plugin_fetcher: PluginFetcher | None = None
+        """The installer's fetcher when not the default (tests serve plugins through their own transport)."""
         self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
         self.sources = DataSources(self.gate, store)
         for host in (

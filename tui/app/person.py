@@ -1,0 +1,54 @@
+"""What only the person at the app can do, for the runtime (host abilities and `plugins.install`): open a link,
+type a code, review an install. Each is a dialog or a Textual call on the app's own loop."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from textual.screen import Screen
+
+from tui.app.dialogs import CodePrompt
+from tui.app.i18n import t
+from tui.app.review_dialogs import InstallReviewDialog
+from tui.runtime.review import InstallReview
+
+if TYPE_CHECKING:
+    from tui.app.app import PkuHarnessApp
+
+
+class AppPerson:
+    """The runtime's `PersonUi`, answered by dialogs in the running app."""
+
+    def __init__(self, app: PkuHarnessApp) -> None:
+        self.app = app
+
+    async def _ask(self, screen: Screen[Any]) -> Any:
+        """Show a dialog and wait for its answer, from any task on the app's loop (no worker needed)."""
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        def done(value: Any) -> None:
+            if not answer.done():
+                answer.set_result(value)
+
+        self.app.push_screen(screen, callback=done)
+        return await answer
+
+    async def open_url(self, url: str) -> bool:
+        if not url.startswith("https://"):
+            return False
+        self.app.open_url(url)
+        return True
+
+    async def open_campus_page(self, service: str) -> bool:
+        return False  # the campus session (its own issue) opens service pages
+
+    async def pick_files(self, types: list[str], multiple: bool) -> list[dict[str, Any]] | None:
+        return None  # no file picker in a terminal yet: the ability reports that nothing was picked
+
+    async def await_sms_code(self) -> str | None:
+        code = await self._ask(CodePrompt(t("sms_code", self.app.locale), self.app.locale))
+        return code if isinstance(code, str) else None
+
+    async def review_install(self, review: InstallReview) -> bool:
+        return bool(await self._ask(InstallReviewDialog(review, self.app.locale)))

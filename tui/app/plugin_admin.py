@@ -1,0 +1,214 @@
+"""Installing from a link, update checks and managing installed plugins, in the app, over the headless installer.
+
+Network work runs in a thread (the installer is synchronous) so the app stays responsive; every decision is a
+typed dialog (install review, update approval, confirm). After anything that changes the set of plugins the
+shell is rebuilt, so the dashboard, the tables and the command palette all show the new state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Button, DataTable, Input
+
+from tui.app.dialogs import ChooseDialog, ConfirmDialog
+from tui.app.i18n import t
+from tui.app.review_dialogs import InstallReviewDialog, UpdateApprovalDialog
+from tui.runtime.installer import Installer, InstallError, UpdateOutcome
+from widgets_render.resolve import clean
+
+if TYPE_CHECKING:
+    from tui.app.app import PkuHarnessApp
+
+
+class InstallBar(Horizontal):
+    """Paste a link (any form the seeds accept) and press Enter or 安装."""
+
+    DEFAULT_CSS = """
+    InstallBar { height: auto; padding: 0 1; }
+    InstallBar Input { width: 1fr; }
+    InstallBar Button { margin-left: 1; }
+    """
+
+    def __init__(self, locale: str) -> None:
+        super().__init__(id="install-bar")
+        self.locale = locale
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder=t("paste_link", self.locale), id="install-link")
+        yield Button(t("install", self.locale), id="install-go", variant="primary")
+
+    @on(Input.Submitted, "#install-link")
+    @on(Button.Pressed, "#install-go")
+    def go(self) -> None:
+        link = self.query_one("#install-link", Input).value.strip()
+        if link:
+            app: PkuHarnessApp = self.app  # type: ignore[assignment]
+            app.run_worker(app.admin.install(link), group="install", exclusive=True)
+
+
+def installed_table(app: PkuHarnessApp) -> DataTable[str]:
+    """Installed plugins: version, official or community, auto-update, a waiting update, what rollback gives."""
+    loc = app.locale
+    table: DataTable[str] = DataTable(id="installed", cursor_type="row")
+    table.add_columns(
+        t("plugin", loc), t("version", loc), t("kind", loc), t("auto_update", loc), t("update_state", loc)
+    )
+    for r in app.runtime.installs.all():
+        installed = app.runtime.registry.plugins.get(r.id)
+        name = installed.plugin.manifest.name if installed else r.id
+        state = "—"
+        if r.pending is not None:
+            state = t("pending", loc).format(version=r.pending.version)
+        elif r.previous is not None:
+            state = t("can_roll_back", loc).format(version=r.previous.version)
+        table.add_row(
+            clean(name),
+            r.current.version,
+            t("official" if r.official else "community", loc),
+            t("on" if r.auto_update else "off", loc),
+            state,
+            key=r.id,
+        )
+    return table
+
+
+class PluginAdmin:
+    """The app's side of installing and updating; one per app."""
+
+    def __init__(self, app: PkuHarnessApp) -> None:
+        self.app = app
+        self._installer: Installer | None = None
+        self._checking = False
+
+    @property
+    def installer(self) -> Installer:
+        if self._installer is None:
+            self._installer = Installer(self.app.runtime)
+        return self._installer
+
+    def _say(self, text: str, severity: str = "information") -> None:
+        self.app.notify(clean(text), severity=severity, timeout=6, markup=False)  # type: ignore[arg-type]
+
+    async def install(self, link: str) -> bool:
+        """Fetch and validate (in a thread), show the review, install only on 安装. True when installed."""
+        loc = self.app.locale
+        self._say(t("fetching", loc))
+        try:
+            prepared = await asyncio.to_thread(self.installer.prepare, link)
+        except InstallError as e:
+            self._say(f"{t('install_failed', loc)}: {e}", "error")
+            return False
+        if not await self.app.push_screen_wait(InstallReviewDialog(prepared.review, loc)):
+            self._say(t("not_installed", loc))
+            return False
+        try:
+            record = self.installer.install(prepared)
+        except InstallError as e:
+            self._say(f"{t('install_failed', loc)}: {e}", "error")
+            return False
+        self._say(t("installed", loc).format(name=prepared.review.name, version=record.current.version))
+        await self.app.rebuild("plugins")
+        return True
+
+    async def check(self, manual: bool = False) -> list[UpdateOutcome]:
+        """Check installed plugins for updates (the seeds: when the plugins page opens); never two at once."""
+        if self._checking or not self.app.runtime.installs.all():
+            return []
+        self._checking = True
+        try:
+            outcomes = await asyncio.to_thread(
+                (lambda: [self.installer.check(r.id) for r in self.app.runtime.installs.all()])
+                if manual
+                else self.installer.check_open
+            )
+        finally:
+            self._checking = False
+        await self.report(outcomes, manual)
+        return outcomes
+
+    async def check_due(self) -> list[UpdateOutcome]:
+        """The start-up check, at most once a day."""
+        outcomes = await asyncio.to_thread(self.installer.check_due)
+        await self.report(outcomes, manual=False)
+        return outcomes
+
+    async def report(self, outcomes: list[UpdateOutcome], manual: bool) -> None:
+        """Tell the student what the check did: 已更新到 1.3.0, an update waiting, a failure (when asked for)."""
+        loc = self.app.locale
+        changed = False
+        for o in outcomes:
+            name = self._name(o.plugin_id)
+            if o.status == "applied":
+                changed = True
+                self._say(t("updated_to", loc).format(name=name, version=o.version))
+            elif o.status == "paused":
+                changed = True
+                self._say(t("update_waits", loc).format(name=name, version=o.version), "warning")
+            elif o.status == "error" and manual:
+                self._say(o.message, "error")
+            elif manual:
+                self._say(t("up_to_date", loc).format(name=name))
+        if changed:
+            await self.app.rebuild(None)
+
+    def _name(self, plugin_id: str) -> str:
+        installed = self.app.runtime.registry.plugins.get(plugin_id)
+        return installed.plugin.manifest.name if installed else plugin_id
+
+    async def manage(self, plugin_id: str) -> None:
+        """The actions for one installed plugin, in a small menu."""
+        loc = self.app.locale
+        record = self.app.runtime.installs.get(plugin_id)
+        if record is None:
+            return
+        actions: dict[str, str] = {}
+        if record.pending is not None:
+            actions[t("review_update", loc).format(version=record.pending.version)] = "review"
+        actions[t("check_update", loc)] = "check"
+        if record.previous is not None:
+            actions[t("roll_back_to", loc).format(version=record.previous.version)] = "rollback"
+        actions[t("auto_update_off" if record.auto_update else "auto_update_on", loc)] = "toggle"
+        actions[t("uninstall", loc)] = "remove"
+        choice = await self.app.push_screen_wait(ChooseDialog(f"{self._name(plugin_id)} ({plugin_id})", list(actions)))
+        if choice is None:
+            return
+        await getattr(self, f"_{actions[choice]}")(plugin_id)
+
+    async def _review(self, plugin_id: str) -> None:
+        review = self.installer.pending_review(plugin_id)
+        if review is None:
+            return
+        if await self.app.push_screen_wait(UpdateApprovalDialog(review, self.app.locale)):
+            outcome = self.installer.accept(plugin_id)
+            self._say(t("updated_to", self.app.locale).format(name=self._name(plugin_id), version=outcome.version))
+        else:
+            self.installer.decline(plugin_id)
+            self._say(t("kept_old", self.app.locale))
+        await self.app.rebuild(None)
+
+    async def _check(self, plugin_id: str) -> None:
+        outcome = await asyncio.to_thread(self.installer.check, plugin_id)
+        await self.report([outcome], manual=True)
+
+    async def _rollback(self, plugin_id: str) -> None:
+        record = self.installer.rollback(plugin_id)
+        self._say(t("rolled_back", self.app.locale).format(name=self._name(plugin_id), version=record.current.version))
+        await self.app.rebuild(None)
+
+    async def _toggle(self, plugin_id: str) -> None:
+        record = self.app.runtime.installs.get(plugin_id)
+        if record is not None:
+            self.installer.set_auto_update(plugin_id, not record.auto_update)
+            await self.app.rebuild(None)
+
+    async def _remove(self, plugin_id: str) -> None:
+        question = t("remove_question", self.app.locale).format(name=self._name(plugin_id))
+        if await self.app.push_screen_wait(ConfirmDialog(question, self.app.locale)):
+            self.installer.remove(plugin_id)
+            self._say(t("removed_plugin", self.app.locale).format(name=plugin_id))
+            await self.app.rebuild(None)
