@@ -230,3 +230,21 @@ def test_a_crash_before_the_switch_leaves_no_half_install(runtime: Runtime, gith
         assert not (again.installs.root / "notes").exists()
     finally:
         again.close()
+
+
+def test_a_file_that_is_not_utf8_is_refused_naming_it(runtime: Runtime, github: FakeGitHub) -> None:
+    sha = github.repos["someone", "campus-plugins"].refs["main"]
+    github.repos["someone", "campus-plugins"].commits[sha]["plugins/notes/tools/list.yaml"] = "标题".encode("gbk")
+    with pytest.raises(InstallError, match=r"tools/list\.yaml is not UTF-8"):
+        installer(runtime, github).prepare(TREE)
+
+
+def test_a_redirect_to_plain_http_is_refused(runtime: Runtime, github: FakeGitHub) -> None:
+    for path, text in plugin_files().items():
+        github.sites["plugins.example.org", f"/p/notes/{path}"] = text.encode()
+    github.override["/p/notes/tools/list.yaml"] = lambda: (302, {"location": "http://evil.example/list.yaml"}, b"")
+    with pytest.raises(InstallError, match="https only"):
+        installer(runtime, github).prepare("https://plugins.example.org/p/notes/PLUGIN.md")
+    github.override["/p/notes/tools/list.yaml"] = lambda: (302, {"location": "https://cdn.example.org/list.yaml"}, b"")
+    github.sites["cdn.example.org", "/list.yaml"] = plugin_files()["tools/list.yaml"].encode()
+    assert installer(runtime, github).prepare("https://plugins.example.org/p/notes/PLUGIN.md").review.tools
