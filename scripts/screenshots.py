@@ -74,6 +74,18 @@ async def settings(pilot: Any, app: PkuHarnessApp) -> None:
     await settle(pilot, app)
 
 
+async def plugins(pilot: Any, app: PkuHarnessApp) -> None:
+    await filled(pilot, app)
+    await pilot.press("3")
+    await settle(pilot, app)
+
+
+async def assistant(pilot: Any, app: PkuHarnessApp) -> None:
+    await filled(pilot, app)
+    await pilot.press("2")
+    await settle(pilot, app)
+
+
 async def install_review(pilot: Any, app: PkuHarnessApp) -> None:
     await filled(pilot, app)
     app.push_screen(InstallReviewDialog(SAMPLE_INSTALL, app.locale))
@@ -91,6 +103,7 @@ SCENES: dict[str, Callable[[Any, PkuHarnessApp], Awaitable[None]]] = {
     "plugin-screen": plugin_screen,
     "tool-form": tool_form,
     "settings": settings,
+    "plugins": plugins,
     "install-review": install_review,
     "update-approval": update_approval,
 }

@@ -209,6 +209,8 @@ def _node(ctx: _Ctx, n: Any, names: dict[str, Any], path: str) -> VNode | None:
             node.props[action_key] = n[action_key]  # resolved when activated, with the item of that moment
     if "id" in n:
         node.props["id"] = n["id"]
+    if isinstance(n.get("as"), str):
+        node.props["as"] = n["as"]  # the loop's alias, bound again when an itemAction runs
     _children(ctx, n, node, names, path)
     return node
 
@@ -274,6 +276,8 @@ def _children(ctx: _Ctx, n: dict[str, Any], node: VNode, names: dict[str, Any], 
                 child = _node(ctx, n["item"], local, f"{path}/item")
                 if child is not None:
                     node.children.append(child)
+                    # Raw loop items beside the rows, kept only so an itemAction can be evaluated when one is chosen.
+                    node.props.setdefault("itemValues", []).append(item)
             elif kind == "bars":
                 value = _safe(ctx, n.get("value"), local, f"{path}/value")
                 top = _safe(ctx, n.get("max"), local, f"{path}/max")
@@ -363,7 +367,9 @@ def _children(ctx: _Ctx, n: dict[str, Any], node: VNode, names: dict[str, Any], 
                     child.props["value"] = values[child.props["name"]]  # the form's current state
                 node.children.append(child)
     if kind == "countdown":
-        node.props["minutes"] = _minutes_until(node.props.get("to"), names.get("now"))
+        node.props["seconds"] = _seconds_until(node.props.get("to"), names.get("now"))
+        node.props["minutes"] = None if node.props["seconds"] is None else math.floor(node.props["seconds"] / 60)
+        node.props["tickSeconds"] = tick_seconds(n.get("tick"))
         node.props["locale"] = ctx.locale
     if kind == "field":
         labels = _as_dict(n.get("optionLabels"))
@@ -373,13 +379,22 @@ def _children(ctx: _Ctx, n: dict[str, Any], node: VNode, names: dict[str, Any], 
         node.props["options"] = options if isinstance(options, list) else None
 
 
-def _minutes_until(to: Any, now: Any) -> int | None:
-    """Whole minutes from `now` to `to` (both ISO text), rounded down; None when either is not a time."""
+def _seconds_until(to: Any, now: Any) -> float | None:
+    """Seconds from `now` to `to` (both ISO text); None when either is not a time (or they cannot be compared)."""
     try:
-        delta = datetime.fromisoformat(str(to)) - datetime.fromisoformat(str(now))
+        return (datetime.fromisoformat(str(to)) - datetime.fromisoformat(str(now))).total_seconds()
     except (TypeError, ValueError):
         return None
-    return math.floor(delta.total_seconds() / 60)
+
+
+def tick_seconds(tick: Any) -> float | None:
+    """A countdown's `tick` (`1s`, `30s`, `1m`) in seconds, at least 1; None for no tick or an unreadable one."""
+    if not isinstance(tick, str):
+        return None
+    m = re.fullmatch(r"\s*(\d{1,4})\s*(s|m)\s*", tick)
+    if m is None:
+        return None
+    return max(1.0, float(m.group(1)) * (60 if m.group(2) == "m" else 1))
 
 
 def _safe(ctx: _Ctx, v: Any, names: Mapping[str, Any], where: str) -> Any:

@@ -6,8 +6,11 @@ Imported only by the app (it needs Textual); `widgets_render/__init__.py` stays 
 
 from __future__ import annotations
 
+import math
+import time
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
@@ -19,6 +22,8 @@ from textual.widgets import (
     DataTable,
     Input,
     Label,
+    ListItem,
+    ListView,
     ProgressBar,
     Rule,
     Select,
@@ -29,6 +34,7 @@ from textual.widgets import (
     TabPane,
 )
 
+from widgets_render.resolve import clean
 from widgets_render.viewmodel import ErrorCard, Resolved, VNode
 
 BAR_WIDTH = 16
@@ -44,13 +50,26 @@ class GenButton(Button):
         """The state key of the form this button submits, if it is a form's submit button."""
 
 
-class GenTable(DataTable[str]):
+class GenTable(DataTable[Text]):
     """A screen table whose rows remember their item, so a rowAction can run with it."""
 
     def __init__(self, action: dict[str, object] | None, items: list[object], **kwargs: object) -> None:
         super().__init__(zebra_stripes=True, cursor_type="row", **kwargs)  # type: ignore[arg-type]
         self.gen_action = action
         self.gen_items = items
+
+
+class GenList(ListView):
+    """A screen list whose rows remember their item, so an itemAction can run with it (Enter or a click)."""
+
+    DEFAULT_CSS = "GenList { height: auto; max-height: 30; } GenList > ListItem { height: auto; }"
+
+    def __init__(self, rows: list[Widget], action: dict[str, object], items: list[object], alias: object) -> None:
+        super().__init__(*[ListItem(row) for row in rows], classes="gen-list")
+        self.gen_action = action
+        self.gen_items = items
+        self.gen_alias = alias if isinstance(alias, str) else None
+        """The list's `as` name, bound to the item like `item` when the action runs."""
 
 
 class GenTabs(Widget):
@@ -92,6 +111,12 @@ def field_widget(node: VNode) -> Widget:
     widget.add_class("gen-input")
     label = str(p.get("label") or name)
     return Vertical(Static(label, markup=False, classes="gen-field-label"), widget, classes="gen-field")
+
+
+def literal(value: object) -> Text:
+    """A DataTable cell shown exactly as written: DataTable parses a plain `str` as Rich markup, so plugin text
+    like `[/bold]` would raise and `[b]x[/b]` would turn bold. Control codes are removed as everywhere else."""
+    return Text(clean(value if isinstance(value, str) else str(value)), end="")
 
 
 def _static(text: str, node: VNode | None = None, *classes: str) -> Static:
@@ -144,6 +169,11 @@ def build(node: VNode, screen: bool = False) -> Widget:
             rows = [_static(str(p["error"]), node, "tone-bad")]
         elif not node.children and p.get("emptyText"):
             rows = [_static(str(p["emptyText"]), node, "tone-muted")]
+        action = p.get("itemAction")
+        items = p.get("itemValues")
+        if screen and isinstance(action, dict) and isinstance(items, list) and len(items) == len(node.children):
+            listed = GenList(rows, action, items, p.get("as"))
+            return Vertical(listed, _static(f"+{p['more']}", None, "tone-muted")) if p.get("more") else listed
         if p.get("more"):
             rows.append(_static(f"+{p['more']}", None, "tone-muted"))
         return Vertical(*rows, classes="gen-list")
@@ -169,9 +199,9 @@ def build(node: VNode, screen: bool = False) -> Widget:
             table_rows = [r for r in node.children if r.kind == "tablerow"]
             action = p.get("rowAction") if isinstance(p.get("rowAction"), dict) else None
             table = GenTable(action, [r.props.get("item") for r in table_rows], classes="gen-table")
-            table.add_columns(*[str(h) for h in p.get("headers", [])])
+            table.add_columns(*[literal(h) for h in p.get("headers", [])])
             for i, row in enumerate(table_rows):
-                table.add_row(*[str(c) for c in row.props.get("cells", [])], key=str(i))
+                table.add_row(*[literal(c) for c in row.props.get("cells", [])], key=str(i))
             if not table_rows and (p.get("emptyText") or node.children):
                 empty = [build(c, screen) for c in node.children] or [_static(str(p["emptyText"]), node, "tone-muted")]
                 return Vertical(table, *empty, classes="gen-column")
@@ -187,8 +217,10 @@ def build(node: VNode, screen: bool = False) -> Widget:
         raw = p.get("values")
         values: list[object] = raw if isinstance(raw, list) else []
         return Sparkline([_number(v) for v in values][-500:])
-    if k in ("countdown", "time"):
-        return _static(_time_text(node), node, f"gen-{k}")
+    if k == "countdown":
+        return GenCountdown(node)
+    if k == "time":
+        return _static(_time_text(node), node, "gen-time")
     if k == "button":
         action = p.get("action") if isinstance(p.get("action"), dict) else None
         variant = {"primary": "primary", "danger": "error"}.get(str(p.get("variant")), "default")
@@ -220,16 +252,48 @@ def _time_text(node: VNode) -> str:
         style = p.get("style") or "datetime"
         shown = value[11:16] if style == "clock" else value[:10] if style == "date" else value[:16].replace("T", " ")
         return f"{p.get('prefix', '')}{shown}"
-    minutes = p.get("minutes")
-    if not isinstance(minutes, int):
+    seconds = p.get("seconds")
+    return countdown_text(seconds if isinstance(seconds, int | float) else None, p.get("format"), p.get("past"),
+                          str(p.get("locale") or "zh"))  # fmt: skip
+
+
+def countdown_text(seconds: float | None, fmt: object, past: object, locale: str) -> str:
+    """A countdown as text: `minutes` (12 分钟后), `clock` (12:05 or 1:02:05), or `auto` (clock under an hour)."""
+    if seconds is None:
         return "—"
-    if minutes < 0:
-        return str(p.get("past") or "—")
-    hours, mins = divmod(minutes, 60)
-    english = node.props.get("locale") == "en"
-    if english:
+    if seconds < 0:
+        return str(past or "—")
+    if fmt == "clock" or (fmt == "auto" and seconds < 3600):
+        # A timer rounds up: with 119.4 s left the 120th second is still running, so it reads 02:00.
+        hours, rest = divmod(math.ceil(seconds), 3600)
+        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
+    hours, mins = divmod(math.floor(seconds) // 60, 60)
+    if locale == "en":
         return f"in {hours} h {mins} min" if hours else f"in {mins} min"
     return f"{hours} 小时 {mins} 分钟后" if hours else f"{mins} 分钟后"
+
+
+class GenCountdown(Static):
+    """A countdown that ticks by itself (`tick`), only while it is on screen (genui §2.6): the time left is the
+    resolved value minus the time since it was resolved, so a fixed demo clock still counts down."""
+
+    def __init__(self, node: VNode) -> None:
+        tone = f" tone-{node.tone}" if node.tone else ""
+        super().__init__(_time_text(node), markup=False, classes="gen-countdown" + tone)
+        self.node = node
+        self.started = time.monotonic()
+
+    def on_mount(self) -> None:
+        tick = self.node.props.get("tickSeconds")
+        if isinstance(tick, int | float) and isinstance(self.node.props.get("seconds"), int | float):
+            self.set_interval(float(tick), self.tick)
+
+    def tick(self) -> None:
+        if not self.is_on_screen:
+            return  # hidden: no work (the next visible tick catches up, the clock is monotonic)
+        p = self.node.props
+        left = float(p["seconds"]) - (time.monotonic() - self.started)
+        self.update(countdown_text(left, p.get("format"), p.get("past"), str(p.get("locale") or "zh")))
 
 
 class WidgetFrame(Vertical):

@@ -120,10 +120,10 @@ async def test_a_permission_changed_in_settings_is_stored(app: PkuHarnessApp) ->
         row = sorted(app.runtime.registry.plugins).index("wallet")
         table.move_cursor(row=row, column=3)  # money
         await pilot.pause()
-        assert table.get_cell_at(table.cursor_coordinate) == "ask"
+        assert str(table.get_cell_at(table.cursor_coordinate)) == "ask"
         await pilot.press("enter")
         await pilot.pause()
-        assert table.get_cell_at(table.cursor_coordinate) == "deny"
+        assert str(table.get_cell_at(table.cursor_coordinate)) == "deny"
         assert app.runtime.grants.chosen() == {("wallet", "money"): "deny"}
         assert app.runtime.gate.mode(app.runtime.registry.find("wallet.recharge")) == "deny"  # type: ignore[arg-type]
 
@@ -159,13 +159,13 @@ async def test_settings_show_reach_and_the_audit_log(app: PkuHarnessApp) -> None
         await app.recompose()  # the audit table is built from the store: the dashboard's reads are in it now
         await pilot.press("4")
         reach = app.query_one("#reach", DataTable)
-        rows = [list(reach.get_row_at(i)) for i in range(reach.row_count)]
+        rows = [[str(c) for c in reach.get_row_at(i)] for i in range(reach.row_count)]
         assert ["校园卡", "card", "—", "campusPage"] in rows
         assert ["空闲教室", "—", "portal.pku.edu.cn", "—"] in rows
         audit = app.query_one("#audit", DataTable)
-        tools = {audit.get_row_at(i)[1] for i in range(audit.row_count)}
+        tools = {str(audit.get_row_at(i)[1]) for i in range(audit.row_count)}
         assert "wallet.cardBalance" in tools
-        assert {audit.get_row_at(i)[2] for i in range(audit.row_count)} == {"user"}
+        assert {str(audit.get_row_at(i)[2]) for i in range(audit.row_count)} == {"user"}
 
 
 async def test_help_lists_keys_and_the_palette_has_the_apps_commands(app: PkuHarnessApp) -> None:

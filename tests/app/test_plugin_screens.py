@@ -18,7 +18,7 @@ from tui.app.dialogs import CodePrompt
 from tui.app.plugin_screen import PluginScreen, with_tool_fields
 from tui.app.tool_form import ToolFormScreen
 from tui.runtime.runtime import Runtime
-from widgets_render.textual_render import GenButton, WidgetFrame
+from widgets_render.textual_render import GenButton, GenList, GenTable, WidgetFrame
 
 
 def texts(screen: Any) -> list[str]:
@@ -60,7 +60,7 @@ async def test_the_classroom_form_is_prefilled_and_submits_its_tool_as_the_user(
         await pilot.click(screen.query_one(GenButton))
         await settle(pilot, app)
         table = screen.query_one(DataTable)
-        assert [table.get_row_at(i)[0] for i in range(table.row_count)] == ["201", "202"]
+        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == ["201", "202"]
         assert screen.state is not None and screen.state["form"] == {"building": "二教", "day": "today"}
         calls = [e for e in app.runtime.audit.recent() if e.tool == "classrooms.free"]
         assert calls and calls[0].actor == "user"
@@ -172,6 +172,32 @@ TABBED_SCREEN = {
 }
 
 
+LISTED_SCREEN = {
+    "spec": 1,
+    "kind": "screen",
+    "title": "列表",
+    "state": {"picked": None},
+    "body": {
+        "type": "column",
+        "children": [
+            {
+                "type": "list",
+                "items": "${[{room: '101', cap: 80}, {room: '[b]102[/b]', cap: 120}]}",
+                "as": "r",
+                "item": {"type": "text", "text": "${r.room} · ${item.cap}"},
+                "itemAction": {"set": "picked", "value": "${r.room + '@' + index}"},
+            },
+            {"type": "text", "when": "${state.picked != null}", "text": "选了 ${state.picked}"},
+            {
+                "type": "table",
+                "rows": "${['[/bold]坏', '[b]粗[/b]']}",
+                "columns": [{"header": "[red]头", "value": "${item}"}],
+            },
+        ],
+    },
+}
+
+
 @pytest.fixture
 def lab_app(tmp_path: Path) -> PkuHarnessApp:
     folder = tmp_path / "lab"
@@ -182,7 +208,24 @@ def lab_app(tmp_path: Path) -> PkuHarnessApp:
     # `plugin validate` refuses this file (install never lets it in); the renderer must survive it anyway.
     app.runtime.registry.plugins["lab"].plugin.screens["broken"] = BROKEN_SCREEN
     app.runtime.registry.plugins["lab"].plugin.screens["tabbed"] = TABBED_SCREEN
+    app.runtime.registry.plugins["lab"].plugin.screens["listed"] = LISTED_SCREEN
     return app
+
+
+async def test_a_list_item_action_runs_with_its_item_by_key_and_by_click(lab_app: PkuHarnessApp) -> None:
+    app = lab_app
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await push_lab(pilot, app, "listed")
+        listed = screen.query_one(GenList)
+        assert "[b]102[/b] · 120" in texts(screen)  # literal, not markup
+        table = screen.query_one(GenTable)  # DataTable reads a str cell as markup: '[/bold]' would crash it
+        assert [str(c) for c in table.get_row_at(0)] == ["[/bold]坏"] and str(table.get_row_at(1)[0]) == "[b]粗[/b]"
+        assert table.get_row_at(1)[0].spans == [] and "[red]头" in str(table.columns[next(iter(table.columns))].label)
+        listed.focus()
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: "选了 [b]102[/b]@1" in texts(screen))
+        await pilot.click(screen.query_one(GenList).children[0])  # the screen re-rendered: a new list
+        await until(pilot, lambda: "选了 101@0" in texts(screen))
 
 
 async def test_verification_then_needs_input_then_the_answer(lab_app: PkuHarnessApp) -> None:

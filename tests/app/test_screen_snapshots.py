@@ -19,12 +19,34 @@ shots = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(shots)
 
 
-@pytest.mark.parametrize("scene", ["plugin-screen", "tool-form", "settings", "install-review", "update-approval"])
-def test_screen_snapshot(snap_compare: Any, tmp_path: Path, scene: str) -> None:
-    app = make_app(demo=True, data_dir=tmp_path, now=shots.NOW, locale="zh")
+@pytest.mark.parametrize(
+    ("scene", "locale"),
+    [
+        ("plugin-screen", "zh"),
+        ("tool-form", "zh"),
+        ("settings", "zh"),
+        ("plugins", "zh"),
+        ("install-review", "zh"),
+        ("update-approval", "zh"),
+        ("dashboard", "en"),
+        ("plugins", "en"),
+        ("settings", "en"),
+    ],
+)
+def test_screen_snapshot(snap_compare: Any, tmp_path: Path, scene: str, locale: str) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=shots.NOW, locale=locale)
 
     async def drive(pilot: Any) -> None:
         await shots.SCENES[scene](pilot, app)
+
+    assert snap_compare(app, terminal_size=shots.SIZE, run_before=drive)
+
+
+def test_assistant_tab_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=shots.NOW, locale="zh")
+
+    async def drive(pilot: Any) -> None:
+        await shots.assistant(pilot, app)
 
     assert snap_compare(app, terminal_size=shots.SIZE, run_before=drive)
 

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -23,6 +24,7 @@ from tui.app.plugin_screen import PluginScreen, pick_text
 from tui.app.tool_form import ToolFormScreen
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from widgets_render.resolve import clean
+from widgets_render.textual_render import literal
 
 #: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
 OPEN_CHECK_EVERY_S = 300.0
@@ -138,57 +140,60 @@ class PkuHarnessApp(App[None]):
         if event.switch.id == "auto-update-all":
             self.admin.installer.set_auto_update(None, event.value)
 
-    def tools_table(self) -> DataTable[str]:
-        table: DataTable[str] = DataTable(id="tools", cursor_type="row", zebra_stripes=True)
+    def tools_table(self) -> DataTable[Text]:
+        table: DataTable[Text] = DataTable(id="tools", cursor_type="row", zebra_stripes=True)
         table.add_columns(
             t("plugin", self.locale), t("tool", self.locale), "id", t("effect", self.locale), t("mode", self.locale)
         )
         for tool in self.runtime.registry.tools():
-            plugin = self.runtime.registry.plugins.get(tool.plugin_id)
-            name = plugin.plugin.manifest.name if plugin else self.runtime.registry.hosts[tool.plugin_id].name
-            table.add_row(name, tool.title, tool.id, tool.effect, self.runtime.gate.mode(tool), key=tool.id)
+            name = self.runtime.registry.plugin_name(tool.plugin_id)
+            cells = (name, tool.title, tool.id, tool.effect, self.runtime.gate.mode(tool))
+            table.add_row(*map(literal, cells), key=tool.id)
         return table
 
-    def permissions_table(self) -> DataTable[str]:
-        table: DataTable[str] = DataTable(id="permissions", cursor_type="cell")
+    def permissions_table(self) -> DataTable[Text]:
+        table: DataTable[Text] = DataTable(id="permissions", cursor_type="cell")
         table.add_columns(t("plugin", self.locale), "read", "write", "money", "public")
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
             modes = [
                 self.runtime.grants.mode(pid, e, inst.official, inst.plugin.manifest.defaultModes)
                 for e in ("read", "write", "money", "public")
             ]
-            table.add_row(inst.plugin.manifest.name, *modes, key=pid)
+            table.add_row(*map(literal, (self.runtime.registry.plugin_name(pid), *modes)), key=pid)
         return table
 
-    def screens_table(self) -> DataTable[str]:
+    def screens_table(self) -> DataTable[Text]:
         """Every plugin screen; Enter opens it."""
-        table: DataTable[str] = DataTable(id="screens", cursor_type="row")
+        table: DataTable[Text] = DataTable(id="screens", cursor_type="row")
         table.add_columns(t("plugin", self.locale), t("screen", self.locale), "id")
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
             for name, spec in inst.plugin.screens.items():
                 title = spec.get("title") if isinstance(spec, dict) else None
                 shown = pick_text(title, self.locale) if title else name
-                table.add_row(inst.plugin.manifest.name, clean(shown), f"{pid}/{name}", key=f"{pid}/{name}")
+                cells = (self.runtime.registry.plugin_name(pid), shown, f"{pid}/{name}")
+                table.add_row(*map(literal, cells), key=f"{pid}/{name}")
         return table
 
-    def reach_table(self) -> DataTable[str]:
+    def reach_table(self) -> DataTable[Text]:
         """What each plugin may reach: campus services (as the student), websites, app abilities."""
-        table: DataTable[str] = DataTable(id="reach", cursor_type="row")
+        table: DataTable[Text] = DataTable(id="reach", cursor_type="row")
         table.add_columns(t("plugin", self.locale), t("campus_short", self.locale), t("network", self.locale), "App")
-        for _pid, inst in sorted(self.runtime.registry.plugins.items()):
+        for pid, inst in sorted(self.runtime.registry.plugins.items()):
             m = inst.plugin.manifest
-            table.add_row(
-                m.name, "、".join(m.campus) or "—", "、".join(m.network) or "—", "、".join(m.abilities) or "—"
+            cells = (
+                self.runtime.registry.plugin_name(pid),
+                *("、".join(v) or "—" for v in (m.campus, m.network, m.abilities)),
             )
+            table.add_row(*map(literal, cells))
         return table
 
-    def audit_table(self) -> DataTable[str]:
+    def audit_table(self) -> DataTable[Text]:
         """The latest calls: when, which tool, who asked, what was decided and how it ended."""
-        table: DataTable[str] = DataTable(id="audit", cursor_type="row", zebra_stripes=True)
+        table: DataTable[Text] = DataTable(id="audit", cursor_type="row", zebra_stripes=True)
         table.add_columns(t("time", self.locale), t("tool", self.locale), "actor", "decision", "outcome")
         for row in self.runtime.audit.recent(50):
             at = datetime.fromtimestamp(row.at_ms / 1000).strftime("%m-%d %H:%M:%S")
-            table.add_row(at, row.tool, row.actor, row.decision, row.outcome)
+            table.add_row(*map(literal, (at, row.tool, row.actor, row.decision, row.outcome)))
         return table
 
     async def on_select_changed(self, event: Select.Changed) -> None:
@@ -227,7 +232,7 @@ class PkuHarnessApp(App[None]):
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
             for name in inst.plugin.screens:
                 yield SystemCommand(
-                    f"{inst.plugin.manifest.name} · {name}",
+                    f"{self.runtime.registry.plugin_name(pid)} · {name}",
                     t("open_screen", self.locale),
                     lambda pid=pid, name=name: self.push_screen(
                         PluginScreen(self.runtime, pid, name, {}, self.locale, self.now)
@@ -264,7 +269,7 @@ class PkuHarnessApp(App[None]):
         order = ("allow", "ask", "deny")
         mode = order[(order.index(str(event.value)) + 1) % 3] if str(event.value) in order else "ask"
         self.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
-        event.data_table.update_cell_at(event.coordinate, mode)
+        event.data_table.update_cell_at(event.coordinate, literal(mode))
         self.notify(f"{plugin} · {effect}: {mode}", timeout=2, markup=False)
 
     def ask_assistant(self, prompt: str) -> None:

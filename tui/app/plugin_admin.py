@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -20,6 +21,7 @@ from tui.app.i18n import t
 from tui.app.review_dialogs import InstallReviewDialog, UpdateApprovalDialog
 from tui.runtime.installer import Installer, InstallError, UpdateOutcome
 from widgets_render.resolve import clean
+from widgets_render.textual_render import literal
 
 if TYPE_CHECKING:
     from tui.app.app import PkuHarnessApp
@@ -51,29 +53,28 @@ class InstallBar(Horizontal):
             app.run_worker(app.admin.install(link), group="install", exclusive=True)
 
 
-def installed_table(app: PkuHarnessApp) -> DataTable[str]:
+def installed_table(app: PkuHarnessApp) -> DataTable[Text]:
     """Installed plugins: version, official or community, auto-update, a waiting update, what rollback gives."""
     loc = app.locale
-    table: DataTable[str] = DataTable(id="installed", cursor_type="row")
+    table: DataTable[Text] = DataTable(id="installed", cursor_type="row")
     table.add_columns(
         t("plugin", loc), t("version", loc), t("kind", loc), t("auto_update", loc), t("update_state", loc)
     )
     for r in app.runtime.installs.all():
-        installed = app.runtime.registry.plugins.get(r.id)
-        name = installed.plugin.manifest.name if installed else r.id
+        name = app.runtime.registry.plugin_name(r.id)
         state = "—"
         if r.pending is not None:
             state = t("pending", loc).format(version=r.pending.version)
         elif r.previous is not None:
             state = t("can_roll_back", loc).format(version=r.previous.version)
-        table.add_row(
-            clean(name),
+        cells = (
+            name,
             r.current.version,
             t("official" if r.official else "community", loc),
             t("on" if r.auto_update else "off", loc),
             state,
-            key=r.id,
         )
+        table.add_row(*map(literal, cells), key=r.id)
     return table
 
 
@@ -157,8 +158,7 @@ class PluginAdmin:
             await self.app.rebuild(None)
 
     def _name(self, plugin_id: str) -> str:
-        installed = self.app.runtime.registry.plugins.get(plugin_id)
-        return installed.plugin.manifest.name if installed else plugin_id
+        return self.app.runtime.registry.plugin_name(plugin_id)
 
     async def manage(self, plugin_id: str) -> None:
         """The actions for one installed plugin, in a small menu."""

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Switch
+from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, Static, Switch
 
 from tui.app.dialogs import CodePrompt, ConfirmDialog
 from tui.app.genui_bridge import LangEvaluator, widget_names
@@ -20,7 +20,7 @@ from tui.app.i18n import t
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
 from widgets_render.resolve import clean, display, pick, resolve
-from widgets_render.textual_render import GenButton, GenTable, WidgetFrame, build
+from widgets_render.textual_render import GenButton, GenList, GenTable, WidgetFrame, build
 from widgets_render.viewmodel import ErrorCard
 
 #: A `refresh` action runs at most once per this many seconds (genui.md §2.5).
@@ -235,7 +235,7 @@ class PluginScreen(Screen[None]):
         evaluator = LangEvaluator(self.now, self.locale)
         resolved = resolve(self.spec, self.file, evaluator, self.names(evaluator), "large", self.locale)
         self.title = clean(resolved.title) or self.screen_name
-        self.sub_title = self.plugin.manifest.name
+        self.sub_title = self.runtime.registry.plugin_name(self.plugin_id)
         body = self.query_one("#screen-body", VerticalScroll)
         await body.remove_children()
         if isinstance(resolved.body, ErrorCard):
@@ -280,6 +280,16 @@ class PluginScreen(Screen[None]):
         if isinstance(table, GenTable) and table.gen_action is not None:
             index = int(str(event.row_key.value))
             self.perform(table.gen_action, {"item": table.gen_items[index], "index": float(index)})
+
+    @on(ListView.Selected)
+    def item_chosen(self, event: ListView.Selected) -> None:
+        listed = event.list_view
+        if isinstance(listed, GenList) and event.index is not None and 0 <= event.index < len(listed.gen_items):
+            item = listed.gen_items[event.index]
+            names = {"item": item, "index": float(event.index)}
+            if listed.gen_alias:
+                names[listed.gen_alias] = item
+            self.perform(listed.gen_action, names)
 
     def collect(self, bind: str, form: Any) -> None:
         """Copy the form's inputs into `state.<bind>` (numbers as numbers, an empty select as null)."""

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rich.text import Text
 from textual.widgets import DataTable, Pretty, Static
 
 from tui.app.i18n import t
 from tui.app.plugin_screen import PluginScreen
 from tui.runtime.registry import ToolInfo
 from tui.runtime.runtime import Runtime
-from widgets_render.resolve import clean
+from widgets_render.textual_render import literal
 
 #: Rows shown when a result is a list of objects; the rest is counted, not dropped silently.
 RESULT_ROWS = 200
@@ -66,24 +67,24 @@ class ToolFormScreen(PluginScreen):
         await body.mount(result_view(result))
 
 
-def result_view(result: Any) -> DataTable[str] | Pretty:
+def result_view(result: Any) -> DataTable[Text] | Pretty:
     """A list of flat objects as a table (one column per key); anything else as a JSON tree."""
     rows = result.get("items") if isinstance(result, dict) and isinstance(result.get("items"), list) else result
     if isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows):
         keys: list[str] = []
         for row in rows[:RESULT_ROWS]:
             keys.extend(k for k in row if k not in keys)
-        table: DataTable[str] = DataTable(zebra_stripes=True, classes="gen-table", id="result")
-        table.add_columns(*keys)
+        table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id="result")
+        table.add_columns(*map(literal, keys))
         for row in rows[:RESULT_ROWS]:
             table.add_row(*[_cell(row.get(k)) for k in keys])
         if len(rows) > RESULT_ROWS:
-            table.add_row(f"+{len(rows) - RESULT_ROWS}", *[""] * (len(keys) - 1))
+            table.add_row(literal(f"+{len(rows) - RESULT_ROWS}"), *[literal("")] * (len(keys) - 1))
         return table
     return Pretty(result, id="result")
 
 
-def _cell(value: Any) -> str:
-    """One table cell: text as is, anything structured as compact JSON; control codes never reach the terminal."""
+def _cell(value: Any) -> Text:
+    """One table cell: text as is (never markup), anything structured as compact JSON, control codes removed."""
     text = value if isinstance(value, str) else "" if value is None else json.dumps(value, ensure_ascii=False)
-    return clean(text)[:200]
+    return literal(text[:200])

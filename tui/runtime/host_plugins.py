@@ -42,9 +42,10 @@ def memory_plugin(store: Store) -> HostPlugin:
     return HostPlugin(
         "memory",
         "记忆",
-        "Use memory__remember only when the user asks you to remember something; "
+        name_en="Memory",
+        instructions="Use memory__remember only when the user asks you to remember something; "
         "memory__list before answering questions about the user's preferences.",
-        {
+        tools={
             "list": NativeTool("记住的事", "Memories", "Facts the user asked to keep.", "read", list_),
             "remember": NativeTool(
                 "记住一件事",
@@ -78,9 +79,10 @@ def scheduler_plugin(abilities: Abilities) -> HostPlugin:
     return HostPlugin(
         "scheduler",
         "定时检查",
-        "Create a scheduled check only when the user asks for a reminder or a "
+        name_en="Scheduled checks",
+        instructions="Create a scheduled check only when the user asks for a reminder or a "
         "regular check. Checks run read tools only.",
-        {
+        tools={
             "list": NativeTool("定时检查", "Scheduled checks", "The user's scheduled checks.", "read", via("list")),
             "create": NativeTool(
                 "新建定时检查",
@@ -128,8 +130,9 @@ def dashboard_plugin(sources: Any) -> HostPlugin:
     return HostPlugin(
         "dashboard",
         "看板",
-        "dashboard__sources lists the live data widgets can show.",
-        {
+        name_en="Dashboard",
+        instructions="dashboard__sources lists the live data widgets can show.",
+        tools={
             "sources": NativeTool(
                 "数据源", "Data sources", "The data sources of all installed plugins.", "read", list_sources
             ),
@@ -154,8 +157,9 @@ def plugins_plugin(install_link: NativeRun) -> HostPlugin:
     return HostPlugin(
         "plugins",
         "插件",
-        "plugins__reference gives the plugin language when the user wants to write a plugin.",
-        {
+        name_en="Plugins",
+        instructions="plugins__reference gives the plugin language when the user wants to write a plugin.",
+        tools={
             "reference": NativeTool(
                 "插件语言参考",
                 "Plugin language reference",

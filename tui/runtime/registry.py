@@ -49,6 +49,8 @@ class HostPlugin:
     name: str
     instructions: str
     tools: dict[str, NativeTool]
+    name_en: str = ""
+    """The name when the app speaks English."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,18 @@ class Registry:
     def remove(self, plugin_id: str) -> None:
         self.plugins.pop(plugin_id, None)
         self._tools = None
+
+    def plugin_name(self, plugin_id: str) -> str:
+        """A plugin's (or host plugin's) name in the app's language: English from i18n.en, else the name."""
+        installed = self.plugins.get(plugin_id)
+        if installed is not None:
+            m = installed.plugin.manifest
+            english = m.english_for(self.locale)
+            return english.name if english is not None and english.name else m.name
+        host = self.hosts.get(plugin_id)
+        if host is None:
+            return plugin_id
+        return host.name_en if self.locale == "en" and host.name_en else host.name
 
     def tools(self) -> list[ToolInfo]:
         """Every tool: host plugins first, then plugins in id order, tools in manifest order."""
