@@ -97,3 +97,18 @@ def test_auto_update_switches(github: FakeGitHub) -> None:
     assert code == 0 and listed()["notes"]["autoUpdate"] is False
     code, _, err = run("plugins", "auto-update", "off", "wallet")
     assert code == 1 and "built-in plugins update with the app" in err
+
+
+def test_the_github_endpoints_are_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PKU_HARNESS_GITHUB_API", raising=False)
+    monkeypatch.delenv("PKU_HARNESS_GITHUB_RAW", raising=False)
+    code, out, _ = run("plugins", "endpoints")
+    assert out.splitlines() == ["github api: https://api.github.com", "github raw: https://raw.githubusercontent.com"]
+    code, out, _ = run("plugins", "endpoints", "--github-api", "https://gh.mirror.example/api/")
+    assert code == 0 and "github api: https://gh.mirror.example/api" in out
+    code, _, err = run("plugins", "endpoints", "--github-raw", "http://mirror.example")
+    assert code == 1 and "https only" in err
+    monkeypatch.setenv("PKU_HARNESS_GITHUB_API", "http://127.0.0.1:9")  # the environment wins
+    assert "github api: http://127.0.0.1:9" in run("plugins", "endpoints")[1]
+    monkeypatch.delenv("PKU_HARNESS_GITHUB_API")
+    assert "api.github.com" in run("plugins", "endpoints", "--reset")[1]

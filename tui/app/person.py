@@ -10,7 +10,6 @@ from textual.screen import Screen
 
 from tui.app.dialogs import CodePrompt
 from tui.app.i18n import t
-from tui.app.review_dialogs import InstallReviewDialog
 from tui.runtime.review import InstallReview
 
 if TYPE_CHECKING:
@@ -51,4 +50,6 @@ class AppPerson:
         return code if isinstance(code, str) else None
 
     async def review_install(self, review: InstallReview) -> bool:
+        from tui.app.review_dialogs import InstallReviewDialog  # Markdown costs ~35 ms: not on the start path
+
         return bool(await self._ask(InstallReviewDialog(review, self.app.locale)))

@@ -18,7 +18,6 @@ from textual.widgets import Button, DataTable, Input
 
 from tui.app.dialogs import ChooseDialog, ConfirmDialog
 from tui.app.i18n import t
-from tui.app.review_dialogs import InstallReviewDialog, UpdateApprovalDialog
 from tui.runtime.installer import Installer, InstallError, UpdateOutcome
 from widgets_render.resolve import clean
 from widgets_render.textual_render import literal
@@ -97,6 +96,8 @@ class PluginAdmin:
 
     async def install(self, link: str) -> bool:
         """Fetch and validate (in a thread), show the review, install only on 安装. True when installed."""
+        from tui.app.review_dialogs import InstallReviewDialog  # Markdown costs ~35 ms: not on the start path
+
         loc = self.app.locale
         self._say(t("fetching", loc))
         try:
@@ -180,6 +181,8 @@ class PluginAdmin:
         await getattr(self, f"_{actions[choice]}")(plugin_id)
 
     async def _review(self, plugin_id: str) -> None:
+        from tui.app.review_dialogs import UpdateApprovalDialog
+
         review = self.installer.pending_review(plugin_id)
         if review is None:
             return

@@ -11,7 +11,9 @@ import click
 
 from tui.cli.review_text import install_text, update_text
 from tui.cli.tools import _open
-from tui.runtime.installer import Installer, InstallError
+from tui.runtime.installer import Installer, InstallError, endpoints
+from tui.runtime.links import LinkError, check_https
+from tui.runtime.settings import write_setting
 
 
 def _installer() -> Installer:
@@ -165,6 +167,26 @@ def plugins_auto_update(state: str, plugin_id: str | None) -> None:
     except InstallError as e:
         raise _fail(e) from None
     click.echo(f"automatic updates {state}" + (f" for {plugin_id}" if plugin_id else ""))
+
+
+@plugins.command("endpoints")
+@click.option("--github-api", help="Base URL of the GitHub API (a mirror, or a loopback server for tests).")
+@click.option("--github-raw", help="Base URL of GitHub's raw file host.")
+@click.option("--reset", is_flag=True, help="Back to api.github.com and raw.githubusercontent.com.")
+def plugins_endpoints(github_api: str | None, github_raw: str | None, reset: bool) -> None:
+    """Show or set where GitHub links are fetched from (https, or http to a loopback address)."""
+    rt = _open(())
+    for key, value in (("github_api", github_api), ("github_raw", github_raw)):
+        if reset:
+            write_setting(rt.store, key, None)
+        elif value is not None:
+            try:
+                check_https(value)
+            except LinkError as e:
+                raise click.ClickException(str(e)) from None
+            write_setting(rt.store, key, value.rstrip("/"))
+    shown = endpoints(rt)
+    click.echo(f"github api: {shown.github_api}\ngithub raw: {shown.github_raw}")
 
 
 @click.command("open")
