@@ -53,10 +53,20 @@ class ApprovalRequest:
     actor: Actor
 
 
+@dataclass(frozen=True)
+class Approval:
+    """The student's answer on an approval card: once, always for this plugin and effect, or no (with a reason
+    that goes to the model so it does not simply try again)."""
+
+    allow: bool
+    always: bool = False
+    reason: str = ""
+
+
 class Approver(Protocol):
     """The UI's answer to "may this run?"; dismissing or timing out must answer False."""
 
-    async def approve(self, request: ApprovalRequest) -> bool: ...
+    async def approve(self, request: ApprovalRequest) -> bool | Approval: ...
 
 
 Status = Literal["ok", "error", "refused", "declined"]
@@ -156,12 +166,17 @@ class Gate:
             reason = decision.reason
             if tainted and turn is not None and turn.taint_sources:
                 reason += f" (text from {', '.join(turn.taint_sources)})"
-            approved = False
+            answer = Approval(False)
             if self.approver is not None:
                 async with self._asking:
-                    approved = await self.approver.approve(ApprovalRequest(tool, arguments, reason, actor))
-            if not approved:
+                    given = await self.approver.approve(ApprovalRequest(tool, arguments, reason, actor))
+                answer = given if isinstance(given, Approval) else Approval(bool(given))
+            if answer.allow and answer.always:
+                self.grants.set(tool.plugin_id, tool.effect, "allow")  # the card says it is written to Settings
+            if not answer.allow:
                 why = "you declined" if self.approver is not None else "no one is there to approve it"
+                if answer.reason.strip():
+                    why += f": {answer.reason.strip()[:500]} (do not try this call again)"
                 return self._log(
                     tool,
                     actor,

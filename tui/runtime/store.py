@@ -73,6 +73,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE installed_plugins ADD COLUMN declined_hash TEXT;
     ALTER TABLE installed_plugins ADD COLUMN checked_ms INTEGER;
     """,
+    # 5: conversations with the assistant (their messages are rows of chat_messages, one JSON message each)
+    """
+    CREATE TABLE chat_sessions (
+        id TEXT PRIMARY KEY, title TEXT NOT NULL, created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    """,
 ]
 
 

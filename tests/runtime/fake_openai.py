@@ -1,0 +1,130 @@
+"""A fake OpenAI-compatible server on 127.0.0.1 that replays scripted answers to /v1/chat/completions and records
+every request it received. Streams are real SSE over chunked HTTP, so a dropped stream is a real broken body."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+def text(*parts: str, finish: str = "stop", usage: dict[str, int] | None = None) -> dict[str, Any]:
+    """A streamed plain answer, one chunk per part."""
+    return {"chunks": [{"content": p} for p in parts], "finish": finish, "usage": usage}
+
+
+def call(name: str, arguments: str = "{}", id: Any = "call_1", index: int = 0) -> dict[str, Any]:
+    """One delta holding a whole tool call."""
+    return {
+        "tool_calls": [
+            {"index": index, "id": id, "type": "function", "function": {"name": name, "arguments": arguments}}
+        ]
+    }
+
+
+def calls(*deltas: dict[str, Any], finish: str = "tool_calls", **extra: Any) -> dict[str, Any]:
+    return {"chunks": list(deltas), "finish": finish, **extra}
+
+
+class FakeOpenAI:
+    """Answers in order; `requests` holds each request body received."""
+
+    def __init__(self, *answers: dict[str, Any]) -> None:
+        self.answers = list(answers)
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+
+    def add(self, *answers: dict[str, Any]) -> None:
+        self.answers.extend(answers)
+
+    @contextmanager
+    def serve(self) -> Iterator[str]:
+        """Run on a free port; yields the base URL (`http://127.0.0.1:PORT/v1`)."""
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length", "0"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                fake.requests.append(body)
+                fake.headers.append({k.lower(): v for k, v in self.headers.items()})
+                answer = fake.answers.pop(0) if fake.answers else text("(no more scripted answers)")
+                if "status" in answer:
+                    payload = json.dumps(answer.get("body", {"error": {"message": "scripted error"}})).encode()
+                    self.send_response(answer["status"])
+                    for k, v in answer.get("headers", {}).items():
+                        self.send_header(k, v)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                    return
+                if not body.get("stream"):
+                    self._whole(answer)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                chunks = answer["chunks"]
+                drop = answer.get("drop_after")
+                for i, delta in enumerate(chunks):
+                    if drop is not None and i == drop:
+                        self.wfile.flush()
+                        self.connection.shutdown(2)  # the body ends mid-chunk-stream: a real broken stream
+                        return
+                    last = i == len(chunks) - 1
+                    self._event({"index": 0, "delta": delta, "finish_reason": answer["finish"] if last else None})
+                if answer.get("usage"):
+                    self._send({"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
+                                "choices": [], "usage": answer["usage"]})  # fmt: skip
+                if answer.get("done", True):
+                    self._chunk(b"data: [DONE]\n\n")
+                self._chunk(b"")
+
+            def _event(self, choice: dict[str, Any]) -> None:
+                self._send(
+                    {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": [choice]}
+                )
+
+            def _send(self, obj: dict[str, Any]) -> None:
+                self._chunk(b"data: " + json.dumps(obj, ensure_ascii=False).encode() + b"\n\n")
+
+            def _chunk(self, data: bytes) -> None:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                self.wfile.flush()
+
+            def _whole(self, answer: dict[str, Any]) -> None:
+                message: dict[str, Any] = {"role": "assistant", "content": None}
+                tool_calls = []
+                for delta in answer["chunks"]:
+                    if delta.get("content"):
+                        message["content"] = (message["content"] or "") + delta["content"]
+                    tool_calls += delta.get("tool_calls") or []
+                if tool_calls:
+                    message["tool_calls"] = [{k: v for k, v in c.items() if k != "index"} for c in tool_calls]
+                payload = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                                      "choices": [{"index": 0, "message": message, "finish_reason": answer["finish"]}],
+                                      "usage": answer.get("usage")}).encode()  # fmt: skip
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+        finally:
+            server.shutdown()
+            server.server_close()

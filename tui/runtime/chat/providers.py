@@ -1,0 +1,154 @@
+"""Model providers: presets for OpenAI-compatible servers, the student's choice in the store, the key in keyring.
+
+A preset carries what differs between servers: the base URL and default model, whether tool calls may be
+streamed, whether `reasoning_content` must be sent back with the assistant's tool calls (DeepSeek's thinking
+mode refuses the next request otherwise), and the longest tool name accepted. The API key is kept in keyring,
+one entry per provider; where no usable keyring backend exists the app says so and never writes the key in
+plain text anywhere (a key given through an environment variable works for that run only).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tui.runtime.settings import read_setting, write_setting
+from tui.runtime.store import Store
+
+KEYRING_SERVICE = "pku-harness"
+
+
+@dataclass(frozen=True)
+class Preset:
+    """What the app knows about one kind of server."""
+
+    id: str
+    label: str
+    base_url: str
+    model: str
+    """The default model ('' when the server decides: a local server serves what it loaded)."""
+    stream_tools: bool = True
+    """Tool calls may be streamed; when False the request that offers tools is sent without streaming."""
+    send_reasoning: bool = False
+    """`reasoning_content` must go back in the assistant message that made tool calls."""
+    max_tool_name: int = 64
+    needs_key: bool = True
+
+
+PRESETS: dict[str, Preset] = {
+    p.id: p
+    for p in (
+        Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", "deepseek-chat", send_reasoning=True),
+        Preset("qwen", "Qwen (DashScope)", "https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen-plus"),
+        Preset("openai", "OpenAI", "https://api.openai.com/v1", "gpt-4.1-mini"),
+        Preset("ollama", "Ollama", "http://127.0.0.1:11434/v1", "qwen2.5", needs_key=False),
+        Preset("vllm", "vLLM", "http://127.0.0.1:8000/v1", "", needs_key=False),
+        # llama.cpp's server has long answered tool requests only without streaming.
+        Preset("llamacpp", "llama.cpp server", "http://127.0.0.1:8080/v1", "", stream_tools=False, needs_key=False),
+        Preset("custom", "Other OpenAI-compatible", "", "", needs_key=False),
+    )
+}
+
+
+class KeyringUnavailable(Exception):
+    """No usable keyring backend: the message says what to do instead."""
+
+
+NO_KEYRING = (
+    "no usable keyring backend (e.g. a headless Linux without Secret Service), so the API key cannot be saved; "
+    "install and unlock a keyring (gnome-keyring, KeePassXC), or give the key for each run with "
+    "--api-key-env VAR. The app never stores keys in plain text."
+)
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """The student's model: a preset, possibly with its own base URL and model."""
+
+    provider: str
+    base_url: str
+    model: str
+
+    @property
+    def preset(self) -> Preset:
+        return PRESETS.get(self.provider, PRESETS["custom"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"provider": self.provider, "base_url": self.base_url, "model": self.model}
+
+
+def load_config(store: Store) -> ModelConfig | None:
+    """The stored model choice, or None when none was set up."""
+    raw = read_setting(store, "model")
+    if not isinstance(raw, dict) or not isinstance(raw.get("provider"), str):
+        return None
+    preset = PRESETS.get(raw["provider"], PRESETS["custom"])
+    base = raw.get("base_url") if isinstance(raw.get("base_url"), str) else preset.base_url
+    model = raw.get("model") if isinstance(raw.get("model"), str) else preset.model
+    if not base or not model:
+        return None
+    return ModelConfig(preset.id, base, model)
+
+
+def save_config(store: Store, provider: str, base_url: str | None = None, model: str | None = None) -> ModelConfig:
+    """Store the model choice (the preset's values fill what is not given).
+
+    Raises:
+        ValueError: unknown provider, or no base URL / model for a preset that has none.
+    """
+    if provider not in PRESETS:
+        raise ValueError(f"unknown provider {provider!r}; one of: {', '.join(PRESETS)}")
+    preset = PRESETS[provider]
+    config = ModelConfig(provider, (base_url or preset.base_url).rstrip("/"), model or preset.model)
+    if not config.base_url.startswith(("https://", "http://")):
+        raise ValueError(f"{provider} needs --base-url (http:// or https://)")
+    if not config.model:
+        raise ValueError(f"{provider} needs --model (the server serves whatever it loaded; name it)")
+    write_setting(store, "model", config.to_json())
+    return config
+
+
+def with_overrides(config: ModelConfig | None, base_url: str | None, model: str | None) -> ModelConfig | None:
+    """A one-run override (`chat --once --base-url … --model …`)."""
+    if config is None:
+        if base_url and model:
+            return ModelConfig("custom", base_url.rstrip("/"), model)
+        return None
+    return replace(config, base_url=(base_url or config.base_url).rstrip("/"), model=model or config.model)
+
+
+def _keyring() -> Any:
+    import keyring
+    from keyring.backends import fail
+
+    backend = keyring.get_keyring()
+    if isinstance(backend, fail.Keyring) or getattr(backend, "priority", 1) <= 0:
+        raise KeyringUnavailable(NO_KEYRING)
+    return keyring
+
+
+def save_key(provider: str, key: str) -> None:
+    """Keep the provider's API key in keyring.
+
+    Raises:
+        KeyringUnavailable: there is no keyring to keep it in.
+    """
+    from keyring.errors import KeyringError
+
+    try:
+        _keyring().set_password(KEYRING_SERVICE, f"model:{provider}", key)
+    except KeyringError as e:
+        raise KeyringUnavailable(f"{NO_KEYRING} ({e})") from None
+
+
+def load_key(provider: str, env: str | None = None) -> str | None:
+    """The API key: from the environment variable `env` when given, else from keyring (None when there is none)."""
+    if env:
+        return os.environ.get(env) or None
+    from keyring.errors import KeyringError
+
+    try:
+        return _keyring().get_password(KEYRING_SERVICE, f"model:{provider}")  # type: ignore[no-any-return]
+    except (KeyringError, KeyringUnavailable):
+        return None
