@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from tui import __version__
+from tui.cli.chat import chat, model
 from tui.cli.plugin import plugin
 from tui.cli.plugins import open_link, plugins
 from tui.cli.tools import audit, permissions, tools
@@ -33,6 +34,8 @@ def cli(ctx: click.Context, demo: bool, lang: str | None) -> None:
 cli.add_command(plugin)
 cli.add_command(plugins)
 cli.add_command(open_link)
+cli.add_command(chat)
+cli.add_command(model)
 cli.add_command(tools)
 cli.add_command(permissions)
 cli.add_command(audit)

@@ -1,0 +1,95 @@
+"""`pku-harness chat --once` and `pku-harness model`, as a new user would run them, against the fake server."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
+from tui.cli.main import cli
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_chat_once_in_demo_answers_from_the_recorded_classrooms() -> None:
+    """The issue's new-user check, in a real process: the answer is built from classrooms__free's recording."""
+    fake = FakeOpenAI(
+        calls(call("classrooms__free", '{"building": "二教"}')), text("二教现在空着 201（1-2 节）和 202。")
+    )
+    with fake.serve() as url:
+        done = subprocess.run(
+            [sys.executable, "-m", "tui", "chat", "--once", "二教今天有哪些空教室?", "--demo", "--base-url", url,
+             "--model", "any"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "二教现在空着 201（1-2 节）和 202。"
+    assert "[空闲教室 (classrooms.free) ok" in done.stderr
+    tool_message = next(m for m in fake.requests[1]["messages"] if m["role"] == "tool")
+    assert '"room":"201"' in tool_message["content"]
+
+
+def test_chat_once_json_reports_decisions_and_ask_means_no() -> None:
+    fake = FakeOpenAI(calls(call("memory__remember", '{"text": "45 楼"}')), text("没能记住。", usage={
+        "prompt_tokens": 30, "completion_tokens": 4, "total_tokens": 34}))  # fmt: skip
+    with fake.serve() as url:
+        code, out, _ = run("chat", "--once", "记住我住 45 楼", "--base-url", url, "--model", "any", "--json")
+    assert code == 0
+    report = json.loads(out)
+    [tool_call] = report["toolCalls"]
+    assert (tool_call["tool"], tool_call["decision"]) == ("memory.remember", "declined")
+    assert "no one is there to approve it" in tool_call["message"]
+    assert report["usage"]["total"] == 34 and report["answer"] == "没能记住。"
+    assert [m["role"] for m in report["messages"]] == ["user", "assistant", "tool", "assistant"]
+
+
+def test_chat_without_a_model_says_how_to_set_one_up() -> None:
+    code, _, err = run("chat", "--once", "hi")
+    assert code == 1 and "pku-harness model set deepseek" in err
+
+
+def test_errors_exit_non_zero_with_the_kind() -> None:
+    fake = FakeOpenAI({"status": 401})
+    with fake.serve() as url:
+        code, _, err = run("chat", "--once", "hi", "--base-url", url, "--model", "any")
+    assert code == 1 and "error (auth)" in err
+
+
+def test_model_set_keeps_the_key_in_keyring_and_uses_it(isolated_data_dir: Path, memory_keyring: Any) -> None:
+    fake = FakeOpenAI(text("ok"))
+    with fake.serve() as url:
+        code, out, _ = run("model", "set", "deepseek", "--base-url", url, "--api-key-stdin", stdin="sk-secret-1\n")
+        assert code == 0 and "API key saved in keyring" in out
+        code, out, _ = run("model", "show")
+        assert "DeepSeek: deepseek-chat at" in out and "API key saved" in out
+        code, out, _ = run("chat", "--once", "hi")
+    assert code == 0 and out.strip() == "ok"
+    assert fake.headers[0]["authorization"] == "Bearer sk-secret-1"
+    assert fake.requests[0]["model"] == "deepseek-chat"
+    assert memory_keyring.items[("pku-harness", "model:deepseek")] == "sk-secret-1"
+    stored = b"".join(p.read_bytes() for p in isolated_data_dir.iterdir() if p.is_file())
+    assert b"sk-secret-1" not in stored  # never in the database (nor its WAL)
+
+
+def test_without_a_keyring_the_key_is_refused_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())
+    monkeypatch.setenv("MY_KEY", "sk-secret-2")
+    code, _, err = run("model", "set", "openai", "--api-key-env", "MY_KEY")
+    assert code == 1 and "no usable keyring backend" in err and "never stores keys in plain text" in err
+
+
+def test_presets_list() -> None:
+    code, out, _ = run("model", "presets")
+    assert code == 0 and "deepseek" in out and "sends reasoning back" in out and "no tool streaming" in out

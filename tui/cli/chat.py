@@ -1,0 +1,162 @@
+"""`pku-harness chat --once …` (one turn, no UI) and `pku-harness model …` (the provider, the key in keyring)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from dataclasses import asdict
+from typing import Any
+
+import click
+
+from tui.cli.tools import _open
+from tui.runtime.chat.agent import Agent, AgentEvent, TurnResult
+from tui.runtime.chat.client import ModelClient
+from tui.runtime.chat.history import ChatHistory, for_model
+from tui.runtime.chat.providers import (
+    PRESETS,
+    KeyringUnavailable,
+    load_config,
+    load_key,
+    save_config,
+    save_key,
+    with_overrides,
+)
+from tui.runtime.runtime import DEMO_NOW
+from widgets_render.resolve import clean
+
+NO_MODEL = (
+    "no model is set up: run `pku-harness model set deepseek` (or qwen, openai, ollama, vllm, llamacpp, custom), "
+    "or give --base-url and --model"
+)
+
+
+@click.command("chat")
+@click.option("--once", "message", required=True, help="Run one user turn with this message and print the answer.")
+@click.option("--base-url", help="An OpenAI-compatible server for this run (…/v1).")
+@click.option("--model", help="The model for this run.")
+@click.option("--api-key-env", help="Read the API key from this environment variable (instead of keyring).")
+@click.option("--demo", is_flag=True, help="Tools answer from the plugins' recordings (no campus network).")
+@click.option("--json", "as_json", is_flag=True, help="Print messages, tool calls with decisions, and usage.")
+def chat(
+    message: str, base_url: str | None, model: str | None, api_key_env: str | None, demo: bool, as_json: bool
+) -> None:
+    """One turn of the assistant without the app: tools that would ask are not run (reported)."""
+    rt = _open((), demo=demo)  # no approver: "ask" means no, and the answer says so
+    config = with_overrides(load_config(rt.store), base_url, model)
+    if config is None:
+        raise click.ClickException(NO_MODEL)
+    client = ModelClient(config, load_key(config.provider, api_key_env))
+    history = ChatHistory(rt.store)
+
+    async def show(event: AgentEvent) -> None:
+        if as_json:
+            return
+        if event.kind == "text":
+            click.echo(clean(event.text), nl=False)
+        elif event.kind == "tool_end" and event.call is not None:
+            c = event.call
+            note = f": {clean(c.message)[:200]}" if c.message else ""
+            click.echo(f"[{c.title} ({c.tool_id}) {c.status} {c.duration_ms} ms{note}]", err=True)
+        elif event.kind == "wait" and event.seconds:
+            click.echo(f"[the server is busy; retrying in {event.seconds:.0f} s]", err=True)
+
+    agent = Agent(rt, client, history, show)
+    agent.now = DEMO_NOW if demo else None
+    cid = history.start(message)
+
+    async def run() -> TurnResult:
+        try:
+            return await agent.send(cid, message)
+        finally:
+            await client.close()
+
+    result = asyncio.run(run())
+    if as_json:
+        click.echo(json.dumps(_report(history, cid, result), ensure_ascii=False, indent=2))
+    elif result.answer:
+        click.echo()
+    if result.error is not None:
+        if not as_json:
+            click.echo(f"error ({result.error.kind}): {result.error}", err=True)
+        sys.exit(1)
+
+
+def _report(history: ChatHistory, cid: str, result: TurnResult) -> dict[str, Any]:
+    return {
+        "answer": result.answer,
+        "messages": [for_model(m) for m in history.messages(cid)],
+        "toolCalls": [
+            {
+                "id": c.call_id,
+                "tool": c.tool_id,
+                "arguments": c.arguments,
+                "decision": c.status,
+                "result": c.result,
+                "message": c.message,
+                "ms": c.duration_ms,
+            }
+            for c in result.calls
+        ],
+        "usage": asdict(result.usage),
+        "error": None if result.error is None else {"kind": result.error.kind, "message": str(result.error)},
+    }
+
+
+@click.group()
+def model() -> None:
+    """The assistant's model: an OpenAI-compatible provider and its API key (kept in keyring)."""
+
+
+@model.command("presets")
+def model_presets() -> None:
+    """The providers the app knows, with their base URL and default model."""
+    for p in PRESETS.values():
+        quirks = [
+            q for q, on in (("no tool streaming", not p.stream_tools), ("sends reasoning back", p.send_reasoning)) if on
+        ]
+        extra = f"  ({', '.join(quirks)})" if quirks else ""
+        click.echo(
+            f"{p.id:<9} {p.label:<24} {p.base_url or '(give --base-url)':<52} {p.model or '(give --model)'}{extra}"
+        )
+
+
+@model.command("set")
+@click.argument("provider", type=click.Choice(list(PRESETS)))
+@click.option("--base-url", help="Override the preset's base URL.")
+@click.option("--model", "model_name", help="Override the preset's model.")
+@click.option("--api-key-env", help="Save the key found in this environment variable to keyring.")
+@click.option("--api-key-stdin", is_flag=True, help="Read the key from standard input and save it to keyring.")
+def model_set(
+    provider: str, base_url: str | None, model_name: str | None, api_key_env: str | None, api_key_stdin: bool
+) -> None:
+    """Choose the provider (and save its API key in keyring)."""
+    rt = _open(())
+    try:
+        config = save_config(rt.store, provider, base_url, model_name)
+    except ValueError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"model: {config.model} at {config.base_url} ({config.preset.label})")
+    key = load_key(provider, api_key_env) if api_key_env else sys.stdin.readline().strip() if api_key_stdin else None
+    if key:
+        try:
+            save_key(provider, key)
+        except KeyringUnavailable as e:
+            raise click.ClickException(str(e)) from None
+        click.echo("API key saved in keyring")
+    elif config.preset.needs_key and load_key(provider) is None:
+        click.echo("no API key saved yet: pass --api-key-env VAR or --api-key-stdin", err=True)
+
+
+@model.command("show")
+def model_show() -> None:
+    """The model in use and whether a key is saved."""
+    rt = _open(())
+    config = load_config(rt.store)
+    if config is None:
+        raise click.ClickException(NO_MODEL)
+    has_key = load_key(config.provider) is not None
+    click.echo(
+        f"{config.preset.label}: {config.model} at {config.base_url}; API key {'saved' if has_key else 'not saved'}"
+    )
