@@ -74,7 +74,7 @@ async def test_a_notice_row_puts_its_question_into_the_assistant(app: PkuHarness
         table.focus()
         await pilot.press("enter")
         await settle(pilot, app)
-        draft = str(app.query_one("#assistant-draft", Static).render())
+        draft = app.query_one("#chat-input", Input).value
         assert draft.startswith("帮我看看这条通知：https://")
 
 

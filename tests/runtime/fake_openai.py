@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -54,6 +55,8 @@ class FakeOpenAI:
                 fake.requests.append(body)
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                 answer = fake.answers.pop(0) if fake.answers else text("(no more scripted answers)")
+                if answer.get("delay"):
+                    time.sleep(answer["delay"])  # a slow server (Esc must not wait for it)
                 if "status" in answer:
                     payload = json.dumps(answer.get("body", {"error": {"message": "scripted error"}})).encode()
                     self.send_response(answer["status"])

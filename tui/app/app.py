@@ -12,12 +12,14 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Select, Static, Switch, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Switch, TabbedContent, TabPane
 
+from tui.app.chat_pane import ChatPane
 from tui.app.dashboard import Dashboard
 from tui.app.i18n import t
+from tui.app.model_settings import ModelSettings
 from tui.app.person import AppPerson
 from tui.app.plugin_admin import InstallBar, PluginAdmin, installed_table
 from tui.app.plugin_screen import PluginScreen, pick_text
@@ -75,9 +77,8 @@ class PkuHarnessApp(App[None]):
         with TabbedContent(initial=self.start_tab):
             with TabPane(t("home", self.locale), id="home"):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
-            with TabPane(t("assistant", self.locale), id="assistant"), Vertical(id="assistant-pane"):
-                yield Static(t("assistant_soon", self.locale), markup=False)
-                yield Static("", markup=False, id="assistant-draft")
+            with TabPane(t("assistant", self.locale), id="assistant"):
+                yield ChatPane(self)
             with TabPane(t("plugins", self.locale), id="plugins"), VerticalScroll(id="plugins-pane"):
                 yield Static(t("add_plugin", self.locale), markup=False, classes="heading")
                 yield InstallBar(self.locale)
@@ -97,6 +98,8 @@ class PkuHarnessApp(App[None]):
                         allow_blank=False,
                         id="theme",
                     )
+                yield Static(t("model", self.locale), markup=False, classes="heading")
+                yield ModelSettings(self.runtime.store, self.locale)
                 yield Static(t("permissions", self.locale), markup=False, classes="heading")
                 yield self.permissions_table()
                 yield Static(t("reach", self.locale), markup=False, classes="heading")
@@ -274,7 +277,7 @@ class PkuHarnessApp(App[None]):
 
     def ask_assistant(self, prompt: str) -> None:
         """A widget's `ask` action: the prompt goes into the assistant's input; nothing runs by itself."""
-        self.query_one("#assistant-draft", Static).update(prompt)
+        self.query_one("#chat-input", Input).value = clean(prompt)
         self.notify(f"{t('asked', self.locale)}: {clean(prompt)}"[:200], timeout=3, markup=False)
 
     def action_refresh(self) -> None:

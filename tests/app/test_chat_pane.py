@@ -1,0 +1,195 @@
+"""The 助手 tab driven like a student would, against the fake OpenAI-compatible server: streamed answers, tool
+lines, the approval card (allow once / always / deny with a reason), error banners, no model, settings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Button, Collapsible, Input, Markdown, Static
+
+from tests.app.helpers import settle, until
+from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
+from tui.app.app import PkuHarnessApp, make_app
+from tui.app.chat_pane import ApprovalCard, ChatPane
+from tui.app.dialogs import ChooseDialog
+from tui.app.tool_form import ToolFormScreen
+from tui.runtime.chat.providers import save_config
+
+NOW = "2026-11-30T12:00:00+08:00"
+SIZE = (110, 40)
+
+
+@pytest.fixture
+def fake() -> Iterator[tuple[FakeOpenAI, str]]:
+    server = FakeOpenAI()
+    with server.serve() as url:
+        yield server, url
+
+
+def chat_app(tmp_path: Path, url: str | None, locale: str = "zh") -> PkuHarnessApp:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale=locale)
+    if url:
+        save_config(app.runtime.store, "custom", url, "any")
+    return app
+
+
+def shown(app: PkuHarnessApp) -> str:
+    pane = app.query_one(ChatPane)
+    parts = [str(w.render()) for w in pane.query(Static) if not isinstance(w, Button)]
+    parts += [w.source for w in pane.query(Markdown)]
+    parts += [str(c.title) for c in pane.query(Collapsible)]
+    return "\n".join(parts)
+
+
+async def ask(pilot: Any, app: PkuHarnessApp, message: str) -> None:
+    await pilot.press("2")
+    box = app.query_one("#chat-input", Input)
+    box.value = message
+    box.focus()
+    await pilot.press("enter")
+
+
+async def test_a_streamed_answer_with_a_tool_call(tmp_path: Path, fake: tuple[FakeOpenAI, str]) -> None:
+    server, url = fake
+    server.add(calls(call("classrooms__free", '{"building": "二教"}')), text("二教有 **201** 和 202。",
+               usage={"prompt_tokens": 90, "completion_tokens": 9, "total_tokens": 99}))  # fmt: skip
+    app = chat_app(tmp_path, url)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "二教今天有哪些空教室?")
+        await until(pilot, lambda: "二教有 **201** 和 202。" in shown(app), 10)
+        await settle(pilot, app)
+        text_now = shown(app)
+        assert "二教今天有哪些空教室?" in text_now and "空闲教室 · 完成 ·" in text_now
+        assert "共 99" in text_now  # token usage
+        line = app.query_one(".tool-ok", Collapsible)
+        assert line.collapsed  # a success stays one line until opened
+        assert app.runtime.audit.recent(1)[0].actor == "agent"
+
+
+async def test_the_approval_card_allow_once_always_and_deny(tmp_path: Path, fake: tuple[FakeOpenAI, str]) -> None:
+    server, url = fake
+    server.add(
+        calls(call("memory__remember", '{"text": "我住 45 楼"}')), text("记住了。"),
+        calls(call("memory__remember", '{"text": "周五有课"}', id="c2")), text("也记住了。"),
+        calls(call("memory__forget", '{"id": "m-1"}', id="c3")), text("好，不删。"),
+    )  # fmt: skip
+    app = chat_app(tmp_path, url)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "记住我住 45 楼")
+        await until(pilot, lambda: app.query(ApprovalCard), 10)
+        card = app.query_one(ApprovalCard)
+        card_text = "\n".join(str(s.render()) for s in card.query(Static))
+        assert "记忆 · 记住一件事 (memory.remember) · 修改" in card_text and '"我住 45 楼"' in card_text
+        assert "write tools of this plugin are set to ask" in card_text
+        await pilot.click("#once")
+        await until(pilot, lambda: "记住了。" in shown(app), 10)
+        assert "已允许一次" in shown(app)  # the card stays, saying what was decided
+        assert app.runtime.grants.mode("memory", "write", True, None) == "ask"
+
+        await ask(pilot, app, "再记住周五有课")
+        await until(pilot, lambda: len(app.query(ApprovalCard)) == 2, 10)
+        await pilot.click(app.query(ApprovalCard).last().query_one("#always"))
+        await until(pilot, lambda: "也记住了。" in shown(app), 10)
+        assert app.runtime.grants.mode("memory", "write", True, None) == "allow"
+        assert "已在设置里把 记忆 的 write 工具改为「允许」" in shown(app)
+
+        await ask(pilot, app, "删掉它")  # forget is a write too: now allowed, so it runs without a card
+        await until(pilot, lambda: "好，不删。" in shown(app), 10)
+        assert len(app.query(ApprovalCard)) == 2
+
+
+async def test_deny_with_a_reason_reaches_the_model(tmp_path: Path, fake: tuple[FakeOpenAI, str]) -> None:
+    server, url = fake
+    server.add(calls(call("memory__remember", '{"text": "x"}')), text("好的，不记。"))
+    app = chat_app(tmp_path, url)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "记住 x")
+        await until(pilot, lambda: app.query(ApprovalCard), 10)
+        app.query_one("#reason", Input).value = "这个不用记"
+        await pilot.click("#deny")
+        await until(pilot, lambda: "好的，不记。" in shown(app), 10)
+        await settle(pilot, app)
+        assert "已拒绝：这个不用记" in shown(app)
+        failed = app.query_one(".tool-declined", Collapsible)
+        assert not failed.collapsed  # failures are shown expanded
+        tool_message = next(m for m in server.requests[1]["messages"] if m["role"] == "tool")
+        assert "这个不用记" in tool_message["content"]
+
+
+async def test_errors_become_a_banner_with_what_to_do(tmp_path: Path, fake: tuple[FakeOpenAI, str]) -> None:
+    server, url = fake
+    server.add({"status": 402, "body": {"error": {"message": "Insufficient Balance"}}})
+    app = chat_app(tmp_path, url)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "你好")
+        await until(pilot, lambda: app.query(".banner"), 10)
+        assert "账户余额不足" in shown(app) and "Insufficient Balance" in shown(app)
+
+
+async def test_retry_and_resume_a_conversation(tmp_path: Path, fake: tuple[FakeOpenAI, str]) -> None:
+    server, url = fake
+    server.add({"status": 500}, {"status": 500}, {"status": 500}, text("第二次成功"))
+    app = chat_app(tmp_path, url)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "你好")
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: app.query(".banner") and not pane.running, 15)
+        assert "服务器出错了" in shown(app)
+        pane.action_retry()
+        await until(pilot, lambda: "第二次成功" in shown(app), 10)
+        cid = pane.cid
+        assert [m["role"] for m in pane.history.messages(cid)] == ["user", "assistant"]  # type: ignore[arg-type]
+        await pane.action_new()
+        assert "第二次成功" not in shown(app)
+        await pane.resume(cid)  # type: ignore[arg-type]
+        assert "第二次成功" in shown(app) and "你好" in shown(app)
+
+
+async def test_without_a_model_it_says_how_and_still_runs_tools(tmp_path: Path) -> None:
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("2")
+        assert "还没有设置模型" in shown(app) and "pku-harness model set" in shown(app)
+        await pilot.click("#run-tool")
+        await until(pilot, lambda: isinstance(app.screen, ChooseDialog))
+        dialog = app.screen
+        assert isinstance(dialog, ChooseDialog)
+        dialog.dismiss(next(c for c in dialog.choices if "(shuttle.next)" in c))
+        await until(pilot, lambda: isinstance(app.screen, ToolFormScreen))
+
+
+async def test_setting_a_model_in_settings(tmp_path: Path, fake: tuple[FakeOpenAI, str], memory_keyring: Any) -> None:
+    server, url = fake
+    server.add(text("你好！"))
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4")
+        app.query_one("#model-provider").value = "vllm"  # type: ignore[attr-defined]
+        await settle(pilot, app)
+        assert app.query_one("#model-url", Input).value == "http://127.0.0.1:8000/v1"
+        app.query_one("#model-url", Input).value = url
+        app.query_one("#model-name", Input).value = "qwen"
+        app.query_one("#model-key", Input).value = "sk-local-1"
+        await pilot.click("#model-save")
+        await settle(pilot, app)
+        assert app.query_one("#model-key", Input).value == ""  # the key does not stay on screen
+        assert memory_keyring.items[("pku-harness", "model:vllm")] == "sk-local-1"
+        await ask(pilot, app, "hi")
+        await until(pilot, lambda: "你好！" in shown(app), 10)
+        assert server.requests[0]["model"] == "qwen" and server.headers[0]["authorization"] == "Bearer sk-local-1"
+
+
+async def test_escape_stops_a_running_reply(tmp_path: Path, fake: tuple[FakeOpenAI, str]) -> None:
+    server, url = fake
+    server.add({**text("太慢了"), "delay": 3}, text("下一句"))
+    app = chat_app(tmp_path, url)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "你好")
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: pane.running)
+        await pilot.press("escape")
+        await until(pilot, lambda: not pane.running and "已停止" in shown(app), 5)
+        assert "太慢了" not in shown(app)

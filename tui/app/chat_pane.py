@@ -1,0 +1,417 @@
+"""The 助手 tab: the assistant chat over the headless agent loop.
+
+Streamed text is rendered as Markdown as it arrives; reasoning goes into a collapsed block; each tool call is
+one line (title, status, time) that expands to its arguments and full result, failures expanded; an approval
+card stays in the log showing exactly what is approved and what was decided; errors become a banner saying
+what to do. Without a model the pane says how to set one up and still offers every tool through its form.
+Every text from the model, a plugin or a server is cleaned of terminal control codes and shown without markup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Button, Collapsible, Input, Markdown, Static
+
+from tui.app.dialogs import ChooseDialog
+from tui.app.i18n import t
+from tui.runtime.gate import Approval, ApprovalRequest
+from widgets_render.resolve import clean
+
+if TYPE_CHECKING:
+    from tui.app.app import PkuHarnessApp
+    from tui.runtime.chat.agent import AgentEvent, ToolView
+    from tui.runtime.chat.client import ModelError
+
+EFFECT_NAMES = {"read": "只读", "write": "修改", "money": "涉及金钱", "public": "公开发布"}
+ERROR_ACTIONS = {
+    "auth": "error_auth",
+    "balance": "error_balance",
+    "model": "error_model",
+    "rate": "error_rate",
+    "server": "error_server",
+    "timeout": "error_timeout",
+    "network": "error_network",
+    "dropped": "error_dropped",
+    "bad_request": "error_request",
+}
+
+
+def _label(text: str) -> Content:
+    """Literal text for a title (Collapsible parses a str as markup: a plugin's '[/bold]' would raise)."""
+    return Content(clean(text))
+
+
+class ApprovalCard(Vertical):
+    """Plugin, tool, effect, the exact arguments and why it asks; allow once / always / deny with a reason."""
+
+    DEFAULT_CSS = """
+    ApprovalCard { height: auto; border: round $warning; padding: 0 1; margin: 1 0; }
+    ApprovalCard .args { background: $boost; }
+    ApprovalCard Horizontal { height: auto; }
+    ApprovalCard Button { margin-right: 1; }
+    ApprovalCard Input { width: 1fr; }
+    ApprovalCard .decided { color: $accent; text-style: bold; }
+    """
+
+    def __init__(self, request: ApprovalRequest, locale: str, plugin_name: str) -> None:
+        super().__init__(classes="approval")
+        self.request = request
+        self.locale = locale
+        self.plugin_name = plugin_name
+        self.answer: asyncio.Future[Approval] = asyncio.get_running_loop().create_future()
+
+    def compose(self) -> ComposeResult:
+        r, loc = self.request, self.locale
+        tool = r.tool
+        effect = EFFECT_NAMES.get(tool.effect, tool.effect) if loc == "zh" else tool.effect
+        yield Static(clean(t("approve_heading", loc)), markup=False, classes="heading")
+        yield Static(clean(f"{self.plugin_name} · {tool.title} ({tool.id}) · {effect}"), markup=False)
+        yield Static(clean(json.dumps(r.arguments, ensure_ascii=False, indent=2)), markup=False, classes="args")
+        yield Static(clean(f"{t('why_ask', loc)}：{r.reason}"), markup=False)
+        with Horizontal(classes="choices"):
+            yield Button(t("allow_once", loc), id="once", variant="primary")
+            yield Button(t("allow_always", loc).format(effect=effect), id="always")
+            yield Button(t("deny", loc), id="deny", variant="error")
+            yield Input(placeholder=t("deny_reason", loc), id="reason")
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if self.answer.done():
+            return
+        reason = self.query_one("#reason", Input).value
+        choice = {
+            "once": Approval(True),
+            "always": Approval(True, always=True),
+            "deny": Approval(False, reason=reason),
+        }.get(event.button.id or "", Approval(False))
+        self.decide(choice)
+
+    def decide(self, choice: Approval) -> None:
+        """Record the answer; the card stays, with the buttons replaced by what was decided."""
+        if self.answer.done():
+            return
+        self.answer.set_result(choice)
+        loc = self.locale
+        if choice.allow and choice.always:
+            decided = t("decided_always", loc).format(plugin=self.plugin_name, effect=self.request.tool.effect)
+        elif choice.allow:
+            decided = t("decided_once", loc)
+        else:
+            decided = t("decided_deny", loc) + (f"：{choice.reason}" if choice.reason.strip() else "")
+        self.query_one(".choices").remove()
+        self.mount(Static(clean(decided), markup=False, classes="decided"))
+
+
+class ChatApprover:
+    """The gate's approver while the app runs: a card in the chat, a bell, and the student's answer."""
+
+    def __init__(self, pane: ChatPane) -> None:
+        self.pane = pane
+
+    async def approve(self, request: ApprovalRequest) -> Approval:
+        card = ApprovalCard(request, self.pane.locale, self.pane.runtime.registry.plugin_name(request.tool.plugin_id))
+        await self.pane.add(card)
+        self.pane.app.bell()
+        card.query_one("#once", Button).focus()
+        try:
+            return await card.answer
+        except asyncio.CancelledError:
+            card.decide(Approval(False))  # Esc cancelled the reply: what was asked is not run
+            raise
+
+
+def tool_line(view: ToolView, locale: str) -> Collapsible:
+    """One tool call: title, status and time; expands to arguments and result (failures start expanded)."""
+    status = t(f"status_{view.status}", locale)
+    title = (
+        f"{view.title} · {status} · {view.duration_ms} ms" if view.status != "running" else f"{view.title} · {status}"
+    )
+    args = view.arguments if view.arguments is not None else view.arguments_text
+    body = [Static(clean(f"{t('arguments', locale)}: {json.dumps(args, ensure_ascii=False)}"), markup=False)]
+    if view.result is not None:
+        shown = json.dumps(view.result, ensure_ascii=False, indent=2)
+        body.append(Static(clean(shown), markup=False, classes="result"))
+    if view.message:
+        body.append(Static(clean(view.message), markup=False, classes="tone-bad"))
+    failed = view.status in ("error", "refused", "declined")
+    return Collapsible(*body, title=_label(title), collapsed=not failed, classes=f"tool tool-{view.status}")  # type: ignore[arg-type]
+
+
+class ChatPane(Vertical):
+    """The chat: log, input, and the conversation's controls."""
+
+    DEFAULT_CSS = """
+    ChatPane { height: 1fr; }
+    ChatPane #chat-log { height: 1fr; padding: 0 1; }
+    ChatPane .user { background: $boost; padding: 0 1; margin-top: 1; }
+    ChatPane .answer { margin: 0; padding: 0; }
+    ChatPane .banner { background: $error 25%; padding: 0 1; margin-top: 1; }
+    ChatPane .wait { color: $warning; }
+    ChatPane .usage, ChatPane .muted { color: $text-muted; }
+    ChatPane .setup { padding: 1 1; }
+    ChatPane #chat-bar { height: auto; }
+    ChatPane #chat-input { width: 1fr; }
+    ChatPane Collapsible { padding: 0; margin: 0; border: none; }
+    ChatPane Collapsible .result { background: $boost; max-height: 20; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "停止 Stop", show=False),
+        Binding("ctrl+n", "new", "新对话 New"),
+        Binding("ctrl+o", "open_conversation", "历史 History"),
+        Binding("ctrl+r", "retry", "重试 Retry"),
+        Binding("ctrl+e", "export", "导出 Export", show=False),
+        Binding("ctrl+y", "copy_answer", "复制 Copy", show=False),
+        Binding("ctrl+t", "run_tool", "运行工具 Tool"),
+    ]
+
+    def __init__(self, app: PkuHarnessApp) -> None:
+        super().__init__(id="chat")
+        self.shell = app
+        self.runtime = app.runtime
+        self.locale = app.locale
+        from tui.runtime.chat.history import ChatHistory
+
+        self.history = ChatHistory(self.runtime.store)
+        self.cid: str | None = None
+        self.running = False
+        self.last_answer = ""
+        self.last_wrote = False
+        self._answer: Markdown | None = None
+        self._reasoning: Static | None = None
+        self._reasoning_text = ""
+        self._wait: Static | None = None
+        self._lines: dict[str, Collapsible] = {}
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="chat-log"):
+            if self.config() is None:
+                yield Static(t("no_model", self.locale), markup=False, classes="setup", id="setup")
+                yield Button(t("run_tool", self.locale), id="run-tool")
+        with Horizontal(id="chat-bar"):
+            yield Input(placeholder=t("chat_placeholder", self.locale), id="chat-input")
+            yield Button(t("send", self.locale), id="send", variant="primary")
+
+    def config(self) -> Any:
+        from tui.runtime.chat.providers import load_config
+
+        return load_config(self.runtime.store)
+
+    async def add(self, widget: Any) -> None:
+        log = self.query_one("#chat-log", VerticalScroll)
+        await log.mount(widget)
+        log.scroll_end(animate=False)
+
+    # -- sending ---------------------------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#chat-input")
+    @on(Button.Pressed, "#send")
+    def submit(self) -> None:
+        box = self.query_one("#chat-input", Input)
+        text = box.value.strip()
+        if not text or self.running:
+            return
+        box.value = ""
+        self.send(text)
+
+    @on(Button.Pressed, "#run-tool")
+    def run_tool_pressed(self) -> None:
+        self.action_run_tool()
+
+    @work(group="chat", exclusive=True, exit_on_error=False)
+    async def send(self, text: str) -> None:
+        """One user turn, streamed into the log."""
+        config = self.config()
+        if config is None:
+            await self.add(Static(t("no_model", self.locale), markup=False, classes="banner"))
+            return
+        if self.cid is None:
+            self.cid = self.history.start(text)
+        await self.add(Static(clean(text), markup=False, classes="user"))
+        await self._turn(lambda agent: agent.send(self.cid, text))
+
+    async def _turn(self, start: Any) -> None:
+        from tui.runtime.chat.agent import Agent
+        from tui.runtime.chat.client import ModelClient
+        from tui.runtime.chat.providers import load_key
+
+        config = self.config()
+        client = ModelClient(config, load_key(config.provider))
+        agent = Agent(self.runtime, client, self.history, self.show_event)
+        agent.now = self.shell.now
+        self.runtime.gate.approver = ChatApprover(self)
+        self.running = True
+        self._answer = self._reasoning = self._wait = None
+        self._reasoning_text = ""
+        try:
+            result = await start(agent)
+            self.last_answer = result.answer or self.last_answer
+            self.last_wrote = result.wrote
+        except asyncio.CancelledError:
+            # Not awaited: when the app is quitting, waiting for a mount would wait for a loop that has stopped.
+            self.query_one("#chat-log", VerticalScroll).mount(
+                Static(t("stopped", self.locale), markup=False, classes="muted")
+            )
+            raise
+        finally:
+            self.running = False
+            await client.close()
+
+    async def show_event(self, event: AgentEvent) -> None:
+        """Show one event of the running turn."""
+        loc = self.locale
+        if event.kind == "text":
+            if self._answer is None:
+                self._answer = Markdown("", open_links=False, classes="answer")
+                await self.add(self._answer)
+            await self._answer.append(clean(event.text))
+            self.query_one("#chat-log", VerticalScroll).scroll_end(animate=False)
+        elif event.kind == "reasoning":
+            if self._reasoning is None:
+                self._reasoning = Static("", markup=False, classes="muted")
+                await self.add(Collapsible(self._reasoning, title=_label(t("reasoning", loc)), collapsed=True))  # type: ignore[arg-type]
+            self._reasoning_text += event.text
+            self._reasoning.update(Content(clean(self._reasoning_text)))
+        elif event.kind == "wait":
+            if self._wait is None:
+                self._wait = Static("", markup=False, classes="wait")
+                await self.add(self._wait)
+            self._wait.update(t("waiting", loc).format(seconds=round(event.seconds)) if event.seconds else "")
+        elif event.kind == "tool_start" and event.call is not None:
+            self._answer = None  # text after a tool call starts a new block
+            line = tool_line(event.call, loc)
+            self._lines[event.call.call_id] = line
+            await self.add(line)
+        elif event.kind == "tool_end" and event.call is not None:
+            old = self._lines.pop(event.call.call_id, None)
+            new = tool_line(event.call, loc)
+            log = self.query_one("#chat-log", VerticalScroll)
+            if old is not None and old.parent is log:
+                await log.mount(new, after=old)
+                await old.remove()
+            else:
+                await self.add(new)
+        elif event.kind == "usage" and event.usage is not None:
+            usage = event.usage
+            text = t("usage", loc).format(prompt=usage.prompt, completion=usage.completion, total=usage.total)
+            shown = self.query(".usage").results(Static)
+            last = next(iter(reversed(list(shown))), None)
+            if last is not None:
+                last.update(text)
+            else:
+                await self.add(Static(text, markup=False, classes="usage"))
+        elif event.kind == "error" and event.error is not None:
+            await self.add(Static(self.banner(event.error), markup=False, classes="banner"))
+        elif event.kind == "done":
+            self.query(".usage").remove_class("usage")  # the next turn gets its own usage line
+
+    def banner(self, error: ModelError) -> str:
+        """The error and what to do about it."""
+        action = t(ERROR_ACTIONS.get(error.kind, "error_request"), self.locale)
+        if error.kind == "rate" and error.retry_after:
+            action = action.format(seconds=round(error.retry_after))
+        return clean(f"{action}\n{error}")[:1000]
+
+    # -- controls --------------------------------------------------------------------------------------------
+
+    def action_cancel(self) -> None:
+        """Esc stops a running reply (what was asked is answered no)."""
+        if self.running:
+            self.workers.cancel_group(self, "chat")
+
+    async def action_new(self) -> None:
+        self.cid = None
+        self.last_answer = ""
+        await self.query_one("#chat-log", VerticalScroll).remove_children()
+
+    @work(group="chat-dialog", exclusive=True)
+    async def action_open_conversation(self) -> None:
+        conversations = self.history.conversations()
+        if not conversations:
+            self.app.notify(t("no_history", self.locale), timeout=3)
+            return
+        labels = [clean(c.title) for c in conversations[:50]]
+        choice = await self.app.push_screen_wait(ChooseDialog(t("history", self.locale), labels))
+        if choice is None:
+            return
+        await self.resume(conversations[labels.index(choice)].id)
+
+    async def resume(self, cid: str) -> None:
+        """Show a stored conversation and continue it."""
+        await self.action_new()
+        self.cid = cid
+        for m in self.history.messages(cid):
+            role, ui = m.get("role"), m.get("_ui") or {}
+            if role == "user":
+                await self.add(Static(clean(str(m.get("content") or "")), markup=False, classes="user"))
+            elif role == "assistant" and m.get("content"):
+                self.last_answer = str(m["content"])
+                await self.add(Markdown(clean(self.last_answer), open_links=False, classes="answer"))
+            elif role == "tool":
+                from tui.runtime.chat.agent import ToolView
+
+                view = ToolView(str(m.get("tool_call_id")), "", str(ui.get("tool", "")), str(ui.get("title", "")),
+                                "read", None, "", str(ui.get("status", "ok")), ui.get("result"),
+                                str(ui.get("message", "")), int(ui.get("ms", 0)))  # fmt: skip
+                await self.add(tool_line(view, self.locale))
+
+    def action_retry(self) -> None:
+        """Run the last turn again (asking first when a change was already made in it)."""
+        if self.running or self.cid is None:
+            return
+        self.retry()
+
+    @work(group="chat", exclusive=True, exit_on_error=False)
+    async def retry(self) -> None:
+        from tui.app.dialogs import ConfirmDialog
+
+        assert self.cid is not None
+        messages = self.history.messages(self.cid)
+        last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
+        if last_user is None:
+            return
+        if self.last_wrote and not await self.app.push_screen_wait(
+            ConfirmDialog(t("retry_after_write", self.locale), self.locale)
+        ):
+            return
+        after = [m for m in messages if m["_id"] > last_user["_id"]]
+        if after:
+            self.history.truncate_from(self.cid, after[0]["_id"])
+        await self.add(Static(t("retrying", self.locale), markup=False, classes="muted"))
+        await self._turn(lambda agent: agent.run_turn(self.cid))
+
+    def action_export(self) -> None:
+        """Write the conversation as Markdown beside the database and say where."""
+        if self.cid is None:
+            return
+        from pathlib import Path
+
+        folder = Path(self.runtime.store.path).parent if self.runtime.store.path != ":memory:" else Path.cwd()
+        path = folder / f"{self.cid}.md"
+        path.write_text(self.history.export_markdown(self.cid), encoding="utf-8")
+        self.app.notify(clean(t("exported", self.locale).format(path=path)), timeout=6, markup=False)
+
+    def action_copy_answer(self) -> None:
+        if self.last_answer:
+            self.app.copy_to_clipboard(self.last_answer)
+            self.app.notify(t("copied", self.locale), timeout=2)
+
+    @work(group="chat-dialog", exclusive=True)
+    async def action_run_tool(self) -> None:
+        """Without a model (or any time): pick a plugin tool and run it from its form, as the student."""
+        from tui.app.tool_form import ToolFormScreen
+
+        tools = [tl for tl in self.runtime.registry.tools() if tl.plugin_id in self.runtime.registry.plugins]
+        labels = [clean(f"{self.runtime.registry.plugin_name(tl.plugin_id)} · {tl.title} ({tl.id})") for tl in tools]
+        choice = await self.app.push_screen_wait(ChooseDialog(t("run_tool", self.locale), labels))
+        if choice is not None:
+            tool = tools[labels.index(choice)]
+            await self.app.push_screen(ToolFormScreen(self.runtime, tool, self.locale, self.shell.now))

@@ -1,0 +1,84 @@
+"""设置 → 模型: the provider preset, its base URL and model, and the API key (saved to keyring, never shown)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Select, Static
+
+from tui.app.i18n import t
+from tui.runtime.chat.providers import PRESETS, KeyringUnavailable, load_config, load_key, save_config, save_key
+from tui.runtime.store import Store
+from widgets_render.resolve import clean
+
+
+class ModelSettings(Vertical):
+    """Choose a preset (its URL and model fill in), change them if needed, paste a key, save."""
+
+    DEFAULT_CSS = """
+    ModelSettings { height: auto; padding: 0 1; }
+    ModelSettings Horizontal { height: auto; }
+    ModelSettings Select { width: 30; }
+    ModelSettings #model-url { width: 2fr; }
+    ModelSettings #model-name, ModelSettings #model-key { width: 1fr; }
+    ModelSettings .muted { color: $text-muted; }
+    """
+
+    def __init__(self, store: Store, locale: str) -> None:
+        super().__init__(id="model-settings")
+        self.store = store
+        self.locale = locale
+
+    def compose(self) -> ComposeResult:
+        config = load_config(self.store)
+        provider = config.provider if config else "deepseek"
+        preset = PRESETS[provider]
+        with Horizontal():
+            yield Select(
+                [(p.label, p.id) for p in PRESETS.values()], value=provider, allow_blank=False, id="model-provider"
+            )
+            yield Input(config.base_url if config else preset.base_url, placeholder="https://…/v1", id="model-url")
+            yield Input(
+                config.model if config else preset.model, placeholder=t("model_name", self.locale), id="model-name"
+            )
+        with Horizontal():
+            yield Input(password=True, placeholder=t("api_key", self.locale), id="model-key")
+            yield Button(t("save", self.locale), id="model-save", variant="primary")
+        yield Static(self.state_text(), markup=False, classes="muted", id="model-state")
+
+    def state_text(self) -> str:
+        config = load_config(self.store)
+        if config is None:
+            return t("model_none", self.locale)
+        key = t("key_saved", self.locale) if load_key(config.provider) else t("key_missing", self.locale)
+        return clean(f"{config.preset.label} · {config.model} · {config.base_url} · {key}")
+
+    @on(Select.Changed, "#model-provider")
+    def preset_chosen(self, event: Select.Changed) -> None:
+        event.stop()  # not the app's language/theme selects
+        preset = PRESETS.get(str(event.value))
+        if preset is not None:
+            self.query_one("#model-url", Input).value = preset.base_url
+            self.query_one("#model-name", Input).value = preset.model
+
+    @on(Button.Pressed, "#model-save")
+    async def save(self) -> None:
+        provider = str(self.query_one("#model-provider", Select).value)
+        url = self.query_one("#model-url", Input).value.strip()
+        name = self.query_one("#model-name", Input).value.strip()
+        key_box = self.query_one("#model-key", Input)
+        try:
+            save_config(self.store, provider, url or None, name or None)
+            if key_box.value.strip():
+                save_key(provider, key_box.value.strip())
+        except (ValueError, KeyringUnavailable) as e:
+            self.app.notify(clean(str(e)), severity="error", timeout=10, markup=False)
+            return
+        finally:
+            key_box.value = ""  # the key never stays on screen
+        self.query_one("#model-state", Static).update(self.state_text())
+        self.app.notify(t("model_saved", self.locale), timeout=3)
+        chat = self.app.query("#chat")
+        if chat:
+            await chat.first().recompose()  # the chat pane drops its "no model" note
