@@ -14,7 +14,7 @@ from tests.app.helpers import settle, until
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.chat_pane import ApprovalCard, ChatPane
-from tui.app.dialogs import ChooseDialog
+from tui.app.dialogs import ChooseDialog, ConfirmDialog
 from tui.app.tool_form import ToolFormScreen
 from tui.runtime.chat.providers import save_config
 
@@ -193,3 +193,28 @@ async def test_escape_stops_a_running_reply(tmp_path: Path, fake: tuple[FakeOpen
         await pilot.press("escape")
         await until(pilot, lambda: not pane.running and "已停止" in shown(app), 5)
         assert "太慢了" not in shown(app)
+
+
+async def test_edit_and_resend_then_delete(tmp_path: Path, fake: tuple[FakeOpenAI, str]) -> None:
+    server, url = fake
+    server.add(text("一教没有"), text("二教有 201"))
+    app = chat_app(tmp_path, url)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "一教有空教室吗")
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: "一教没有" in shown(app) and not pane.running, 10)
+        box = app.query_one("#chat-input", Input)
+        box.focus()
+        await pilot.press("up")  # the last message comes back to edit
+        assert box.value == "一教有空教室吗"
+        box.value = "二教有空教室吗"
+        await pilot.press("enter")
+        await until(pilot, lambda: "二教有 201" in shown(app) and not pane.running, 10)
+        assert "一教没有" not in shown(app)  # the edited message and its answer are gone
+        cid = pane.cid
+        assert [m.get("content") for m in pane.history.messages(cid)] == ["二教有空教室吗", "二教有 201"]  # type: ignore[arg-type]
+        assert server.requests[1]["messages"][-1] == {"role": "user", "content": "二教有空教室吗"}
+        pane.action_delete_conversation()
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        app.screen.dismiss(True)
+        await until(pilot, lambda: pane.history.conversations() == [] and pane.cid is None)

@@ -171,6 +171,8 @@ class ChatPane(Vertical):
         Binding("ctrl+e", "export", "导出 Export", show=False),
         Binding("ctrl+y", "copy_answer", "复制 Copy", show=False),
         Binding("ctrl+t", "run_tool", "运行工具 Tool"),
+        Binding("ctrl+d", "delete_conversation", "删除对话 Delete", show=False),
+        Binding("up", "edit_last", "编辑上一条 Edit", show=False),
     ]
 
     def __init__(self, app: PkuHarnessApp) -> None:
@@ -190,6 +192,8 @@ class ChatPane(Vertical):
         self._reasoning_text = ""
         self._wait: Static | None = None
         self._lines: dict[str, Collapsible] = {}
+        self.editing: int | None = None
+        """The row of the user message being edited: sending replaces it and everything after it."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="chat-log"):
@@ -220,7 +224,31 @@ class ChatPane(Vertical):
         if not text or self.running:
             return
         box.value = ""
+        if self.editing is not None and self.cid is not None:
+            self.history.truncate_from(self.cid, self.editing)
+            self.editing = None
+            self.reload_after_edit(text)
+            return
         self.send(text)
+
+    @work(group="chat", exclusive=True, exit_on_error=False)
+    async def reload_after_edit(self, text: str) -> None:
+        """Show the conversation as it is now (the edited message and what followed it are gone), then send."""
+        assert self.cid is not None
+        await self.resume(self.cid)
+        await self.add(Static(clean(text), markup=False, classes="user"))
+        await self._turn(lambda agent: agent.send(self.cid, text))
+
+    def action_edit_last(self) -> None:
+        """Up in an empty box: bring back the last message to edit and send again."""
+        box = self.query_one("#chat-input", Input)
+        if box.value or self.running or self.cid is None:
+            return
+        last = next((m for m in reversed(self.history.messages(self.cid)) if m.get("role") == "user"), None)
+        if last is not None:
+            box.value = str(last.get("content") or "")
+            self.editing = int(last["_id"])
+            self.app.notify(t("editing", self.locale), timeout=3)
 
     @on(Button.Pressed, "#run-tool")
     def run_tool_pressed(self) -> None:
@@ -387,6 +415,17 @@ class ChatPane(Vertical):
             self.history.truncate_from(self.cid, after[0]["_id"])
         await self.add(Static(t("retrying", self.locale), markup=False, classes="muted"))
         await self._turn(lambda agent: agent.run_turn(self.cid))
+
+    @work(group="chat-dialog", exclusive=True)
+    async def action_delete_conversation(self) -> None:
+        """Delete the conversation in view (asked first)."""
+        from tui.app.dialogs import ConfirmDialog
+
+        if self.cid is None or self.running:
+            return
+        if await self.app.push_screen_wait(ConfirmDialog(t("delete_question", self.locale), self.locale)):
+            self.history.delete(self.cid)
+            await self.action_new()
 
     def action_export(self) -> None:
         """Write the conversation as Markdown beside the database and say where."""

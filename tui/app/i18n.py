@@ -87,6 +87,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "retrying": {"zh": "重试…", "en": "Retrying…"},
     "exported": {"zh": "已导出到 {path}", "en": "Exported to {path}"},
     "copied": {"zh": "已复制回答", "en": "Answer copied"},
+    "editing": {
+        "zh": "编辑后发送会替换这条消息和它之后的回答",
+        "en": "Sending replaces this message and what followed",
+    },
+    "delete_question": {"zh": "删除这段对话？", "en": "Delete this conversation?"},
     "model": {
         "zh": "模型（OpenAI 兼容：DeepSeek、通义千问、OpenAI、Ollama、vLLM、llama.cpp）",
         "en": "Model (OpenAI-compatible)",
