@@ -77,9 +77,12 @@ async def test_the_approval_card_allow_once_always_and_deny(tmp_path: Path, fake
         calls(call("memory__forget", '{"id": "m-1"}', id="c3")), text("好，不删。"),
     )  # fmt: skip
     app = chat_app(tmp_path, url)
+    bells: list[int] = []
+    app.bell = lambda: bells.append(1)  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         await ask(pilot, app, "记住我住 45 楼")
         await until(pilot, lambda: app.query(ApprovalCard), 10)
+        assert bells == [1]  # the student is told something waits
         card = app.query_one(ApprovalCard)
         card_text = "\n".join(str(s.render()) for s in card.query(Static))
         assert "记忆 · 记住一件事 (memory.remember) · 修改" in card_text and '"我住 45 楼"' in card_text
@@ -113,6 +116,14 @@ async def test_deny_with_a_reason_reaches_the_model(tmp_path: Path, fake: tuple[
         await until(pilot, lambda: "好的，不记。" in shown(app), 10)
         await settle(pilot, app)
         assert "已拒绝：这个不用记" in shown(app)
+        copied: list[str] = []
+        app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+        app.query_one(ChatPane).action_copy_answer()
+        await until(pilot, lambda: isinstance(app.screen, ChooseDialog))
+        dialog = app.screen
+        assert isinstance(dialog, ChooseDialog) and dialog.choices[0].startswith("1. 好的，不记。")
+        dialog.dismiss(dialog.choices[1])
+        await until(pilot, lambda: copied == ["记住 x"])
         failed = app.query_one(".tool-declined", Collapsible)
         assert not failed.collapsed  # failures are shown expanded
         tool_message = next(m for m in server.requests[1]["messages"] if m["role"] == "tool")

@@ -304,3 +304,17 @@ async def test_non_streaming_providers_get_tools_without_stream(runtime: Runtime
         chat = Chat(runtime, url, provider="llamacpp")
         result = await chat.send("校车")
     assert fake.requests[0]["stream"] is False and result.answer == "17:10" and result.calls[0].status == "ok"
+
+
+async def test_history_lists_exports_and_deletes(runtime: Runtime) -> None:
+    fake = FakeOpenAI(calls(call("classrooms__free", FREE)), text("二教有 201。"))
+    with fake.serve() as url:
+        chat = Chat(runtime, url)
+        await chat.send("二教空教室")
+    [conversation] = chat.history.conversations()
+    assert conversation.id == chat.cid and conversation.title == "test"
+    markdown = chat.history.export_markdown(chat.cid)
+    assert markdown.startswith("# test\n") and "**You:** 二教空教室" in markdown
+    assert "tool `classrooms__free`" in markdown and "**Assistant:** 二教有 201。" in markdown and '"201"' in markdown
+    chat.history.delete(chat.cid)
+    assert chat.history.conversations() == [] and chat.history.messages(chat.cid) == []

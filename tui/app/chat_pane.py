@@ -169,7 +169,7 @@ class ChatPane(Vertical):
         Binding("ctrl+o", "open_conversation", "历史 History"),
         Binding("ctrl+r", "retry", "重试 Retry"),
         Binding("ctrl+e", "export", "导出 Export", show=False),
-        Binding("ctrl+y", "copy_answer", "复制 Copy", show=False),
+        Binding("ctrl+y", "copy_answer", "复制消息 Copy", show=False),
         Binding("ctrl+t", "run_tool", "运行工具 Tool"),
         Binding("ctrl+d", "delete_conversation", "删除对话 Delete", show=False),
         Binding("up", "edit_last", "编辑上一条 Edit", show=False),
@@ -438,9 +438,19 @@ class ChatPane(Vertical):
         path.write_text(self.history.export_markdown(self.cid), encoding="utf-8")
         self.app.notify(clean(t("exported", self.locale).format(path=path)), timeout=6, markup=False)
 
-    def action_copy_answer(self) -> None:
-        if self.last_answer:
-            self.app.copy_to_clipboard(self.last_answer)
+    @work(group="chat-dialog", exclusive=True)
+    async def action_copy_answer(self) -> None:
+        """Copy a message of this conversation (newest first) to the clipboard."""
+        if self.cid is None:
+            return
+        texts = [str(m["content"]) for m in reversed(self.history.messages(self.cid))
+                 if m.get("role") in ("user", "assistant") and m.get("content")]  # fmt: skip
+        if not texts:
+            return
+        labels = [f"{i + 1}. {clean(' '.join(x.split()))[:70]}" for i, x in enumerate(texts[:30])]
+        choice = await self.app.push_screen_wait(ChooseDialog(t("copy_which", self.locale), labels))
+        if choice is not None:
+            self.app.copy_to_clipboard(texts[labels.index(choice)])
             self.app.notify(t("copied", self.locale), timeout=2)
 
     @work(group="chat-dialog", exclusive=True)

@@ -86,7 +86,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "retrying": {"zh": "重试…", "en": "Retrying…"},
     "exported": {"zh": "已导出到 {path}", "en": "Exported to {path}"},
-    "copied": {"zh": "已复制回答", "en": "Answer copied"},
+    "copied": {"zh": "已复制", "en": "Copied"},
+    "copy_which": {"zh": "复制哪一条？", "en": "Copy which message?"},
     "editing": {
         "zh": "编辑后发送会替换这条消息和它之后的回答",
         "en": "Sending replaces this message and what followed",
