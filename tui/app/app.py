@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Switch, TabbedContent, TabPane
 
@@ -77,44 +78,61 @@ class PkuHarnessApp(App[None]):
         with TabbedContent(initial=self.start_tab):
             with TabPane(t("home", self.locale), id="home"):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
+            # The hidden tabs mount after the first paint (Lazy), so the dashboard fills sooner (start-up target).
             with TabPane(t("assistant", self.locale), id="assistant"):
-                yield ChatPane(self)
-            with TabPane(t("plugins", self.locale), id="plugins"), VerticalScroll(id="plugins-pane"):
-                yield Static(t("add_plugin", self.locale), markup=False, classes="heading")
-                yield InstallBar(self.locale)
-                yield Static(t("screens", self.locale), markup=False, classes="heading")
-                yield self.screens_table()
-                yield Static(t("tools_heading", self.locale), markup=False, classes="heading")
-                yield self.tools_table()
-            with TabPane(t("settings", self.locale), id="settings"), VerticalScroll(id="settings-pane"):
-                yield Static(t("appearance", self.locale), markup=False, classes="heading")
-                with Horizontal(id="appearance"):
-                    yield Select(
-                        [("中文", "zh"), ("English", "en")], value=self.locale, allow_blank=False, id="language"
-                    )
-                    yield Select(
-                        [(t("dark", self.locale), "dark"), (t("light", self.locale), "light")],
-                        value=self.runtime.settings.get("theme"),
-                        allow_blank=False,
-                        id="theme",
-                    )
-                yield Static(t("model", self.locale), markup=False, classes="heading")
-                yield ModelSettings(self.runtime.store, self.locale)
-                yield Static(t("permissions", self.locale), markup=False, classes="heading")
-                yield self.permissions_table()
-                yield Static(t("reach", self.locale), markup=False, classes="heading")
-                yield self.reach_table()
-                yield Static(t("updates", self.locale), markup=False, classes="heading")
-                with Horizontal(id="auto-update-row"):
-                    yield Switch(self.admin.installer.auto_update_enabled(), id="auto-update-all")
-                    yield Static(t("auto_update_all", self.locale), markup=False)
-                if self.runtime.installs.all():
-                    yield installed_table(self)
-                else:
-                    yield Static(t("no_installed", self.locale), markup=False, classes="muted")
-                yield Static(t("audit", self.locale), markup=False, classes="heading")
-                yield self.audit_table()
+                yield Lazy(ChatPane(self))
+            with TabPane(t("plugins", self.locale), id="plugins"):
+                yield Lazy(self.plugins_body())
+            with TabPane(t("settings", self.locale), id="settings"):
+                yield Lazy(self.settings_body())
         yield Footer()
+
+    def plugins_body(self) -> VerticalScroll:
+        """插件: add from a link, every screen, every tool."""
+        loc = self.locale
+        return VerticalScroll(
+            Static(t("add_plugin", loc), markup=False, classes="heading"),
+            InstallBar(loc),
+            Static(t("screens", loc), markup=False, classes="heading"),
+            self.screens_table(),
+            Static(t("tools_heading", loc), markup=False, classes="heading"),
+            self.tools_table(),
+            id="plugins-pane",
+        )
+
+    def settings_body(self) -> VerticalScroll:
+        """设置: language and theme, model, permissions, reach, plugin updates, the audit log."""
+        loc = self.locale
+        installed = installed_table(self) if self.runtime.installs.all() else None
+        return VerticalScroll(
+            Static(t("appearance", loc), markup=False, classes="heading"),
+            Horizontal(
+                Select([("中文", "zh"), ("English", "en")], value=loc, allow_blank=False, id="language"),
+                Select(
+                    [(t("dark", loc), "dark"), (t("light", loc), "light")],
+                    value=self.runtime.settings.get("theme"),
+                    allow_blank=False,
+                    id="theme",
+                ),
+                id="appearance",
+            ),
+            Static(t("model", loc), markup=False, classes="heading"),
+            ModelSettings(self.runtime.store, loc),
+            Static(t("permissions", loc), markup=False, classes="heading"),
+            self.permissions_table(),
+            Static(t("reach", loc), markup=False, classes="heading"),
+            self.reach_table(),
+            Static(t("updates", loc), markup=False, classes="heading"),
+            Horizontal(
+                Switch(self.admin.installer.auto_update_enabled(), id="auto-update-all"),
+                Static(t("auto_update_all", loc), markup=False),
+                id="auto-update-row",
+            ),
+            installed if installed is not None else Static(t("no_installed", loc), markup=False, classes="muted"),
+            Static(t("audit", loc), markup=False, classes="heading"),
+            self.audit_table(),
+            id="settings-pane",
+        )
 
     def on_mount(self) -> None:
         self.theme = THEMES[self.runtime.settings.get("theme")]

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import Button, Collapsible, Input, Markdown, Static
+from textual.widgets import Button, Collapsible, Input, Static
 
 from tui.app.dialogs import ChooseDialog
 from tui.app.i18n import t
@@ -26,6 +26,8 @@ from tui.runtime.gate import Approval, ApprovalRequest
 from widgets_render.resolve import clean
 
 if TYPE_CHECKING:
+    from textual.widgets import Markdown
+
     from tui.app.app import PkuHarnessApp
     from tui.runtime.chat.agent import AgentEvent, ToolView
     from tui.runtime.chat.client import ModelError
@@ -298,6 +300,8 @@ class ChatPane(Vertical):
         loc = self.locale
         if event.kind == "text":
             if self._answer is None:
+                from textual.widgets import Markdown  # markdown-it costs ~30 ms: not on the start path
+
                 self._answer = Markdown("", open_links=False, classes="answer")
                 await self.add(self._answer)
             await self._answer.append(clean(event.text))
@@ -381,6 +385,8 @@ class ChatPane(Vertical):
             if role == "user":
                 await self.add(Static(clean(str(m.get("content") or "")), markup=False, classes="user"))
             elif role == "assistant" and m.get("content"):
+                from textual.widgets import Markdown
+
                 self.last_answer = str(m["content"])
                 await self.add(Markdown(clean(self.last_answer), open_links=False, classes="answer"))
             elif role == "tool":
