@@ -68,22 +68,18 @@ async def tool_form(pilot: Any, app: PkuHarnessApp) -> None:
     await settle(pilot, app)
 
 
-async def settings(pilot: Any, app: PkuHarnessApp) -> None:
-    await filled(pilot, app)
-    await pilot.press("4")
-    await settle(pilot, app)
+def tab(key: str) -> Callable[[Any, PkuHarnessApp], Awaitable[None]]:
+    """A scene that opens one of the shell's tabs by its key, once the dashboard is filled."""
+
+    async def scene(pilot: Any, app: PkuHarnessApp) -> None:
+        await filled(pilot, app)
+        await pilot.press(key)
+        await settle(pilot, app)
+
+    return scene
 
 
-async def plugins(pilot: Any, app: PkuHarnessApp) -> None:
-    await filled(pilot, app)
-    await pilot.press("3")
-    await settle(pilot, app)
-
-
-async def assistant(pilot: Any, app: PkuHarnessApp) -> None:
-    await filled(pilot, app)
-    await pilot.press("2")
-    await settle(pilot, app)
+settings, plugins, assistant = tab("4"), tab("3"), tab("2")
 
 
 async def install_review(pilot: Any, app: PkuHarnessApp) -> None:

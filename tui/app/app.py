@@ -176,10 +176,7 @@ class PkuHarnessApp(App[None]):
         table: DataTable[Text] = DataTable(id="permissions", cursor_type="cell")
         table.add_columns(t("plugin", self.locale), "read", "write", "money", "public")
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
-            modes = [
-                self.runtime.grants.mode(pid, e, inst.official, inst.plugin.manifest.defaultModes)
-                for e in ("read", "write", "money", "public")
-            ]
+            modes = self.runtime.grants.modes(pid, inst.official, inst.plugin.manifest.defaultModes).values()
             table.add_row(*map(literal, (self.runtime.registry.plugin_name(pid), *modes)), key=pid)
         return table
 

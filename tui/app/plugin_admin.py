@@ -8,6 +8,7 @@ shell is rebuilt, so the dashboard, the tables and the command palette all show 
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -123,11 +124,8 @@ class PluginAdmin:
             return []
         self._checking = True
         try:
-            outcomes = await asyncio.to_thread(
-                (lambda: [self.installer.check(r.id) for r in self.app.runtime.installs.all()])
-                if manual
-                else self.installer.check_open
-            )
+            check = partial(self.installer.check_all, auto_only=False) if manual else self.installer.check_open
+            outcomes = await asyncio.to_thread(check)
         finally:
             self._checking = False
         await self.report(outcomes, manual)

@@ -10,15 +10,16 @@ looser than the modes now). Every switch is one store statement after the files 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from tui.lang.documents.common import Effect
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
+from tui.runtime.audit import now_ms
 from tui.runtime.installs import InstallRecord, Installs, Version
 from tui.runtime.links import LinkError, parse_link
 from tui.runtime.permissions import EFFECTS, Mode
@@ -120,22 +121,26 @@ class Installer:
 
     # ---- updating -----------------------------------------------------------------------------------------
 
-    def check_due(self, now_ms: int | None = None) -> list[UpdateOutcome]:
+    def check_due(self, at_ms: int | None = None) -> list[UpdateOutcome]:
         """The automatic check: at most once a day, when auto-update is on, for plugins that have it on."""
-        now = now_ms if now_ms is not None else _ms()
+        now = at_ms if at_ms is not None else now_ms()
         if not self.auto_update_enabled():
             return []
         last = read_setting(self.runtime.store, "updates_checked_ms")
         if isinstance(last, int) and now - last < CHECK_EVERY_MS:
             return []
         write_setting(self.runtime.store, "updates_checked_ms", now)
-        return [self.check(r.id) for r in self.installs.all() if r.auto_update]
+        return self.check_all()
 
     def check_open(self) -> list[UpdateOutcome]:
         """The check when the student opens the plugins page (plugins with auto-update on)."""
         if not self.auto_update_enabled():
             return []
-        return [self.check(r.id) for r in self.installs.all() if r.auto_update]
+        return self.check_all()
+
+    def check_all(self, auto_only: bool = True) -> list[UpdateOutcome]:
+        """Check installed plugins: those with auto-update on, or every one when the student asked."""
+        return [self.check(r.id) for r in self.installs.all() if r.auto_update or not auto_only]
 
     def auto_update_enabled(self) -> bool:
         return read_setting(self.runtime.store, "auto_update") is not False
@@ -151,7 +156,7 @@ class Installer:
     def check(self, plugin_id: str, apply: bool = True) -> UpdateOutcome:
         """Re-fetch one plugin's link and act on what changed (see the module docstring)."""
         record = self._record(plugin_id)
-        self.installs.set_checked(plugin_id, _ms())
+        self.installs.set_checked(plugin_id, now_ms())
         try:
             fetched = self.fetcher.fetch(parse_link(record.source))
         except (LinkError, FetchError) as e:
@@ -243,17 +248,17 @@ class Installer:
     def _switch(self, record: InstallRecord, new: Version) -> None:
         previous = Version(
             record.current.version, record.current.dir, record.current.hash, record.current.commit,
-            dict(self._modes(record.id)),
+            {e: str(m) for e, m in self._modes(record.id).items()},
         )  # fmt: skip
         self.runtime.load_installed(record.id, Path(new.dir), record.official)  # validates before the switch
         self.installs.switch(record.id, new, previous)
         self.installs.sweep()
 
-    def _modes(self, plugin_id: str) -> dict[str, Mode]:
+    def _modes(self, plugin_id: str) -> dict[Effect, Mode]:
         installed = self.runtime.registry.plugins.get(plugin_id)
         declared = installed.plugin.manifest.defaultModes if installed else None
         official = installed.official if installed else False
-        return {e: self.runtime.grants.mode(plugin_id, e, official, declared) for e in EFFECTS}
+        return self.runtime.grants.modes(plugin_id, official, declared)
 
     def _record(self, plugin_id: str) -> InstallRecord:
         record = self.installs.get(plugin_id)
@@ -274,7 +279,3 @@ def _load(folder: Path) -> Plugin:
     if plugin is None:
         raise InstallError(f"{folder} no longer validates", problems)
     return plugin
-
-
-def _ms() -> int:
-    return int(time.time() * 1000)

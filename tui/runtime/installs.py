@@ -13,12 +13,12 @@ import json
 import os
 import shutil
 import tempfile
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tui.lang.documents.source import check_path
+from tui.runtime.audit import now_ms
 from tui.runtime.store import Store
 
 
@@ -135,7 +135,7 @@ class Installs:
             self.store.db.execute(
                 f"INSERT INTO installed_plugins ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?)",
                 (record.id, record.source, int(record.official), c.version, c.dir, c.hash, c.commit,
-                 int(record.auto_update), record.installed_ms or _ms(), record.checked_ms),
+                 int(record.auto_update), record.installed_ms or now_ms(), record.checked_ms),
             )  # fmt: skip
 
     def switch(self, plugin_id: str, new: Version, previous: Version | None) -> None:
@@ -150,7 +150,7 @@ class Installs:
                     new.hash,
                     new.commit,
                     previous.to_json() if previous else None,
-                    _ms(),
+                    now_ms(),
                     plugin_id,
                 ),
             )
@@ -198,7 +198,3 @@ class Installs:
             if not any(plugin_dir.iterdir()):
                 plugin_dir.rmdir()
         return removed
-
-
-def _ms() -> int:
-    return int(time.time() * 1000)

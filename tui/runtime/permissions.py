@@ -89,6 +89,10 @@ class Grants:
             return row[0]  # type: ignore[no-any-return]
         return default_mode(effect, official, declared)
 
+    def modes(self, plugin: str, official: bool, declared: DefaultModes | None) -> dict[Effect, Mode]:
+        """The mode in force for each effect, in EFFECTS order."""
+        return {e: self.mode(plugin, e, official, declared) for e in EFFECTS}
+
     def set(self, plugin: str, effect: Effect, mode: Mode) -> None:
         """Record the user's choice (it takes effect for the next call)."""
         if effect not in EFFECTS or mode not in MODES:

@@ -144,9 +144,7 @@ class Registry:
         """A plugin's (or host plugin's) name in the app's language: English from i18n.en, else the name."""
         installed = self.plugins.get(plugin_id)
         if installed is not None:
-            m = installed.plugin.manifest
-            english = m.english_for(self.locale)
-            return english.name if english is not None and english.name else m.name
+            return installed.plugin.manifest.name_for(self.locale)
         host = self.hosts.get(plugin_id)
         if host is None:
             return plugin_id

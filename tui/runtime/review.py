@@ -144,13 +144,12 @@ class UpdateReview:
 def install_review(plugin: Plugin, source: str, official: bool, locale: str = "zh") -> InstallReview:
     """The review of a plugin that validated (built by the installer before anything is stored)."""
     m = plugin.manifest
-    english = m.english_for(locale)
     return InstallReview(
         plugin_id=m.id,
-        name=(english.name if english and english.name else None) or m.name,
+        name=m.name_for(locale),
         version=m.version,
         author=m.author,
-        description=(english.description if english and english.description else None) or m.description,
+        description=m.description_for(locale),
         official=official,
         source=source,
         campus=list(m.campus),

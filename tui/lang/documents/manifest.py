@@ -328,6 +328,16 @@ class Manifest(Strict):
         """The English texts when the app speaks English and the manifest has them."""
         return self.i18n.en if locale == "en" and self.i18n and self.i18n.en else None
 
+    def name_for(self, locale: str) -> str:
+        """The plugin's name in the app's language (English from i18n.en when given)."""
+        english = self.english_for(locale)
+        return (english.name if english and english.name else None) or self.name
+
+    def description_for(self, locale: str) -> str:
+        """The plugin's description in the app's language."""
+        english = self.english_for(locale)
+        return (english.description if english and english.description else None) or self.description
+
     def tool_text(self, name: str, tool: ToolDef, locale: str) -> tuple[str, str | None]:
         """A tool's title and summary in the app's language. English users see no summary line unless the
         plugin gives an English one (seed page)."""

@@ -8,11 +8,11 @@ token usage). Keys starting with `_` never go to the model.
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from tui.runtime.audit import now_ms
 from tui.runtime.store import Store
 
 TITLE_CHARS = 40
@@ -41,7 +41,7 @@ class ChatHistory:
         """A new conversation titled after its first message; returns its id."""
         cid = "c-" + uuid.uuid4().hex[:12]
         title = " ".join(first_text.split())[:TITLE_CHARS] or "…"
-        now = _ms()
+        now = now_ms()
         with self.store.lock:
             self.store.db.execute(
                 "INSERT INTO chat_sessions (id, title, created_ms, updated_ms) VALUES (?, ?, ?, ?)",
@@ -77,7 +77,7 @@ class ChatHistory:
     def append(self, cid: str, message: dict[str, Any]) -> int:
         """Store a message; returns its row id."""
         body = json.dumps({k: v for k, v in message.items() if k != "_id"}, ensure_ascii=False)
-        now = _ms()
+        now = now_ms()
         with self.store.lock:
             cur = self.store.db.execute(
                 "INSERT INTO chat_messages (session, at_ms, role, content) VALUES (?, ?, ?, ?)",
@@ -115,7 +115,3 @@ class ChatHistory:
                 shown = json.dumps(ui.get("result"), ensure_ascii=False) if "result" in ui else m.get("content", "")
                 lines += [f"  - {ui.get('status', 'done')}: `{str(shown)[:2000]}`", ""]
         return "\n".join(lines).rstrip() + "\n"
-
-
-def _ms() -> int:
-    return int(time.time() * 1000)

@@ -13,10 +13,9 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tui.runtime.abilities import KEYRING_SERVICE
 from tui.runtime.settings import read_setting, write_setting
 from tui.runtime.store import Store
-
-KEYRING_SERVICE = "pku-harness"
 
 
 @dataclass(frozen=True)
