@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
-import pyotp
 import pytest
 
 from tui.lang.host import HostError
-from tui.runtime.abilities import KEYRING_SERVICE, OTP_SECRET_KEY, Abilities
+from tui.runtime.abilities import KEYRING_SERVICE, Abilities
+from tui.runtime.campus.totp import totp
 from tui.runtime.secrets import Secrets
 from tui.runtime.store import Store
 
@@ -78,13 +77,15 @@ async def test_timetable_and_scheduler(abilities: Abilities) -> None:
 
 async def test_otp_code_from_keyring_or_null(abilities: Abilities, memory_keyring: MemoryKeyring) -> None:
     assert await abilities.call("grades", "otp.code", {}) is None  # no mobile token bound
-    secret = pyotp.random_base32()
-    memory_keyring.set_password(KEYRING_SERVICE, OTP_SECRET_KEY, secret)
-    with mock.patch("time.time", return_value=1_796_000_400.0):
-        code = await abilities.call("grades", "otp.code", {})
-        assert code == pyotp.TOTP(secret, digits=6, interval=30).at(1_796_000_400)
+    secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+    abilities.campus.set_otp_secret(secret)
+    assert secret in memory_keyring.items[(KEYRING_SERVICE, "campus:otp")]  # kept in keyring, as JSON
+    abilities.campus.clock = lambda: 1_796_000_400.0
+    code = await abilities.call("grades", "otp.code", {})
+    assert code == totp(secret, 1_796_000_400)
     assert len(code) == 6 and code.isdigit()
     assert abilities.secrets.scrub_text(f"s={secret}") == "s=‹secret›"  # the secret itself is never shown
+    assert abilities.secrets.scrub_text(f"code {code}") == "code ‹secret›"  # nor the code it gives
 
 
 async def test_crypto_and_person_abilities(abilities: Abilities) -> None:
@@ -104,7 +105,7 @@ async def test_without_a_person_the_person_only_abilities_say_so(tmp_path: Path)
 
 
 async def test_honest_errors_for_what_does_not_exist_yet(abilities: Abilities) -> None:
-    with pytest.raises(HostError, match="not logged in to treehole"):
+    with pytest.raises(HostError, match=r"not logged in to 树洞 \(treehole\)"):
         await abilities.call("grades", "verify.treehole", {"request": {"url": "/chapi/x"}})
     with pytest.raises(HostError, match="not open"):
         await abilities.call("p", "cloud.call", {"fn": "x"})
@@ -115,6 +116,6 @@ async def test_honest_errors_for_what_does_not_exist_yet(abilities: Abilities) -
 async def test_otp_code_matches_the_rfc_6238_vector(abilities: Abilities, memory_keyring: MemoryKeyring) -> None:
     # RFC 6238 appendix B: SHA-1 secret "12345678901234567890" at T = 59 s gives 94287082 (8 digits);
     # the IAAA token uses 6 digits, the last six of the same truncation.
-    memory_keyring.set_password(KEYRING_SERVICE, OTP_SECRET_KEY, "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
-    with mock.patch("time.time", return_value=59.0):
-        assert await abilities.call("grades", "otp.code", {}) == "287082"
+    abilities.campus.set_otp_secret("GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
+    abilities.campus.clock = lambda: 59.0
+    assert await abilities.call("grades", "otp.code", {}) == "287082"

@@ -105,7 +105,11 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
         try:
             async with PolicyFetcher() as fetcher:
                 abilities = Abilities(kv.store, Secrets())
-                host = RecordingHost(PluginHost(plugin.manifest.id, kv, fetcher, abilities))
+                host = RecordingHost(
+                    PluginHost(
+                        plugin.manifest.id, kv, fetcher, abilities, abilities.campus, tuple(plugin.manifest.campus)
+                    )
+                )
                 try:
                     result = await Interpreter(plugin, host).run(tool, raw_input, now=when)
                 except ToolError as e:

@@ -30,6 +30,9 @@ class HttpRequest:
     body: bytes | None = None
     campus: str | None = None
     """The campus service whose session the host attaches, or None for a public request."""
+    effect: str = "read"
+    """The running tool's effect: a host never retries a write, money or public request after an ambiguous
+    failure (a timeout, a 5xx), since it may have happened."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,14 +15,16 @@ import uuid
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tui.lang.host import HostError
+from tui.runtime.campus.session import CampusSession
+from tui.runtime.campus.treehole import Treehole
+from tui.runtime.campus.vault import KEYRING_SERVICE
 from tui.runtime.secrets import Secrets
 from tui.runtime.store import Store
 
 if TYPE_CHECKING:
     from tui.runtime.review import InstallReview
 
-KEYRING_SERVICE = "pku-harness"
-OTP_SECRET_KEY = "iaaa-otp-secret"
+__all__ = ["KEYRING_SERVICE", "Abilities", "PersonUi"]
 
 
 class PersonUi(Protocol):
@@ -56,10 +58,14 @@ def _need(args: Any, key: str, kind: type | tuple[type, ...], ability: str) -> A
 class Abilities:
     """Runs host abilities for plugins."""
 
-    def __init__(self, store: Store, secrets: Secrets, ui: PersonUi | None = None) -> None:
+    def __init__(
+        self, store: Store, secrets: Secrets, ui: PersonUi | None = None, campus: CampusSession | None = None
+    ) -> None:
         self.store = store
         self.secrets = secrets
         self.ui = ui
+        self.campus = campus or CampusSession(store, secrets)
+        self.treehole = Treehole(self.campus)
 
     async def call(self, plugin_id: str, name: str, args: Any) -> Any:
         """Run `group.op` for a plugin (the interpreter has already checked the declaration and the effect)."""
@@ -217,19 +223,7 @@ class Abilities:
     # -- secrets and crypto ---------------------------------------------------------------------------
     async def _otp_code(self, plugin: str, args: dict[str, Any]) -> str | None:
         """The mobile token's current code (SHA-1, 6 digits, 30 s), or null when none is bound."""
-        import keyring
-        import pyotp
-        from keyring.errors import KeyringError
-
-        try:
-            secret = keyring.get_password(KEYRING_SERVICE, OTP_SECRET_KEY)
-        except KeyringError:
-            secret = None
-        if not secret:
-            return None
-        code = pyotp.TOTP(secret, digits=6, interval=30).now()
-        self.secrets.add(secret)
-        return code
+        return self.campus.otp_code()
 
     async def _crypto_sha256(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
         text = _need(args, "text", str, "crypto.sha256")
@@ -259,12 +253,13 @@ class Abilities:
         code = await self._person("sms.awaitCode").await_sms_code()
         return {"code": code}
 
-    # -- not here yet ---------------------------------------------------------------------------------
+    # -- treehole's second factor ---------------------------------------------------------------------
     async def _verify_treehole(self, plugin: str, args: dict[str, Any]) -> Any:
-        raise HostError("ability", "not logged in to treehole: the campus session is not set up yet")
+        return await self.treehole.verify(args)
 
     async def _verify_treeholeSendCode(self, plugin: str, args: dict[str, Any]) -> Any:
-        raise HostError("ability", "not logged in to treehole: the campus session is not set up yet")
+        return await self.treehole.send_code(args)
 
+    # -- not here yet ---------------------------------------------------------------------------------
     async def _cloud_call(self, plugin: str, args: dict[str, Any]) -> Any:
         raise HostError("ability", "server functions are not open on the official PKU harness Cloud server yet")

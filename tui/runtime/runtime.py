@@ -20,6 +20,7 @@ from tui.lang.host import Host, HostError
 from tui.lang.testing.demo import demo_host
 from tui.runtime.abilities import Abilities, PersonUi
 from tui.runtime.audit import Audit
+from tui.runtime.campus.session import CampusSession
 from tui.runtime.datasources import DataSources
 from tui.runtime.fetch import PolicyFetcher
 from tui.runtime.gate import Approver, Gate
@@ -81,7 +82,8 @@ class Runtime:
         self.registry = registry
         self.demo = demo
         self.secrets = Secrets()
-        self.abilities = Abilities(store, self.secrets, ui)
+        self.campus = CampusSession(store, self.secrets)
+        self.abilities = Abilities(store, self.secrets, ui, self.campus)
         self.grants = Grants(store)
         self.audit = Audit(store)
         self.kv = SqliteKv(store)
@@ -197,7 +199,9 @@ class Runtime:
             yield demo_host(installed.source, recorded_test_files(folder) if folder else [], beijing_now())
             return
         async with PolicyFetcher() as fetcher:
-            yield PluginHost(pid, self.kv, fetcher, self.abilities)
+            yield PluginHost(
+                pid, self.kv, fetcher, self.abilities, self.campus, tuple(installed.plugin.manifest.campus)
+            )
 
     def close(self) -> None:
         self.store.close()

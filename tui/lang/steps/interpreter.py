@@ -7,7 +7,7 @@ through a `Host`; it enforces the network policy, the effect rules and every lim
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tui.lang.documents.common import EFFECT_ORDER
@@ -96,6 +96,9 @@ class Interpreter:
             ToolError: the run failed; it names the tool, the step and where that step is written.
         """
         state = RunState.start(now or beijing_now(), self.locale, deadline_s)
+        entry = self.plugin.tools.get(tool_name)
+        if entry is not None:
+            state.effect = entry.definition.effect
         value = await self.run_tool(tool_name, raw_input, state)
         return RunResult(
             value, state.stale, state.truncated, state.steps, state.requests, state.expr.used, state.peak_in_flight
@@ -206,6 +209,7 @@ class Interpreter:
 
     async def request(self, spec: Any, as_: str, scope: Scope, state: RunState) -> Any:
         req = requests.build_request(spec, lambda t: self.render(t, scope, state), self.network, self.campus)
+        req = replace(req, effect=state.effect)
         response = await requests.send(req, self.host, state, self.network)
         return requests.read(response, as_, state)
 
@@ -339,6 +343,8 @@ class Interpreter:
             raise ToolError("ability", f"there is no host ability {m.ability}")
         if group not in self.plugin.manifest.abilities:
             raise ToolError("ability", f"ability group {group!r} is not declared in the manifest's abilities")
+        if group == "verify" and "treehole" not in self.campus:
+            raise ToolError("ability", f"{m.ability} needs treehole in the manifest's campus list")
         if EFFECT_ORDER[effect] > EFFECT_ORDER[tool.definition.effect]:
             raise ToolError("ability", f"a {tool.definition.effect} tool cannot use {m.ability} ({effect})")
         args = to_json(self.eval(m.args, scope, state), "ability args")

@@ -43,6 +43,8 @@ class RunState:
     truncated: bool = False
     """Paging stopped at its page limit."""
     call_stack: list[str] = field(default_factory=list)
+    effect: str = "read"
+    """The effect of the tool the run started with (requests carry it to the host)."""
 
     @classmethod
     def start(cls, now: str, locale: str = "zh", deadline_s: float = DEADLINE_SECONDS) -> RunState:

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tui.runtime.abilities import KEYRING_SERVICE
+from tui.runtime.campus.vault import KEYRING_SERVICE, keyring_usable
 from tui.runtime.settings import read_setting, write_setting
 from tui.runtime.store import Store
 
@@ -119,10 +119,8 @@ def with_overrides(config: ModelConfig | None, base_url: str | None, model: str 
 
 def _keyring() -> Any:
     import keyring
-    from keyring.backends import fail
 
-    backend = keyring.get_keyring()
-    if isinstance(backend, fail.Keyring) or getattr(backend, "priority", 1) <= 0:
+    if not keyring_usable():
         raise KeyringUnavailable(NO_KEYRING)
     return keyring
 

@@ -1,0 +1,364 @@
+"""A fake PKU campus on a loopback port, answering like IAAA, treehole, the card chain and bdkj (campus.md).
+
+Requests reach it through `CampusNet(origin=…)`, which keeps the real host in the `Host` header; the fake
+dispatches on it. IAAA holds a real RSA key pair and decrypts the password; a bound mobile token makes the
+right TOTP code a condition of login. Every service sets a canary cookie, so tests can prove that no cookie
+reaches a plugin.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+from tui.runtime.campus.totp import totp
+
+CANARY = "CANARY-cookie-7f3a9e"
+_KEY = rsa.generate_private_key(public_exponent=65537, key_size=1024)  # one key for every fake: fast enough
+_PEM_BODY = "".join(
+    _KEY.public_key()
+    .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    .decode()
+    .splitlines()[1:-1]
+)
+# A 1x1 PNG: the QR image only has to be a PNG here.
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==")
+
+Answer = tuple[int, dict[str, str], bytes]
+
+
+def _json(doc: Any, status: int = 200, headers: dict[str, str] | None = None) -> Answer:
+    return status, {"content-type": "application/json", **(headers or {})}, json.dumps(doc, ensure_ascii=False).encode()
+
+
+def _redirect(location: str, headers: dict[str, str] | None = None) -> Answer:
+    return 302, {"location": location, **(headers or {})}, b""
+
+
+@dataclass
+class Seen:
+    """One request as the fake received it."""
+
+    host: str
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class FakeCampus:
+    """The campus's state; tests change it (expire a session, require verification) and read what it saw."""
+
+    users: dict[str, str] = field(default_factory=lambda: {"2100012345": "correct horse"})
+    otp: dict[str, str] = field(default_factory=dict)
+    """Bound mobile tokens: student id → base32 secret."""
+    seen: list[Seen] = field(default_factory=list)
+    iaaa_logins: list[str] = field(default_factory=list)
+    """App ids of successful IAAA password logins."""
+    tokens: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """One-time IAAA tokens → (app id, student id)."""
+    treehole_jwts: set[str] = field(default_factory=set)
+    card_jwts: set[str] = field(default_factory=set)
+    treehole_needs_login_sms: bool = False
+    treehole_course_authorised: bool = False
+    sms: dict[str, str] = field(default_factory=dict)
+    """The last code texted, by purpose (login, course, bind)."""
+    sms_sent_at: dict[str, float] = field(default_factory=dict)
+    qr_scanned: bool = False
+    qr_expired: bool = False
+    delay: float = 0.0
+    """Seconds every treehole API answer waits (concurrency tests)."""
+    bind_user: str | None = None
+    bind_sms_ok: bool = False
+    bind_secret: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    # -- controls -----------------------------------------------------------------------------------
+    def expire_sessions(self) -> None:
+        """Every service token lapses at once (the server side of an expired session)."""
+        with self.lock:
+            self.treehole_jwts.clear()
+            self.card_jwts.clear()
+
+    def count(self, path_part: str) -> int:
+        return sum(1 for s in self.seen if path_part in s.path)
+
+    # -- dispatch -------------------------------------------------------------------------------------
+    def serve(self, seen: Seen) -> Answer:
+        with self.lock:
+            self.seen.append(seen)
+        handler = {
+            "iaaa.pku.edu.cn": self.iaaa,
+            "treehole.pku.edu.cn": self.treehole,
+            "portal.pku.edu.cn": self.portal,
+            "bdcard.pku.edu.cn": self.card,
+            "bdkj.pku.edu.cn": self.bdkj,
+        }.get(seen.host)
+        if handler is None:
+            return 404, {}, b"no such host"
+        return handler(seen)
+
+    @staticmethod
+    def form(seen: Seen) -> dict[str, str]:
+        return {k: v[0] for k, v in parse_qs(seen.body.decode(), keep_blank_values=True).items()}
+
+    # -- IAAA -----------------------------------------------------------------------------------------
+    def iaaa(self, seen: Seen) -> Answer:
+        path = seen.path.removeprefix("/iaaa")
+        if path == "/getPublicKey.do":
+            return _json({"success": True, "key": _PEM_BODY})
+        if path == "/oauthlogin.do":
+            return self._password_login(self.form(seen))
+        if path == "/oauth.jsp":
+            return 200, {"set-cookie": "JSESSIONID=qr-session; Path=/iaaa"}, b"<html>IAAA</html>"
+        if path == "/genQRCode.do":
+            return 200, {"content-type": "image/png"}, PNG
+        if path == "/oauthlogin4QRCode.do":
+            if self.qr_expired:
+                return _json({"success": False, "errors": {"code": "E99", "msg": "二维码已过期"}})
+            if not self.qr_scanned:
+                return _json({"success": False, "errors": {"code": "E10", "msg": "无有效绑定"}})
+            return _json({"success": True, "token": self._token(self.form(seen)["targetAppId"], "2100012345")})
+        return self._bind(path, seen)
+
+    def _token(self, app_id: str, user: str) -> str:
+        token = "iaaa-" + secrets.token_hex(8)
+        self.tokens[token] = (app_id, user)
+        return token
+
+    def _password_login(self, form: dict[str, str]) -> Answer:
+        user = form.get("userName", "")
+        try:
+            password = _KEY.decrypt(base64.b64decode(form.get("password", "")), padding.PKCS1v15()).decode()
+        except ValueError:
+            return _json({"success": False, "errors": {"code": "E01", "msg": "密码格式错误"}})
+        if self.users.get(user) != password:
+            return _json({"success": False, "errors": {"code": "E01", "msg": "用户名或密码错误"}})
+        secret = self.otp.get(user)
+        if secret and form.get("otpCode") != totp(secret):
+            return _json({"success": False, "errors": {"code": "E05", "msg": "手机令牌动态口令错误"}})
+        self.iaaa_logins.append(form.get("appid", ""))
+        return _json({"success": True, "token": self._token(form.get("appid", ""), user)})
+
+    def _bind(self, path: str, seen: Seen) -> Answer:
+        form = self.form(seen)
+        if path == "/auth4Bind.do":
+            if self.users.get(form.get("userName", "")) != form.get("password"):  # sent plain here (campus.md §2.3)
+                return _json({"success": False, "errors": {"msg": "用户名或密码错误"}})
+            self.bind_user = form["userName"]
+            return _json({"success": True})
+        base = "/pageFlows/identity/otpBind"
+        if path == f"{base}/sendSMSCodeBind.do" and self.bind_user:
+            self.sms["bind"] = f"{secrets.randbelow(10**6):06d}"
+            return _json({"success": True, "mobileMask": "138****0000"})
+        if path == f"{base}/checkSms.do":
+            self.bind_sms_ok = form.get("smsCode") == self.sms.get("bind")
+            return _json({"success": self.bind_sms_ok, "message": "" if self.bind_sms_ok else "短信验证码错误"})
+        if path == f"{base}/genOtpKey.do" and self.bind_sms_ok:
+            self.bind_secret = base64.b32encode(secrets.token_bytes(10)).decode()
+            return _json(
+                {"success": True, "personId": self.bind_user, "personName": "张三", "secKey": self.bind_secret}
+            )
+        if path == f"{base}/userBind.do" and self.bind_secret and self.bind_user:
+            if form.get("otpCode") != totp(self.bind_secret):
+                return _json({"success": False, "errMsg": "令牌验证码错误"})
+            self.otp[self.bind_user] = self.bind_secret
+            return _json({"success": True})
+        return _json({"success": False, "errMsg": "out of order"}, 400)
+
+    def _take(self, token: str | None, app_id: str) -> str | None:
+        """The student a one-time IAAA token was issued to (for `app_id`), spending it."""
+        with self.lock:
+            issued = self.tokens.pop(token or "", None)
+        return issued[1] if issued and issued[0] == app_id else None
+
+    # -- treehole -------------------------------------------------------------------------------------
+    def treehole(self, seen: Seen) -> Answer:
+        canary = {"set-cookie": f"canary={CANARY}; Path=/"}
+        if seen.path == "/chapi/cas_iaaa_login":
+            user = self._take((seen.query.get("token") or [""])[0], "PKU Helper")
+            if user is None or not seen.query.get("uuid"):
+                return _json({"success": False, "message": "token invalid"}, 400)
+            jwt = "jwt-" + secrets.token_hex(12)
+            self.treehole_jwts.add(jwt)
+            expires = int(time.time()) + 7 * 24 * 3600
+            query = urlencode({"is_mobile": 0, "token": jwt, "expires_in": expires, "uid": user})
+            return _redirect(f"/ch/web/iaaa_success?{query}", canary)
+        if self.delay:
+            time.sleep(self.delay)
+        auth = seen.headers.get("authorization", "")
+        if not auth.startswith("Bearer ") or auth[7:] not in self.treehole_jwts or "uuid" not in seen.headers:
+            return _json({"code": 40001, "success": False, "message": "请登录"}, 401)
+        body = json.loads(seen.body or b"{}") if seen.method == "POST" else {}
+        path = seen.path.removeprefix("/chapi/api")
+        if path == "/jwt_send_msg":
+            return self._send_sms("login", canary)
+        if path == "/jwt_msg_verify":
+            ok = body.get("valid_code") == self.sms.get("login")
+            self.treehole_needs_login_sms = self.treehole_needs_login_sms and not ok
+            return _json({"code": 20000 if ok else 40003, "success": ok, "message": "验证成功" if ok else "验证码错误"})
+        if self.treehole_needs_login_sms:
+            return _json({"code": 40002, "success": False, "message": "请进行短信验证"}, 200, canary)
+        if path == "/course/send_get_token_message":
+            return self._send_sms("course", canary)
+        if path in ("/course/mobile_message_get_token", "/course/password_get_token"):
+            secret = self.otp.get("2100012345")
+            if path.endswith("password_get_token"):
+                ok = bool(secret) and body.get("code") == totp(secret or "")
+            else:
+                ok = body.get("code") == self.sms.get("course")
+            self.treehole_course_authorised = self.treehole_course_authorised or ok
+            return _json({"code": 20000 if ok else 40005, "success": ok, "message": "成功" if ok else "验证码错误"})
+        if path.startswith("/course/") or path.startswith("/getCoursetable"):
+            if not self.treehole_course_authorised:
+                return _json({"code": 40077, "success": False, "message": "请先获取授权码"}, 200, canary)
+            return _json({"code": 20000, "success": True, "data": SCORES}, 200, canary)
+        if path == "/v3/events/list":
+            return _json({"code": 20000, "success": True, "data": {"list": EVENTS}}, 200, canary)
+        if path.startswith("/v3/hole/list_comments"):
+            return _json({"code": 20000, "success": True, "data": {"list": [{"pid": 1, "text": "hello"}]}}, 200, canary)
+        if path == "/v3/echo":
+            # Echoes what a plugin could learn about its own request: the test checks none of it is a credential.
+            return _json({"success": True, "data": {"headers": seen.headers, "query": seen.query}}, 200, canary)
+        if path == "/v3/flaky":
+            return _json({"success": False, "message": "busy"}, 503)
+        return _json({"code": 40400, "success": False, "message": f"no {path}"}, 404)
+
+    def _send_sms(self, purpose: str, headers: dict[str, str]) -> Answer:
+        now = time.time()
+        if now - self.sms_sent_at.get(purpose, 0) < 120:
+            return _json({"code": 40010, "success": False, "message": "验证码未过期，请勿重复发送"}, 200, headers)
+        self.sms[purpose] = f"{secrets.randbelow(10**6):06d}"
+        self.sms_sent_at[purpose] = now
+        return _json({"code": 20000, "success": True, "message": "发送成功"}, 200, headers)
+
+    # -- the card chain -------------------------------------------------------------------------------
+    def portal(self, seen: Seen) -> Answer:
+        if seen.path == "/portal2017/ssoLogin.do":
+            user = self._take((seen.query.get("token") or [""])[0], "portal2017")
+            if user is None:
+                return 200, {}, b"<html>iaaa.pku.edu.cn/iaaa/oauth.jsp</html>"
+            return 200, {"set-cookie": f"SESSION=portal-{user}; Path=/portal2017"}, b"<html>portal</html>"
+        if seen.path == "/portal2017/util/redirectToCard.do":
+            if "SESSION=portal-" not in seen.headers.get("cookie", ""):
+                return _redirect("https://iaaa.pku.edu.cn/iaaa/oauth.jsp")
+            return _redirect("https://bdcard.pku.edu.cn/berserker-auth/cas/login/pku?token=t1&targetUrl=x")
+        return 404, {}, b""
+
+    def card(self, seen: Seen) -> Answer:
+        if seen.path == "/berserker-auth/cas/login/pku":
+            jwt = "card-" + secrets.token_hex(12)
+            self.card_jwts.add(jwt)
+            return _redirect(f"https://bdcard.pku.edu.cn/plat/?synjones-auth={jwt}&name=x")
+        auth = seen.headers.get("synjones-auth", "")
+        if not auth.startswith("bearer ") or auth[7:] not in self.card_jwts:
+            return _json({"code": 401, "success": False, "message": "登录已过期"})  # HTTP 200 with code 401
+        if not seen.headers.get("user-agent", "").startswith("PKUANDROID") or seen.query.get("synAccessSource") != [
+            "h5"
+        ]:
+            return _json({"code": 400, "success": False, "msg": "bad client"})
+        if seen.path == "/berserker-app/ykt/tsm/queryCard":
+            return _json({"code": 200, "success": True, "data": {"card": [CARD]}, "msg": "ok"})
+        return _json({"code": 404, "success": False, "msg": "no such path"})
+
+    # -- bdkj (a cookie service) ----------------------------------------------------------------------
+    def bdkj(self, seen: Seen) -> Answer:
+        if seen.path == "/login/oauth":
+            user = self._take((seen.query.get("token") or [""])[0], "bdkj")
+            if user is None:
+                return 200, {}, b"<html>iaaa.pku.edu.cn/iaaa/oauth.jsp</html>"
+            return _redirect("/personal", {"set-cookie": "SESSION=bdkj-ok; Path=/"})
+        if "SESSION=bdkj-ok" not in seen.headers.get("cookie", ""):
+            return _redirect("https://iaaa.pku.edu.cn/iaaa/oauth.jsp?appID=bdkj")
+        if seen.path == "/personal":
+            return 200, {}, b"<html>personal</html>"
+        if seen.path == "/personal/user":
+            return _json({"account": "2100012345", "name": "张三"})
+        return 404, {}, b""
+
+    # -- a loopback server ----------------------------------------------------------------------------
+    @contextmanager
+    def running(self) -> Iterator[str]:
+        """Serve on 127.0.0.1; yields the origin to give CampusNet."""
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _any(self) -> None:
+                parts = urlsplit(self.path)
+                length = int(self.headers.get("content-length") or 0)
+                body = self.rfile.read(length) if length else b""
+                host = (self.headers.get("host") or "").split(":")[0]
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                seen = Seen(
+                    host, self.command, parts.path, parse_qs(parts.query, keep_blank_values=True), headers, body
+                )
+                status, out_headers, data = fake.serve(seen)
+                self.send_response(status)
+                for k, v in out_headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = _any
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
+SCORES = {
+    "score": {
+        "cjxx": [
+            {"kcmc": "高等数学 (B)", "xf": "5", "xqcj": "92", "kclbmc": "必修", "xnd": "25-26", "xq": "1"},
+            {"kcmc": "体育", "xf": "1", "xqcj": "合格", "kclbmc": "必修", "xnd": "25-26", "xq": "1"},
+        ],
+        "gpa": {"gpa": "3.85", "xxxf": "6", "data": [{"gpa": "3.85", "xndxq": "25-26-1"}]},
+    }
+}
+EVENTS = [
+    {
+        "event_name": "讲座：大模型与校园",
+        "event_start_time": "2026-12-01 19:00:00",
+        "event_location": "英杰交流中心",
+        "event_organizer": "信息科学技术学院",
+        "event_introduction": "<p>欢迎参加</p>",
+        "event_type_name": "讲座",
+    }
+]
+CARD = {
+    "sno": "2100012345",
+    "name": "张三",
+    "account": "123456",
+    "cardname": "校园卡",
+    "lostflag": "0",
+    "freezeflag": "0",
+    "expdate": "20300701",
+    "elec_accamt": 12345,
+    "accinfo": [{"balance": 12345, "name": "电子钱包", "type": "1", "daycostamt": 1500, "daycostlimit": 30000}],
+}

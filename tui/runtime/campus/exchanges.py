@@ -1,0 +1,186 @@
+"""Each service's exchange of a one-time IAAA token for its own session (campus.md §2.5, §3), and its's own
+form login. Redirects are followed by hand and only on university hosts; the exchange returns the new state.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+
+from tui.runtime.campus.iaaa import LoginError
+from tui.runtime.campus.net import BodyTooLarge, CampusNet
+from tui.runtime.campus.services import CARD_UA, CHROME_UA, Service, ServiceState
+
+MAX_HOPS = 5
+
+
+def _rand() -> str:
+    return repr(random.random())
+
+
+def _on_campus(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    return host == "pku.edu.cn" or host.endswith(".pku.edu.cn")
+
+
+async def _get(net: CampusNet, jar: httpx.Cookies, url: str, **kw: object) -> httpx.Response:
+    if not _on_campus(url):
+        raise LoginError("server", f"the login chain pointed off campus ({urlsplit(url).hostname}); stopped there")
+    try:
+        return await net.send(jar, "GET", url, **kw)  # type: ignore[arg-type]
+    except httpx.TimeoutException:
+        raise LoginError("network", f"{urlsplit(url).hostname} did not answer in time") from None
+    except (httpx.HTTPError, BodyTooLarge) as e:
+        raise LoginError("network", f"cannot reach {urlsplit(url).hostname} ({type(e).__name__})") from None
+
+
+async def _follow(
+    net: CampusNet, jar: httpx.Cookies, url: str, headers: dict[str, str] | None = None
+) -> httpx.Response:
+    """GET `url`, following up to five redirects that stay on university hosts."""
+    response = await _get(net, jar, url, headers=headers)
+    for _ in range(MAX_HOPS):
+        location = response.headers.get("location")
+        if response.status_code not in (301, 302, 303, 307, 308) or not location:
+            return response
+        response = await _get(net, jar, str(httpx.URL(url).join(location)), headers=headers)
+        url = str(response.request.url)
+    return response
+
+
+def _rejected(response: httpx.Response) -> bool:
+    text = response.text[:20000]
+    return "iaaa.pku.edu.cn" in text and "oauth.jsp" in text
+
+
+def _login_url(service: Service, device: str) -> str:
+    """The https form of the service's redirect URL, where the token is exchanged."""
+    assert service.redirect is not None
+    u = httpx.URL(service.redirect.format(device=device))
+    return str(u.copy_with(scheme="https", port=None))
+
+
+Exchange = Callable[[CampusNet, httpx.Cookies, Service, str, str], Awaitable[ServiceState]]
+"""(net, jar, service, IAAA token, treehole device id) → the service's new state."""
+
+
+async def treehole(net: CampusNet, jar: httpx.Cookies, service: Service, token: str, device: str) -> ServiceState:
+    url = f"{_login_url(service, device)}&_rand={_rand()}&token={token}"
+    response = await _get(net, jar, url, headers={"user-agent": CHROME_UA})
+    jwt: str | None = None
+    expires: str | None = None
+    if response.status_code in (301, 302, 303) and "location" in response.headers:
+        query = parse_qs(urlsplit(response.headers["location"]).query)
+        jwt = next(iter(query.get("token", [])), None)
+        expires = next(iter(query.get("expires_in", [])), None)
+    elif response.status_code == 200:
+        jwt, expires = jar.get("pku_token"), jar.get("pku_expires_in")
+    if not jwt:
+        raise LoginError("server", f"treehole did not accept the login (HTTP {response.status_code})")
+    full = f"Web_PKUHOLE_2.0.0_WEB_UUID_{str(uuid.uuid4())[:23]}-{device}"
+    # `expires_in` is an absolute Unix time, not a duration (campus.md §3.1).
+    at = float(expires) if expires and expires.isdigit() else time.time() + service.lifetime
+    return ServiceState(token=jwt, expires_at=at, extra={"fullUuid": full, "device": device})
+
+
+async def card(net: CampusNet, jar: httpx.Cookies, service: Service, token: str, device: str) -> ServiceState:
+    headers = {"user-agent": CARD_UA, "x-requested-with": "cn.edu.pku.PKUAndroid"}
+    await _get(net, jar, f"{_login_url(service, device)}?_rand={_rand()}&token={token}", headers=headers)
+    url = "https://portal.pku.edu.cn/portal2017/util/redirectToCard.do"
+    for _ in range(MAX_HOPS):
+        response = await _get(net, jar, url, headers=headers)
+        location = response.headers.get("location")
+        if response.status_code not in (301, 302, 303, 307, 308) or not location:
+            break
+        url = str(httpx.URL(url).join(location))
+        jwt = next(iter(parse_qs(urlsplit(url).query).get("synjones-auth", [])), None)
+        if jwt:
+            return ServiceState(token=jwt, expires_at=time.time() + service.lifetime)  # the server does not say
+    raise LoginError("server", "the card service did not hand out its token after the portal login")
+
+
+def _cookie_exchange(path_check: Callable[[httpx.Response], bool] | None = None) -> Exchange:
+    async def run(net: CampusNet, jar: httpx.Cookies, service: Service, token: str, device: str) -> ServiceState:
+        sep = "&" if "?" in _login_url(service, device) else "?"
+        response = await _follow(
+            net, jar, f"{_login_url(service, device)}{sep}_rand={_rand()}&token={token}", {"user-agent": CHROME_UA}
+        )
+        if response.status_code >= 400 or _rejected(response) or (path_check and not path_check(response)):
+            raise LoginError("server", f"{service.title} did not accept the login (HTTP {response.status_code})")
+        return ServiceState(expires_at=time.time() + service.lifetime)
+
+    return run
+
+
+async def elective(net: CampusNet, jar: httpx.Cookies, service: Service, token: str, device: str) -> ServiceState:
+    base = "https://elective.pku.edu.cn/elective2008/ssoLogin.do"
+    response = await _follow(net, jar, f"{base}?_rand={_rand()}&token={token}", {"user-agent": CHROME_UA})
+    chooser = re.search(r"sida=([0-9a-f]{32})&sttp=", response.text[:50000])
+    if response.status_code == 200 and chooser and "div1" in response.text and "div2" in response.text:
+        # A dual-degree account chooses a programme; the major (bzx) is the one most students mean.
+        response = await _follow(net, jar, f"{base}?sida={chooser.group(1)}&sttp=bzx", {"user-agent": CHROME_UA})
+    if response.status_code >= 400 or _rejected(response):
+        raise LoginError("server", f"{service.title} did not accept the login (HTTP {response.status_code})")
+    return ServiceState(expires_at=time.time() + service.lifetime)
+
+
+async def cwfw(net: CampusNet, jar: httpx.Cookies, service: Service, token: str, device: str) -> ServiceState:
+    base = "https://cwfw.pku.edu.cn/WFManager"
+    home = await _follow(net, jar, f"{base}/home2.jsp?_rand={_rand()}&token={token}")
+    if _rejected(home):
+        raise LoginError("server", "the finance portal did not accept the login")
+    try:
+        posted = await net.send(
+            jar, "POST", f"{base}/findpages_postData.action",
+            data={"token": token, "timeStamp": str(int(time.time() * 1000))},
+            headers={"x-requested-with": "XMLHttpRequest"},
+        )  # fmt: skip
+    except (httpx.HTTPError, BodyTooLarge) as e:
+        raise LoginError("network", f"cannot reach the finance portal ({type(e).__name__})") from None
+    if posted.text.strip() != "ok":
+        raise LoginError("server", "the finance portal refused the login (the account may be disabled)")
+    page = await _follow(net, jar, f"{base}/home3.jsp")
+    found = re.search(r'id="WF_CWBS"[^>]*\burl="([^"]+)"', page.text) or re.search(
+        r'\burl="([^"]+)"[^>]*id="WF_CWBS"', page.text
+    )
+    if not found:
+        raise LoginError("server", "the finance portal did not offer its subsystem (WF_CWBS)")
+    target = html.unescape(found.group(1)).removeprefix("WINOPEN")
+    sub = await _follow(net, jar, str(httpx.URL(f"{base}/home3.jsp").join(target)))
+    if "login.html" in sub.text and "系统超时" in sub.text:
+        raise LoginError("server", "the finance subsystem timed out during login")
+    return ServiceState(expires_at=time.time() + service.lifetime)
+
+
+async def its(net: CampusNet, jar: httpx.Cookies, username: str, password: str, service: Service) -> ServiceState:
+    """its's own form login with the network account (not IAAA)."""
+    try:
+        response = await net.send(
+            jar, "POST", "https://its.pku.edu.cn/cas/webLogin",
+            data={"iprange": "yes", "rid": "", "username": username, "password": password},
+        )  # fmt: skip
+    except (httpx.HTTPError, BodyTooLarge) as e:
+        raise LoginError("network", f"cannot reach its.pku.edu.cn ({type(e).__name__})") from None
+    alert = re.search(r'alert\("([^"]*)"\)', response.text)
+    if alert and "history.back" in response.text:
+        raise LoginError("password", f"its: {alert.group(1)}")
+    if response.status_code >= 400:
+        raise LoginError("server", f"its answered HTTP {response.status_code}")
+    return ServiceState(expires_at=time.time() + service.lifetime)
+
+
+EXCHANGES: dict[str, Exchange] = {
+    "treehole": treehole,
+    "card": card,
+    "blackboard": _cookie_exchange(),
+    "elective": elective,
+    "cwfw": cwfw,
+    "bdkj": _cookie_exchange(),
+}

@@ -1,0 +1,227 @@
+"""IAAA (统一身份认证), the university's single sign-on: password login with the page's RSA encryption, QR login,
+and binding a mobile token (campus.md §2). Each flow uses its own throw-away cookie jar.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from tui.runtime.campus.net import BodyTooLarge, CampusNet
+
+IAAA = "https://iaaa.pku.edu.cn/iaaa"
+_XHR = {"X-Requested-With": "XMLHttpRequest", "Referer": f"{IAAA}/oauth.jsp"}
+
+
+class LoginError(Exception):
+    """A login that did not succeed. `kind`: password, otp, activation, expired (QR), network, server, missing."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def _rand() -> str:
+    return repr(random.random())
+
+
+def encrypt_password(public_key_pem: str, password: str) -> str:
+    """The password as the IAAA page sends it: RSA PKCS#1 v1.5 under the page's key (JSEncrypt), base64.
+
+    Raises:
+        LoginError: the key IAAA sent is not an RSA public key.
+    """
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+    pem = public_key_pem.strip()
+    if "BEGIN" not in pem:  # IAAA sends the bare base64 body; JSEncrypt accepts both
+        pem = "-----BEGIN PUBLIC KEY-----\n" + pem + "\n-----END PUBLIC KEY-----"
+    try:
+        key = serialization.load_pem_public_key(pem.encode())
+    except ValueError:
+        raise LoginError("server", "IAAA sent a public key the app cannot read") from None
+    if not isinstance(key, rsa.RSAPublicKey):
+        raise LoginError("server", "IAAA sent a public key that is not RSA")
+    return base64.b64encode(key.encrypt(password.encode(), padding.PKCS1v15())).decode()
+
+
+def _json(response: httpx.Response, what: str) -> dict[str, Any]:
+    if response.status_code >= 500:
+        raise LoginError("server", f"IAAA answered HTTP {response.status_code} to {what}; try again later")
+    try:
+        doc = response.json()
+    except ValueError:
+        raise LoginError("server", f"IAAA answered {what} with something that is not JSON") from None
+    if not isinstance(doc, dict):
+        raise LoginError("server", f"IAAA answered {what} with something unexpected")
+    return doc
+
+
+def _failure(doc: dict[str, Any]) -> LoginError:
+    raw = doc.get("errors")
+    errors: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    code = str(errors.get("code", ""))
+    message = str(errors.get("msg") or doc.get("errMsg") or doc.get("message") or "登录失败")
+    lowered = message.lower()
+    # IAAA's codes are undocumented beyond E01 (campus.md §8): the mobile-token case is told by its wording.
+    if "令牌" in message or "otp" in lowered or "动态口令" in message:
+        return LoginError("otp", f"IAAA: {message}")
+    if code == "E02":
+        return LoginError("activation", f"IAAA: {message} (the account needs activating on iaaa.pku.edu.cn)")
+    return LoginError("password", f"IAAA: {message}")
+
+
+async def _send(net: CampusNet, jar: httpx.Cookies, method: str, url: str, **kw: Any) -> httpx.Response:
+    try:
+        return await net.send(jar, method, url, **kw)
+    except httpx.TimeoutException:
+        raise LoginError("network", "IAAA did not answer in time") from None
+    except (httpx.HTTPError, BodyTooLarge) as e:
+        raise LoginError("network", f"cannot reach IAAA ({type(e).__name__})") from None
+
+
+async def password_login(
+    net: CampusNet, app_id: str, redirect: str, username: str, password: str, otp_code: str | None
+) -> str:
+    """Log in at IAAA for one app; the one-time token to exchange at the service.
+
+    Raises:
+        LoginError: wrong password, a missing or wrong mobile-token code, the network.
+    """
+    jar = httpx.Cookies()
+    key = _json(await _send(net, jar, "GET", f"{IAAA}/getPublicKey.do", headers=_XHR), "the public-key request")
+    if key.get("success") is not True or not isinstance(key.get("key"), str):
+        raise LoginError("server", "IAAA did not hand out its public key")
+    form = {
+        "appid": app_id,
+        "userName": username,
+        "password": encrypt_password(key["key"], password),
+        "randCode": "",
+        "smsCode": "",
+        "otpCode": otp_code or "",
+        "redirUrl": redirect,
+    }
+    doc = _json(await _send(net, jar, "POST", f"{IAAA}/oauthlogin.do", data=form, headers=_XHR), "the login")
+    if doc.get("success") is True and isinstance(doc.get("token"), str):
+        return str(doc["token"])
+    raise _failure(doc)
+
+
+@dataclass
+class QrLogin:
+    """A QR-code login in progress: show `png`, then `poll()` every ~3 s until it gives a token."""
+
+    net: CampusNet
+    app_id: str
+    redirect: str
+    jar: httpx.Cookies = field(default_factory=httpx.Cookies)
+    png: bytes = b""
+
+    async def start(self) -> bytes:
+        """Seed IAAA's session and fetch the QR image (PNG).
+
+        Raises:
+            LoginError: IAAA cannot be reached or sent no image.
+        """
+        await _send(
+            self.net, self.jar, "GET", f"{IAAA}/oauth.jsp",
+            params={"appID": self.app_id, "appName": "", "redirectUrl": self.redirect},
+        )  # fmt: skip
+        image = await _send(
+            self.net, self.jar, "GET", f"{IAAA}/genQRCode.do",
+            params={"userName": "", "_rand": _rand(), "appId": self.app_id},
+        )  # fmt: skip
+        if image.status_code != 200 or not image.content.startswith(b"\x89PNG"):
+            raise LoginError("server", "IAAA did not send a QR code image")
+        self.png = image.content
+        return self.png
+
+    async def poll(self) -> str | None:
+        """The token once the code was scanned and confirmed; None while waiting.
+
+        Raises:
+            LoginError: the code expired (kind `expired`), the account needs activation, the network.
+        """
+        form = {"appId": "PKUApp", "issuerAppId": "iaaa", "targetAppId": self.app_id, "redirectUrl": self.redirect}
+        doc = _json(
+            await _send(self.net, self.jar, "POST", f"{IAAA}/oauthlogin4QRCode.do", data=form, headers=_XHR),
+            "the QR poll",
+        )
+        if doc.get("success") is True and isinstance(doc.get("token"), str):
+            return str(doc["token"])
+        code = str((doc.get("errors") or {}).get("code", "")) if isinstance(doc.get("errors"), dict) else ""
+        if code == "E99":
+            raise LoginError("expired", "the QR code expired; show a new one")
+        if code == "E02":
+            raise _failure(doc)
+        return None  # E10 (not scanned yet) and anything else: keep waiting, as the official client does
+
+
+@dataclass
+class OtpBinding:
+    """Binding a mobile token through IAAA (campus.md §2.3): `start` texts a code, `finish` returns the secret."""
+
+    net: CampusNet
+    username: str
+    jar: httpx.Cookies = field(default_factory=httpx.Cookies)
+
+    async def start(self, password: str) -> str:
+        """Authenticate and text the verification code; the masked phone number it went to.
+
+        Raises:
+            LoginError: a wrong password, or IAAA refused to send.
+        """
+        doc = _json(
+            await _send(
+                self.net, self.jar, "POST", f"{IAAA}/auth4Bind.do",
+                data={"userName": self.username, "password": password, "randCode": ""},
+            ),
+            "the bind login",
+        )  # fmt: skip
+        if doc.get("success") is not True:
+            raise _failure(doc)
+        sent = _json(
+            await _send(
+                self.net, self.jar, "GET", f"{IAAA}/pageFlows/identity/otpBind/sendSMSCodeBind.do",
+                params={"_rand": _rand()},
+            ),
+            "the SMS request",
+        )  # fmt: skip
+        if sent.get("success") is not True:
+            raise LoginError("server", f"IAAA: {sent.get('errMsg') or '短信发送失败'}")
+        return str(sent.get("mobileMask") or "")
+
+    async def finish(self, sms_code: str) -> dict[str, str]:
+        """Check the texted code, get a new secret and confirm it with its first code: `{secret, personId, name}`.
+
+        Raises:
+            LoginError: a wrong code, or IAAA refused a step (its message).
+        """
+        from tui.runtime.campus.totp import totp
+
+        base = f"{IAAA}/pageFlows/identity/otpBind"
+        checked = _json(
+            await _send(self.net, self.jar, "POST", f"{base}/checkSms.do",
+                        data={"userId": self.username, "smsCode": sms_code}),
+            "the SMS check",
+        )  # fmt: skip
+        if checked.get("success") is not True:
+            raise LoginError("password", f"IAAA: {checked.get('message') or '短信验证码错误'}")
+        key = _json(await _send(self.net, self.jar, "GET", f"{base}/genOtpKey.do", params={"_rand": _rand()}), "key")
+        secret = key.get("secKey")
+        if key.get("success") is not True or not isinstance(secret, str):
+            raise LoginError("server", f"IAAA: {key.get('errMsg') or '没有生成令牌密钥'}")
+        person = str(key.get("personId") or self.username)
+        bound = _json(
+            await _send(self.net, self.jar, "POST", f"{base}/userBind.do",
+                        data={"userId": person, "otpCode": totp(secret)}),
+            "the binding",
+        )  # fmt: skip
+        if bound.get("success") is not True:
+            raise LoginError("server", f"IAAA: {bound.get('errMsg') or '绑定失败'}")
+        return {"secret": secret, "personId": person, "name": str(key.get("personName") or "")}

@@ -1,0 +1,219 @@
+"""The campus services plugins may name (`campus: [...]`), and for each: its host, how requests are signed,
+how "session expired" looks, and its IAAA app (campus.md §1, §2.5, §4).
+
+Services whose login flow nobody has documented (cwpay, library, library-space) are listed as unsupported and
+answer so, rather than guessing at a flow that might send the student's password somewhere wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tui.lang.netpolicy import CAMPUS_HOSTS
+
+CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+#: The card server answers only the official Android app's client (campus.md §3.2).
+CARD_UA = "PKUANDROID/5.0.2 okhttp/4.12.0"
+DAY = 24 * 3600
+
+
+@dataclass
+class ServiceState:
+    """One service's login: a token and/or cookies, when it lapses, and service-specific extras."""
+
+    token: str | None = None
+    expires_at: float | None = None
+    """Unix seconds; None when the server does not say (then `lifetime` of the service applies at login)."""
+    cookies: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def expired(self, now: float | None = None) -> bool:
+        return self.expires_at is not None and (time.time() if now is None else now) >= self.expires_at
+
+    def to_json(self) -> dict[str, Any]:
+        return {"token": self.token, "expiresAt": self.expires_at, "cookies": self.cookies, "extra": self.extra}
+
+    @classmethod
+    def from_json(cls, value: dict[str, Any] | None) -> ServiceState | None:
+        if not isinstance(value, dict):
+            return None
+        cookies = value.get("cookies")
+        extra = value.get("extra")
+        expires = value.get("expiresAt")
+        return cls(
+            token=value.get("token") if isinstance(value.get("token"), str) else None,
+            expires_at=float(expires) if isinstance(expires, int | float) else None,
+            cookies=[c for c in cookies if isinstance(c, dict)] if isinstance(cookies, list) else [],
+            extra=extra if isinstance(extra, dict) else {},
+        )
+
+    def secret_values(self) -> list[str]:
+        """Everything here that must never reach a plugin, a log or the model."""
+        values = [self.token or ""] + [str(c.get("value", "")) for c in self.cookies]
+        values += [str(v) for k, v in self.extra.items() if k in ("fullUuid", "subToken")]
+        return [v for v in values if v]
+
+
+Signer = Callable[[ServiceState, dict[str, str]], dict[str, str]]
+"""Adds the service's credential headers; returns query parameters to add (card's `synAccessSource`)."""
+
+Expiry = Callable[[int, dict[str, str], bytes], bool]
+"""True when a response says the session has lapsed (status, lower-case headers, body)."""
+
+
+def _sign_cookies_only(state: ServiceState, headers: dict[str, str]) -> dict[str, str]:
+    return {}
+
+
+def _sign_treehole(state: ServiceState, headers: dict[str, str]) -> dict[str, str]:
+    headers["authorization"] = f"Bearer {state.token}"
+    headers["uuid"] = str(state.extra.get("fullUuid", ""))
+    headers["accept"] = "application/json, text/plain, */*"
+    headers["user-agent"] = CHROME_UA
+    return {}
+
+
+def _sign_card(state: ServiceState, headers: dict[str, str]) -> dict[str, str]:
+    headers["synjones-auth"] = f"bearer {state.token}"
+    headers["synaccesssource"] = "h5"
+    headers["user-agent"] = CARD_UA
+    headers["x-requested-with"] = "cn.edu.pku.PKUAndroid"
+    return {"synAccessSource": "h5"}
+
+
+def _json_code(body: bytes) -> Any:
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        return None
+    return doc.get("code") if isinstance(doc, dict) else None
+
+
+def _expired_treehole(status: int, headers: dict[str, str], body: bytes) -> bool:
+    return status == 401
+
+
+def _expired_card(status: int, headers: dict[str, str], body: bytes) -> bool:
+    return status == 401 or _json_code(body) in (401, "401")
+
+
+def _expired_sso(status: int, headers: dict[str, str], body: bytes) -> bool:
+    """Blackboard, elective, bdkj: a 401, a redirect to IAAA or a login page, or IAAA's login page itself."""
+    if status == 401:
+        return True
+    location = headers.get("location", "").lower()
+    if status in (301, 302, 303, 307, 308) and ("iaaa" in location or "login" in location or "oauth.jsp" in location):
+        return True
+    text = body[:20000].decode("utf-8", "replace")
+    return "IAAA" in text and "login" in text.lower() and "<form" in text.lower()
+
+
+def _expired_cwfw(status: int, headers: dict[str, str], body: bytes) -> bool:
+    text = body[:20000].decode("utf-8", "replace")
+    return status == 401 or ("系统超时" in text and "login.html" in text) or "SYS_ERROR" in text
+
+
+@dataclass(frozen=True)
+class Service:
+    """One campus service."""
+
+    name: str
+    host: str
+    title: str
+    """What the student reads in the status panel."""
+    supported: bool = True
+    app_id: str | None = None
+    """The IAAA app id; None for a service with its own login (its)."""
+    redirect: str | None = None
+    """The redirect URL registered at IAAA for `app_id` (some are plain http on purpose: IAAA matches it)."""
+    sign: Signer = _sign_cookies_only
+    expired: Expiry = _expired_sso
+    lifetime: float = DAY
+    """How long a login is trusted when the server does not say (pkucli's guess for most services)."""
+    extra_hosts: tuple[str, ...] = ()
+    """Other hosts the login chain sets cookies on (the card's portal hop)."""
+
+
+SERVICES: dict[str, Service] = {
+    s.name: s
+    for s in (
+        Service(
+            "treehole",
+            CAMPUS_HOSTS["treehole"],
+            "树洞",
+            app_id="PKU Helper",
+            redirect="https://treehole.pku.edu.cn/chapi/cas_iaaa_login?version=3&uuid={device}&plat=web",
+            sign=_sign_treehole,
+            expired=_expired_treehole,
+        ),
+        Service(
+            "card",
+            CAMPUS_HOSTS["card"],
+            "校园卡",
+            app_id="portal2017",
+            redirect="https://portal.pku.edu.cn/portal2017/ssoLogin.do",
+            sign=_sign_card,
+            expired=_expired_card,
+            extra_hosts=("portal.pku.edu.cn",),
+        ),
+        Service(
+            "blackboard",
+            CAMPUS_HOSTS["blackboard"],
+            "教学网",
+            app_id="blackboard",
+            redirect="http://course.pku.edu.cn/webapps/bb-sso-BBLEARN/execute/authValidate/campusLogin",
+        ),
+        Service(
+            "elective",
+            CAMPUS_HOSTS["elective"],
+            "选课网",
+            app_id="syllabus",  # the docs say `elective`; pkucli's working code uses `syllabus`
+            redirect="http://elective.pku.edu.cn:80/elective2008/ssoLogin.do",
+        ),
+        Service(
+            "cwfw",
+            CAMPUS_HOSTS["cwfw"],
+            "财务综合信息门户",
+            app_id="IIPF",
+            redirect="https://cwfw.pku.edu.cn/WFManager/home2.jsp",
+            expired=_expired_cwfw,
+        ),
+        Service(
+            "bdkj",
+            CAMPUS_HOSTS["bdkj"],
+            "研讨室预约",
+            app_id="bdkj",
+            redirect="http://bdkj.pku.edu.cn/login/oauth",
+        ),
+        # its has no lasting session: the network account's form login is repeated after a short while.
+        Service("its", CAMPUS_HOSTS["its"], "网络账号（网费）", lifetime=600),
+        Service("cwpay", CAMPUS_HOSTS["cwpay"], "财务收费", supported=False),
+        Service("library", CAMPUS_HOSTS["library"], "图书馆", supported=False),
+        Service("library-space", CAMPUS_HOSTS["library-space"], "图书馆空间预约", supported=False),
+    )
+}
+
+
+class UnsupportedService(Exception):
+    """A service whose login flow is not documented yet."""
+
+
+def service(name: str) -> Service:
+    """The service called `name`.
+
+    Raises:
+        UnsupportedService: not a campus service, or its login is not supported yet.
+    """
+    found = SERVICES.get(name)
+    if found is None:
+        raise UnsupportedService(f"{name!r} is not a campus service; known: {', '.join(SERVICES)}")
+    if not found.supported:
+        raise UnsupportedService(
+            f"campus service {name} ({found.title}) is not supported yet: its login flow is not documented, so "
+            "the app does not guess at it"
+        )
+    return found
