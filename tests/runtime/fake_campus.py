@@ -11,8 +11,10 @@ from __future__ import annotations
 import base64
 import json
 import secrets
+import struct
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -126,7 +128,7 @@ class FakeCampus:
         if path == "/oauth.jsp":
             return 200, {"set-cookie": "JSESSIONID=qr-session; Path=/iaaa"}, b"<html>IAAA</html>"
         if path == "/genQRCode.do":
-            return 200, {"content-type": "image/png"}, PNG
+            return 200, {"content-type": "image/png"}, png(grid21(), 4, 4, "gray8")
         if path == "/oauthlogin4QRCode.do":
             if self.qr_expired:
                 return _json({"success": False, "errors": {"code": "E99", "msg": "二维码已过期"}})
@@ -362,3 +364,50 @@ CARD = {
     "elec_accamt": 12345,
     "accinfo": [{"balance": 12345, "name": "电子钱包", "type": "1", "daycostamt": 1500, "daycostlimit": 30000}],
 }
+
+
+def _finder() -> list[list[bool]]:
+    return [[r in (0, 6) or c in (0, 6) or (2 <= r <= 4 and 2 <= c <= 4) for c in range(7)] for r in range(7)]
+
+
+def grid21() -> list[list[bool]]:
+    """A 21×21 QR-like grid: three finder patterns and a deterministic scatter."""
+    g = [[(r * 7 + c * 3) % 5 == 0 for c in range(21)] for r in range(21)]
+    for oy, ox in ((0, 0), (0, 14), (14, 0)):
+        for r, row in enumerate(_finder()):
+            g[oy + r][ox : ox + 7] = row
+    return g
+
+
+def png(grid: list[list[bool]], scale: int, quiet: int, mode: str) -> bytes:
+    """Encode `grid` (dark = True) as a PNG: `gray8`, `rgba`, or `pal1` (1-bit palette), with mixed filters."""
+    size = (len(grid) + 2 * quiet) * scale
+
+    def dark(x: int, y: int) -> bool:
+        gx, gy = x // scale - quiet, y // scale - quiet
+        return 0 <= gx < len(grid) and 0 <= gy < len(grid) and grid[gy][gx]
+
+    raw = bytearray()
+    color, depth = {"gray8": (0, 8), "rgba": (6, 8), "pal1": (3, 1)}[mode]
+    prev = b""
+    for y in range(size):
+        if mode == "gray8":
+            line = bytes(0 if dark(x, y) else 255 for x in range(size))
+        elif mode == "rgba":
+            line = b"".join(bytes((0, 0, 0, 255)) if dark(x, y) else bytes((255, 255, 255, 255)) for x in range(size))
+        else:
+            bits = [1 if dark(x, y) else 0 for x in range(size)] + [0] * 7
+            line = bytes(sum(b << (7 - i) for i, b in enumerate(bits[k : k + 8])) for k in range(0, size, 8))
+        if y % 2 and prev:  # filter 2 (Up) on odd rows, to exercise the unfiltering
+            raw += b"\x02" + bytes((a - b) & 0xFF for a, b in zip(line, prev, strict=True))
+        else:
+            raw += b"\x00" + line
+        prev = line
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, depth, color, 0, 0, 0))
+    if mode == "pal1":
+        out += chunk(b"PLTE", bytes((255, 255, 255, 0, 0, 0)))  # index 0 white, 1 black
+    return out + chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b"")

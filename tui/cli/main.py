@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from tui import __version__
+from tui.cli.campus import login, logout, status
 from tui.cli.chat import chat, model
 from tui.cli.plugin import plugin
 from tui.cli.plugins import open_link, plugins
@@ -39,6 +40,9 @@ cli.add_command(model)
 cli.add_command(tools)
 cli.add_command(permissions)
 cli.add_command(audit)
+cli.add_command(login)
+cli.add_command(logout)
+cli.add_command(status)
 
 
 @cli.group()

@@ -1,0 +1,239 @@
+"""`pku-harness login | logout | status`: the campus session from the command line.
+
+Passwords are read with hidden prompts (or PKU_USERNAME / PKU_PASSWORD for scripts), never as arguments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from datetime import datetime
+
+import click
+
+from tui.runtime.campus.iaaa import LoginError, OtpBinding, QrLogin
+from tui.runtime.campus.qr_image import ImageError, decode_png, half_blocks, modules
+from tui.runtime.campus.services import SERVICES, UnsupportedService, service
+from tui.runtime.campus.session import ENV_PASSWORD, CampusSession
+from tui.runtime.campus.totp import BadSecret
+from tui.runtime.campus.vault import FileVault, VaultError
+from tui.runtime.runtime import Runtime
+from tui.runtime.settings import write_setting
+
+QR_POLLS, QR_EVERY = 60, 3.0  # about three minutes, as the official page waits (campus.md §2.2)
+STATES = {
+    "logged_in": "logged in",
+    "expired": "expired (logs in again by itself when a password is stored)",
+    "logged_out": "not logged in",
+    "verification": "logged in; treehole waits for a verification code",
+    "unsupported": "not supported yet",
+}
+
+
+def _session(runtime: Runtime, vault_file: str | None) -> CampusSession:
+    """The runtime's campus session with its vault open: a chosen file is unlocked with a hidden prompt."""
+    session = runtime.campus
+    if vault_file:
+        write_setting(runtime.store, "campus.vaultFile", os.path.abspath(vault_file))
+        session.use_vault(FileVault(os.path.abspath(vault_file)))  # type: ignore[arg-type]
+    vault = session.vault
+    if isinstance(vault, FileVault) and vault.locked:
+        new = not vault.path.exists()
+        password = click.prompt(
+            f"password for the vault file {vault.path}", hide_input=True, confirmation_prompt=new, err=True
+        )
+        try:
+            vault.unlock(password)
+        except VaultError as e:
+            raise click.ClickException(str(e)) from None
+    if session.vault_note:
+        click.echo(f"note: {session.vault_note}", err=True)
+    return session
+
+
+def _services_in_use(runtime: Runtime) -> list[str]:
+    names = {c for p in runtime.registry.plugins.values() for c in p.plugin.manifest.campus}
+    return [n for n in SERVICES if n in names and SERVICES[n].supported] or ["treehole"]
+
+
+@click.command("login")
+@click.argument("service_name", metavar="[SERVICE]", required=False)
+@click.option("--user", "username", help="Student or staff id (asked when not given).")
+@click.option("--remember/--no-remember", default=True, show_default=True, help="Keep the password in the vault.")
+@click.option("--qr", is_flag=True, help="Scan a QR code with the 北京大学 app instead of typing the password.")
+@click.option("--otp-secret", is_flag=True, help="Enter an existing mobile-token secret (base32, hidden).")
+@click.option("--bind-otp", is_flag=True, help="Bind a new mobile token through IAAA (a code is texted to you).")
+@click.option("--vault-file", type=click.Path(dir_okay=False), help="Keep secrets in this password-protected file.")
+def login(
+    service_name: str | None,
+    username: str | None,
+    remember: bool,
+    qr: bool,
+    otp_secret: bool,
+    bind_otp: bool,
+    vault_file: str | None,
+) -> None:
+    """Log in to campus services (every one your plugins use, or SERVICE)."""
+    runtime = Runtime.open()
+    try:
+        session = _session(runtime, vault_file)
+        if service_name:
+            try:
+                service(service_name)
+            except UnsupportedService as e:
+                raise click.ClickException(str(e)) from None
+        if otp_secret:
+            _enter_secret(session)
+            return
+        if bind_otp:
+            asyncio.run(_bind(session, username))
+            return
+        names = [service_name] if service_name else _services_in_use(runtime)
+        if qr:
+            asyncio.run(_qr(session, names[0]))
+            return
+        asyncio.run(_password(session, names, username, remember))
+    finally:
+        runtime.close()
+
+
+def _credentials(session: CampusSession, username: str | None) -> tuple[str, str]:
+    user = username or click.prompt("student id", default=session.username() or None, err=True)
+    password = os.environ.get(ENV_PASSWORD) or click.prompt("IAAA password", hide_input=True, err=True)
+    return str(user).strip(), password
+
+
+async def _password(session: CampusSession, names: list[str], username: str | None, remember: bool) -> None:
+    user, password = _credentials(session, username)
+    code: str | None = None
+    failed = 0
+    for name in names:
+        try:
+            await session.login(name, user, password, code)
+        except LoginError as e:
+            if e.kind == "otp" and code is None:  # the account has the mobile token: ask for its code once
+                code = click.prompt("mobile-token code (手机令牌)", err=True).strip()
+                try:
+                    await session.login(name, user, password, code)
+                except LoginError as again:
+                    e = again
+                else:
+                    click.echo(f"{name}: logged in")
+                    continue
+            failed += 1
+            click.echo(f"{name}: {e}", err=True)
+            if e.kind in ("password", "otp", "activation"):
+                break  # the same credentials fail everywhere: stop before IAAA locks the account
+            continue
+        click.echo(f"{name}: logged in")
+    if failed < len(names):
+        try:
+            session.remember_account(user, password, remember)
+        except VaultError as e:
+            click.echo(f"note: the password is kept for this session only ({e})", err=True)
+    await session.net.aclose()
+    if failed:
+        sys.exit(1)
+
+
+def _enter_secret(session: CampusSession) -> None:
+    secret = click.prompt("mobile-token secret (base32)", hide_input=True, err=True)
+    try:
+        session.set_otp_secret(secret)
+    except (BadSecret, VaultError) as e:
+        raise click.ClickException(str(e)) from None
+    click.echo("mobile token saved: logins and treehole's course check use it by themselves")
+
+
+async def _bind(session: CampusSession, username: str | None) -> None:
+    user, password = _credentials(session, username)
+    binding = OtpBinding(session.net, user)
+    try:
+        mask = await binding.start(password)
+        code = click.prompt(f"the code texted to {mask or 'your phone'}", err=True).strip()
+        bound = await binding.finish(code)
+        session.set_otp_secret(bound["secret"], bound["personId"])
+    except (LoginError, VaultError) as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        await session.net.aclose()
+    click.echo("mobile token bound and saved. Other authenticator apps can share it: pku-harness status --otp-uri")
+
+
+def qr_lines(png: bytes) -> list[str]:
+    """The QR image as text for a dark terminal, or a note when it cannot be drawn."""
+    try:
+        return half_blocks(modules(decode_png(png)))
+    except ImageError as e:
+        return [f"(the QR code cannot be drawn here: {e})"]
+
+
+async def _qr(session: CampusSession, name: str) -> None:
+    svc = service(name)
+    if svc.app_id is None or svc.redirect is None:
+        raise click.ClickException(f"{name} has its own login; QR login is for IAAA services")
+    flow = QrLogin(session.net, svc.app_id, svc.redirect.format(device=session.device()))
+    try:
+        click.echo("\n".join(qr_lines(await flow.start())))
+        click.echo("scan it with the 北京大学 app and confirm there…", err=True)
+        for _ in range(QR_POLLS):
+            token = await flow.poll()
+            if token:
+                await session.login_with_token(name, token)
+                click.echo(f"{name}: logged in")
+                return
+            await asyncio.sleep(QR_EVERY + (time.time() % 0.5))  # 3.0–3.5 s, as the official page polls
+        raise click.ClickException("the QR code was not confirmed within three minutes")
+    except LoginError as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        await session.net.aclose()
+
+
+@click.command("logout")
+@click.argument("service_name", metavar="[SERVICE]", required=False)
+@click.option("--forget-password", is_flag=True, help="Also remove the stored student id and password.")
+@click.option("--forget-token", is_flag=True, help="Also remove the mobile-token secret.")
+def logout(service_name: str | None, forget_password: bool, forget_token: bool) -> None:
+    """Forget campus sessions (all, or SERVICE)."""
+    runtime = Runtime.open()
+    try:
+        session = _session(runtime, None)
+        if service_name and service_name not in SERVICES:
+            raise click.ClickException(f"{service_name!r} is not a campus service")
+        session.logout(service_name, forget_account=forget_password)
+        if forget_token:
+            session.set_otp_secret(None)
+        click.echo(f"logged out of {service_name or 'every campus service'}")
+    finally:
+        runtime.close()
+
+
+@click.command("status")
+@click.option("--otp-uri", is_flag=True, help="Print the mobile token's otpauth:// link (it contains the secret).")
+def status(otp_uri: bool) -> None:
+    """Campus login state of every service, and where secrets are kept."""
+    from tui.runtime.campus.totp import otpauth_uri
+
+    runtime = Runtime.open()
+    try:
+        session = _session(runtime, None)
+        user = session.username()
+        stored = "yes" if session.account() else "no"
+        token = "bound" if session.otp_secret() else "no"
+        click.echo(
+            f"account: {user or '(none)'}  password stored: {stored}  mobile token: {token}  "
+            f"secrets in: {session.vault.kind}"
+        )
+        for row in session.status():
+            until = ""
+            if row.expires_at and row.state == "logged_in":
+                until = "  until " + datetime.fromtimestamp(row.expires_at).strftime("%Y-%m-%d %H:%M")
+            click.echo(f"{row.name:14} {row.title:10} {STATES[row.state]}{until}")
+        secret = session.otp_secret()
+        if otp_uri and secret:
+            click.echo(otpauth_uri(secret, user or "student"))
+    finally:
+        runtime.close()
