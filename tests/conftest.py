@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import keyring
 import pytest
@@ -59,3 +61,14 @@ def memory_keyring() -> MemoryKeyring:
     backend = MemoryKeyring()
     keyring.set_keyring(backend)
     return backend
+
+
+@pytest.fixture
+def campus_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A running fake campus, with PKU_HARNESS_CAMPUS_ORIGIN pointing every campus host at it."""
+    from tests.runtime.fake_campus import FakeCampus  # an RSA key is made on import: only for tests that use it
+
+    fake = FakeCampus()
+    with fake.running() as origin:
+        monkeypatch.setenv("PKU_HARNESS_CAMPUS_ORIGIN", origin)
+        yield fake

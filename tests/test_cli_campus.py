@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import keyring
@@ -21,11 +20,8 @@ USER, PASSWORD = "2100012345", "correct horse"
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeCampus]:
-    campus = FakeCampus()
-    with campus.running() as origin:
-        monkeypatch.setenv("PKU_HARNESS_CAMPUS_ORIGIN", origin)
-        yield campus
+def fake(campus_env: FakeCampus) -> FakeCampus:
+    return campus_env
 
 
 def invoke(*args: str, input: str = "") -> tuple[int, str, str]:

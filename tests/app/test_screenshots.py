@@ -42,7 +42,7 @@ async def test_every_scene_is_written_and_shows_its_content(tmp_path: Path) -> N
         "dashboard": "食堂人流",
         "plugin-screen": "空闲节次",  # the classroom form was submitted and its table is there
         "tool-form": "'21:30'",  # the shuttle timetable result as a JSON tree
-        "settings": "它能访问",
+        "settings": "校园账号",
         "plugins": "添加插件",
         "install-review": "社区插件",
         "update-approval": "0.3.1 → 0.4.0",

@@ -17,6 +17,7 @@ from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Switch, TabbedContent, TabPane
 
+from tui.app.campus_login import CampusSettings, LoginScreen
 from tui.app.chat_pane import ChatPane
 from tui.app.dashboard import Dashboard
 from tui.app.i18n import t
@@ -31,6 +32,7 @@ from widgets_render.textual_render import literal
 
 #: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
 OPEN_CHECK_EVERY_S = 300.0
+LOGIN_QUIET_S = 600.0  # after the student closes an automatic login screen, ten minutes of notices only
 
 #: The student's theme choice → the Textual theme.
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
@@ -72,6 +74,9 @@ class PkuHarnessApp(App[None]):
         self.checked_open_ms = 0.0
         """When the plugins page last triggered an update check (at most every few minutes)."""
         runtime.ui = runtime.abilities.ui = AppPerson(self)
+        runtime.campus.on_login_required.append(self.login_needed)
+        self.login_declined_at = 0.0
+        """When the student last closed a login screen that opened by itself (it then stays closed a while)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -118,6 +123,8 @@ class PkuHarnessApp(App[None]):
             ),
             Static(t("model", loc), markup=False, classes="heading"),
             ModelSettings(self.runtime.store, loc),
+            Static(t("campus_account", loc), markup=False, classes="heading"),
+            CampusSettings(self.runtime.campus, self.runtime.campus_services(), loc, self.data_dir()),
             Static(t("permissions", loc), markup=False, classes="heading"),
             self.permissions_table(),
             Static(t("reach", loc), markup=False, classes="heading"),
@@ -142,6 +149,35 @@ class PkuHarnessApp(App[None]):
             self.run_worker(self.admin.check_due(), group="updates")  # at start, at most once a day
         for error in self.runtime.load_errors:
             self.notify(clean(error)[:500], severity="error", timeout=10, markup=False)
+
+    def data_dir(self) -> Path:
+        """Where the app keeps its data (the default place for an encrypted campus vault file)."""
+        db = self.runtime.store.path
+        return Path(db).parent if db != ":memory:" else Path.home()
+
+    def login_needed(self, service: str, message: str) -> None:
+        """A campus request needs a login only the student can give: open the login screen (once at a time;
+        after a cancel, only a notice for a while, so a dashboard full of campus widgets does not nag)."""
+        if any(isinstance(s, LoginScreen) for s in self.screen_stack):
+            return
+        if time.monotonic() - self.login_declined_at < LOGIN_QUIET_S and self.login_declined_at:
+            self.notify(clean(message), severity="warning", markup=False)
+            return
+
+        def done(logged_in: bool | None) -> None:
+            if logged_in:
+                self.notify(t("campus_saved", self.locale), markup=False)
+                self.action_refresh()
+            else:
+                self.login_declined_at = time.monotonic()
+
+        from tui.runtime.campus.services import SERVICES
+
+        known = SERVICES.get(service)
+        title = known.title_for(self.locale) if known else service
+        reason = t("otp_needed" if "mobile-token" in message else "login_needed", self.locale).format(service=title)
+        screen = LoginScreen(self.runtime.campus, self.runtime.campus_services(), self.locale, reason=reason)
+        self.push_screen(screen, done)
 
     async def rebuild(self, tab: str | None) -> None:
         """Compose the shell again after plugins changed, on `tab` (or the tab in view)."""

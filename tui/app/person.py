@@ -40,7 +40,14 @@ class AppPerson:
         return True
 
     async def open_campus_page(self, service: str) -> bool:
-        return False  # the campus session (its own issue) opens service pages
+        from tui.runtime.campus.services import SERVICES
+
+        known = SERVICES.get(service)
+        if known is None:
+            return False
+        # The browser has its own login: the app's session cannot be carried over, so the plain page opens.
+        self.app.open_url(f"https://{known.host}/")
+        return True
 
     async def pick_files(self, types: list[str], multiple: bool) -> list[dict[str, Any]] | None:
         return None  # no file picker in a terminal yet: the ability reports that nothing was picked

@@ -37,7 +37,7 @@ def _session(runtime: Runtime, vault_file: str | None) -> CampusSession:
     session = runtime.campus
     if vault_file:
         write_setting(runtime.store, "campus.vaultFile", os.path.abspath(vault_file))
-        session.use_vault(FileVault(os.path.abspath(vault_file)))  # type: ignore[arg-type]
+        session.use_vault(FileVault(os.path.abspath(vault_file)))
     vault = session.vault
     if isinstance(vault, FileVault) and vault.locked:
         new = not vault.path.exists()
@@ -51,11 +51,6 @@ def _session(runtime: Runtime, vault_file: str | None) -> CampusSession:
     if session.vault_note:
         click.echo(f"note: {session.vault_note}", err=True)
     return session
-
-
-def _services_in_use(runtime: Runtime) -> list[str]:
-    names = {c for p in runtime.registry.plugins.values() for c in p.plugin.manifest.campus}
-    return [n for n in SERVICES if n in names and SERVICES[n].supported] or ["treehole"]
 
 
 @click.command("login")
@@ -90,7 +85,7 @@ def login(
         if bind_otp:
             asyncio.run(_bind(session, username))
             return
-        names = [service_name] if service_name else _services_in_use(runtime)
+        names = [service_name] if service_name else runtime.campus_services()
         if qr:
             asyncio.run(_qr(session, names[0]))
             return

@@ -42,8 +42,13 @@ class CliPerson:
         return True
 
     async def open_campus_page(self, service: str) -> bool:
-        click.echo(f"the campus page of {service} opens in the app", err=True)
-        return False
+        from tui.runtime.campus.services import SERVICES
+
+        known = SERVICES.get(service)
+        if known is None:
+            return False
+        click.echo(f"open in your browser (log in there): https://{known.host}/", err=True)
+        return True
 
     async def pick_files(self, types: list[str], multiple: bool) -> list[dict[str, Any]] | None:
         if not sys.stdin.isatty():

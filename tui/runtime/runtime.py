@@ -177,6 +177,13 @@ class Runtime:
         record = installer.install(prepared)
         return {"installed": True, "id": record.id, "version": record.current.version}
 
+    def campus_services(self) -> list[str]:
+        """The supported campus services the loaded plugins use (what a login logs in to), treehole at least."""
+        from tui.runtime.campus.services import SERVICES
+
+        used = {c for p in self.registry.plugins.values() for c in p.plugin.manifest.campus}
+        return [n for n, s in SERVICES.items() if n in used and s.supported] or ["treehole"]
+
     def forget_plugin(self, plugin_id: str) -> None:
         """Unload a plugin and remove what it kept: its grants, KV entries and cached data."""
         self.registry.remove(plugin_id)

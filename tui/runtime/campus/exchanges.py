@@ -30,11 +30,11 @@ def _on_campus(url: str) -> bool:
     return host == "pku.edu.cn" or host.endswith(".pku.edu.cn")
 
 
-async def _get(net: CampusNet, jar: httpx.Cookies, url: str, **kw: object) -> httpx.Response:
+async def _get(net: CampusNet, jar: httpx.Cookies, url: str, headers: dict[str, str] | None = None) -> httpx.Response:
     if not _on_campus(url):
         raise LoginError("server", f"the login chain pointed off campus ({urlsplit(url).hostname}); stopped there")
     try:
-        return await net.send(jar, "GET", url, **kw)  # type: ignore[arg-type]
+        return await net.send(jar, "GET", url, headers=headers)
     except httpx.TimeoutException:
         raise LoginError("network", f"{urlsplit(url).hostname} did not answer in time") from None
     except (httpx.HTTPError, BodyTooLarge) as e:

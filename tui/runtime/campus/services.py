@@ -124,7 +124,8 @@ class Service:
     name: str
     host: str
     title: str
-    """What the student reads in the status panel."""
+    """What the student reads in the status panel (Chinese)."""
+    title_en: str = ""
     supported: bool = True
     app_id: str | None = None
     """The IAAA app id; None for a service with its own login (its)."""
@@ -137,6 +138,9 @@ class Service:
     extra_hosts: tuple[str, ...] = ()
     """Other hosts the login chain sets cookies on (the card's portal hop)."""
 
+    def title_for(self, locale: str) -> str:
+        return self.title_en if locale == "en" and self.title_en else self.title
+
 
 SERVICES: dict[str, Service] = {
     s.name: s
@@ -145,6 +149,7 @@ SERVICES: dict[str, Service] = {
             "treehole",
             CAMPUS_HOSTS["treehole"],
             "树洞",
+            "Treehole",
             app_id="PKU Helper",
             redirect="https://treehole.pku.edu.cn/chapi/cas_iaaa_login?version=3&uuid={device}&plat=web",
             sign=_sign_treehole,
@@ -154,6 +159,7 @@ SERVICES: dict[str, Service] = {
             "card",
             CAMPUS_HOSTS["card"],
             "校园卡",
+            "Campus card",
             app_id="portal2017",
             redirect="https://portal.pku.edu.cn/portal2017/ssoLogin.do",
             sign=_sign_card,
@@ -164,6 +170,7 @@ SERVICES: dict[str, Service] = {
             "blackboard",
             CAMPUS_HOSTS["blackboard"],
             "教学网",
+            "Course site (Blackboard)",
             app_id="blackboard",
             redirect="http://course.pku.edu.cn/webapps/bb-sso-BBLEARN/execute/authValidate/campusLogin",
         ),
@@ -171,6 +178,7 @@ SERVICES: dict[str, Service] = {
             "elective",
             CAMPUS_HOSTS["elective"],
             "选课网",
+            "Course election",
             app_id="syllabus",  # the docs say `elective`; pkucli's working code uses `syllabus`
             redirect="http://elective.pku.edu.cn:80/elective2008/ssoLogin.do",
         ),
@@ -178,6 +186,7 @@ SERVICES: dict[str, Service] = {
             "cwfw",
             CAMPUS_HOSTS["cwfw"],
             "财务综合信息门户",
+            "Finance portal",
             app_id="IIPF",
             redirect="https://cwfw.pku.edu.cn/WFManager/home2.jsp",
             expired=_expired_cwfw,
@@ -186,14 +195,15 @@ SERVICES: dict[str, Service] = {
             "bdkj",
             CAMPUS_HOSTS["bdkj"],
             "研讨室预约",
+            "Seminar rooms",
             app_id="bdkj",
             redirect="http://bdkj.pku.edu.cn/login/oauth",
         ),
         # its has no lasting session: the network account's form login is repeated after a short while.
-        Service("its", CAMPUS_HOSTS["its"], "网络账号（网费）", lifetime=600),
-        Service("cwpay", CAMPUS_HOSTS["cwpay"], "财务收费", supported=False),
-        Service("library", CAMPUS_HOSTS["library"], "图书馆", supported=False),
-        Service("library-space", CAMPUS_HOSTS["library-space"], "图书馆空间预约", supported=False),
+        Service("its", CAMPUS_HOSTS["its"], "网络账号（网费）", "Network account", lifetime=600),
+        Service("cwpay", CAMPUS_HOSTS["cwpay"], "财务收费", "Finance payments", supported=False),
+        Service("library", CAMPUS_HOSTS["library"], "图书馆", "Library", supported=False),
+        Service("library-space", CAMPUS_HOSTS["library-space"], "图书馆空间预约", "Library spaces", supported=False),
     )
 }
 

@@ -62,7 +62,7 @@ def choose_vault(store: Store) -> Vault:
     """The file vault when the student chose one, else the keyring, else memory (with NO_KEYRING to show)."""
     chosen = read_setting(store, "campus.vaultFile")
     if isinstance(chosen, str) and chosen:
-        return FileVault(chosen)  # type: ignore[arg-type]
+        return FileVault(chosen)
     return KeyringVault() if keyring_usable() else MemoryVault()
 
 

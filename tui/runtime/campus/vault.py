@@ -128,7 +128,7 @@ class FileVault:
 
     kind = "file"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._key: bytes | None = None
         self._salt: bytes | None = None
