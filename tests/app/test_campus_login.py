@@ -144,6 +144,7 @@ async def test_binding_a_mobile_token_from_the_app(fake: FakeCampus, tmp_path: P
         screen.query_one("#token-password", Input).value = PASSWORD
         screen.query_one("#token-send", Button).press()
         await until(pilot, lambda: "138****0000" in str(screen.query_one("#token-error", Static).render()))
+        assert screen.query_one("#token-send", Button).disabled  # a minute before another text
         screen.query_one("#token-sms", Input).value = fake.sms["bind"]
         screen.query_one("#token-bind", Button).press()
         await until(pilot, lambda: not isinstance(app.screen, TokenScreen))

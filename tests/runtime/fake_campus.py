@@ -109,6 +109,10 @@ class FakeCampus:
             "portal.pku.edu.cn": self.portal,
             "bdcard.pku.edu.cn": self.card,
             "bdkj.pku.edu.cn": self.bdkj,
+            "course.pku.edu.cn": self.blackboard,
+            "elective.pku.edu.cn": self.elective,
+            "cwfw.pku.edu.cn": self.cwfw,
+            "its.pku.edu.cn": self.its,
         }.get(seen.host)
         if handler is None:
             return 404, {}, b"no such host"
@@ -236,6 +240,8 @@ class FakeCampus:
         if path == "/v3/echo":
             # Echoes what a plugin could learn about its own request: the test checks none of it is a credential.
             return _json({"success": True, "data": {"headers": seen.headers, "query": seen.query}}, 200, canary)
+        if path == "/v3/away":
+            return _redirect("https://evil.example/steal")
         if path == "/v3/flaky":
             return _json({"success": False, "message": "busy"}, 503)
         return _json({"code": 40400, "success": False, "message": f"no {path}"}, 404)
@@ -291,6 +297,67 @@ class FakeCampus:
         if seen.path == "/personal/user":
             return _json({"account": "2100012345", "name": "张三"})
         return 404, {}, b""
+
+    # -- blackboard, elective, cwfw, its --------------------------------------------------------------
+    def blackboard(self, seen: Seen) -> Answer:
+        if seen.path == "/webapps/bb-sso-BBLEARN/execute/authValidate/campusLogin":
+            if self._take((seen.query.get("token") or [""])[0], "blackboard") is None:
+                return 200, {}, b"<html>IAAA login <form action='https://iaaa.pku.edu.cn/iaaa/oauth.jsp'></form></html>"
+            return _redirect("/webapps/portal/execute/tabs/tabAction", {"set-cookie": "s_session_id=bb-ok; Path=/"})
+        if "s_session_id=bb-ok" not in seen.headers.get("cookie", ""):
+            return 200, {}, b"<html><h1>IAAA</h1> please login <form action='/webapps/login/'></form></html>"
+        return 200, {"content-type": "text/html"}, "<html><span class='moduleTitle'>当前学期课程</span></html>".encode()
+
+    def elective(self, seen: Seen) -> Answer:
+        base = "/elective2008/ssoLogin.do"
+        if seen.path == base and "token" in seen.query:
+            if self._take(seen.query["token"][0], "syllabus") is None:
+                return 200, {}, b"<html>iaaa.pku.edu.cn/iaaa/oauth.jsp</html>"
+            page = (
+                "<div id='div1'><a href='ssoLogin.do?sida="
+                + "a" * 32
+                + "&sttp=bzx'>主修</a></div><div id='div2'></div>"
+            )
+            return 200, {"set-cookie": "JSESSIONID=el-pending; Path=/"}, page.encode()  # a dual-degree student
+        if seen.path == base and seen.query.get("sttp") == ["bzx"] and seen.query.get("sida") == ["a" * 32]:
+            return _redirect("/elective2008/edu/pku/stu/elective/controller/help/HelpController.jpf",
+                             {"set-cookie": "JSESSIONID=el-ok; Path=/"})  # fmt: skip
+        if "JSESSIONID=el-ok" not in seen.headers.get("cookie", ""):
+            return _redirect("https://iaaa.pku.edu.cn/iaaa/oauth.jsp?appID=syllabus")
+        return 200, {}, "<html>选课结果</html>".encode()
+
+    def cwfw(self, seen: Seen) -> Answer:
+        cookie = seen.headers.get("cookie", "")
+        if seen.path == "/WFManager/home2.jsp":
+            user = self._take((seen.query.get("token") or [""])[0], "IIPF")
+            if user is None:
+                return 200, {}, b"<html>iaaa.pku.edu.cn oauth.jsp</html>"
+            self.cwfw_token = seen.query["token"][0]
+            return 200, {"set-cookie": "JSESSIONID=cw1; Path=/"}, b"<html>home2</html>"
+        if seen.path == "/WFManager/findpages_postData.action":
+            ok = self.form(seen).get("token") == getattr(self, "cwfw_token", None) and "JSESSIONID=cw1" in cookie
+            return 200, {}, b"ok" if ok else b"fail"
+        if seen.path == "/WFManager/home3.jsp":
+            return (
+                200,
+                {},
+                b'<div id="WF_CWBS" url="WINOPEN../WF_CWBS/main2.jsp?context=x&amp;token=sub1&amp;pId=WF_CWBS">',
+            )
+        if seen.path == "/WF_CWBS/main2.jsp" and seen.query.get("token") == ["sub1"]:
+            return 200, {"set-cookie": "WF_CWBSsid=cw2; Path=/"}, b"<html>main</html>"
+        if "WF_CWBSsid=cw2" not in cookie:
+            return 200, {}, "<html>系统超时 <a href='login.html'>login</a></html>".encode()
+        return 200, {}, b"<input id='userContext' value='[{}]'>"
+
+    def its(self, seen: Seen) -> Answer:
+        if seen.path == "/cas/webLogin":
+            form = self.form(seen)
+            if self.users.get(form.get("username", "")) != form.get("password"):
+                return 200, {}, '<script>alert("密码错误");history.back();</script>'.encode()
+            return 200, {"set-cookie": "JSESSIONID=its-ok; Path=/"}, "<html>账户余额：12.34 元</html>".encode()
+        if "JSESSIONID=its-ok" not in seen.headers.get("cookie", ""):
+            return 200, {}, b"<html>login</html>"
+        return 200, {}, "<table class='itsutil_account'><td class='td_name'>余　　额</td><td>10元</td></table>".encode()
 
     # -- a loopback server ----------------------------------------------------------------------------
     @contextmanager

@@ -32,6 +32,7 @@ from widgets_render.resolve import clean
 from widgets_render.textual_render import literal
 
 QR_POLLS, QR_EVERY = 60, 3.0  # about three minutes, as the IAAA page waits (campus.md §2.2)
+SMS_COOLDOWN_S = 60.0
 
 
 def qr_text(png: bytes) -> Text:
@@ -251,6 +252,9 @@ class TokenScreen(ModalScreen[bool]):
             return
         self._error(t("code_sent_to", self.locale).format(phone=mask or "…"))
         self.query_one("#token-sms", Input).focus()
+        button = self.query_one("#token-send", Button)
+        button.disabled = True  # one text a minute: IAAA refuses faster resends anyway
+        self.set_timer(SMS_COOLDOWN_S, lambda: setattr(button, "disabled", False))
 
     @on(Button.Pressed, "#token-bind")
     @work(exclusive=True, group="token")

@@ -17,7 +17,8 @@ TH = "https://treehole.pku.edu.cn"
 
 
 def get(path: str, service: str = "treehole", headers: dict[str, str] | None = None) -> HttpRequest:
-    host = {"treehole": TH, "card": "https://bdcard.pku.edu.cn", "bdkj": "https://bdkj.pku.edu.cn"}[service]
+    host = {"treehole": TH, "card": "https://bdcard.pku.edu.cn", "bdkj": "https://bdkj.pku.edu.cn",
+            "its": "https://its.pku.edu.cn"}[service]  # fmt: skip
     return HttpRequest("GET", host + path, headers or {}, None, service)
 
 
@@ -152,3 +153,45 @@ async def test_status_of_every_service(session: CampusSession) -> None:
     assert session.account() is not None
     session.logout(forget_account=True)
     assert session.account() is None
+
+
+async def test_a_redirect_off_the_service_host_is_not_followed(session: CampusSession, fake: FakeCampus) -> None:
+    session.remember_account(USER, PASSWORD, remember=True)
+    response = await session.request(get("/chapi/api/v3/away"))
+    assert response.status == 302 and response.headers["location"] == "https://evil.example/steal"
+    assert not [s for s in fake.seen if s.host == "evil.example"]  # nothing, least of all the token, went there
+
+
+@pytest.mark.parametrize(
+    ("service", "path", "expect", "app_id"),
+    [
+        ("blackboard", "/webapps/portal/execute/tabs/tabAction", "当前学期课程", "blackboard"),
+        (
+            "elective",
+            "/elective2008/edu/pku/stu/elective/controller/electiveWork/showResults.do",
+            "选课结果",
+            "syllabus",
+        ),
+        ("cwfw", "/WF_CWBS/loadRolesMenu.action", "userContext", "IIPF"),
+    ],
+)
+async def test_cookie_services_log_in_through_their_chains(
+    session: CampusSession, fake: FakeCampus, service: str, path: str, expect: str, app_id: str
+) -> None:
+    session.remember_account(USER, PASSWORD, remember=True)
+    host = {"blackboard": "course", "elective": "elective", "cwfw": "cwfw"}[service]
+    response = await session.request(HttpRequest("GET", f"https://{host}.pku.edu.cn{path}", {}, None, service))
+    assert expect in response.body.decode()
+    session._jars[service].clear()  # the server forgets the session: its own expiry signature brings a re-login
+    response = await session.request(HttpRequest("GET", f"https://{host}.pku.edu.cn{path}", {}, None, service))
+    assert expect in response.body.decode() and fake.iaaa_logins == [app_id, app_id]
+
+
+async def test_its_logs_in_with_its_own_form(session: CampusSession, fake: FakeCampus) -> None:
+    session.remember_account(USER, PASSWORD, remember=True)
+    response = await session.request(get("/netportal/itsUtil?operation=info", "its"))
+    assert "10元" in response.body.decode() and fake.iaaa_logins == []  # not IAAA
+    session.remember_account(USER, "wrong", remember=True)
+    session.logout("its")
+    with pytest.raises(LoginRequired, match="its: 密码错误"):
+        await session.request(get("/netportal/itsUtil?operation=info", "its"))

@@ -172,9 +172,9 @@ class FileVault:
     def _derive(password: str, salt: bytes, params: dict[str, int]) -> bytes:
         from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
-        return Scrypt(salt=salt, length=32, n=int(params["n"]), r=int(params["r"]), p=int(params["p"])).derive(
-            password.encode()
-        )
+        # The file names its own cost; capped, so a tampered file cannot make opening it take minutes.
+        n, r, p = min(int(params["n"]), 2**20), min(int(params["r"]), 16), min(int(params["p"]), 4)
+        return Scrypt(salt=salt, length=32, n=n, r=r, p=p).derive(password.encode())
 
     def _save(self) -> None:
         from cryptography.hazmat.primitives.ciphers.aead import AESGCM
