@@ -70,8 +70,9 @@ async def test_timetable_and_scheduler(abilities: Abilities) -> None:
         "p", "scheduler.create", {"title": "余额提醒", "cron": "0 8 * * *", "tool": "wallet.balance"}
     )
     listed = await abilities.call("p", "scheduler.list", {})
-    assert listed[0]["id"] == check["id"] and listed[0]["spec"]["tool"] == "wallet.balance"
-    with pytest.raises(HostError, match="not a cron expression"):
+    assert listed[0]["id"] == check["id"] and listed[0]["tool"] == "wallet.balance"
+    assert listed[0]["schedule"] == "0 8 * * *" and listed[0]["source"] == "p"
+    with pytest.raises(HostError, match="is not a schedule"):
         await abilities.call("p", "scheduler.create", {"title": "x", "cron": "every day"})
 
 

@@ -53,7 +53,11 @@ async def test_memory_through_the_gate(runtime: Runtime) -> None:
 
 async def test_scheduler_host_plugin_refuses_bad_cron(runtime: Runtime) -> None:
     out = await runtime.gate.call("scheduler.create", {"title": "x", "cron": "often"}, actor="user")
-    assert out.status == "error" and "not a cron expression" in out.message
+    assert out.status == "error" and "is not a schedule" in out.message
+    write = await runtime.gate.call(
+        "scheduler.create", {"title": "x", "cron": "every 1h", "tool": "showcase.remember"}, actor="user"
+    )
+    assert write.status == "error" and "checks run read tools only" in write.message
     ok = await runtime.gate.call(
         "scheduler.create", {"title": "余额", "cron": "0 8 * * *", "tool": "showcase.rooms"}, actor="user"
     )
@@ -94,9 +98,9 @@ async def test_a_data_source_is_cached_for_its_ttl_and_kept_when_a_refresh_fails
 
 
 def test_every_migration_ran_and_made_its_table(runtime: Runtime) -> None:
-    assert runtime.store.version == len(MIGRATIONS) == 5
+    assert runtime.store.version == len(MIGRATIONS) == 6
     tables = {r[0] for r in runtime.store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"data_cache", "app_settings"} <= tables
+    assert {"data_cache", "app_settings", "schedule_runs", "notifications"} <= tables
 
 
 def test_titles_and_summaries_follow_the_app_language(tmp_path: Path) -> None:

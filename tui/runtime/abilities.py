@@ -12,12 +12,14 @@ import hashlib
 import json
 import time
 import uuid
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tui.lang.host import HostError
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.treehole import Treehole
 from tui.runtime.campus.vault import KEYRING_SERVICE
+from tui.runtime.scheduler.checks import Checks
 from tui.runtime.secrets import Secrets
 from tui.runtime.store import Store
 
@@ -65,6 +67,8 @@ class Abilities:
         self.secrets = secrets
         self.ui = ui
         self.campus = campus or CampusSession(store, secrets)
+        self.find_tool: Callable[[str], Any] | None = None
+        """The registry's lookup (set by the runtime), so a scheduled check names an existing read tool."""
         self.treehole = Treehole(self.campus)
 
     async def call(self, plugin_id: str, name: str, args: Any) -> Any:
@@ -175,50 +179,49 @@ class Abilities:
         entry_id = _need(args, "id", str, "timetable.remove")
         return {"id": entry_id, "removed": bool(self._exec("DELETE FROM timetable WHERE id = ?", (entry_id,)))}
 
-    # -- scheduler (the checks themselves run with issue 10) -----------------------------------------
+    # -- scheduler: checks run by tui.runtime.scheduler; here they are listed and changed --------------
     async def _scheduler_list(self, plugin: str, args: dict[str, Any]) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT id, title, cron, kind, spec, enabled FROM schedules ORDER BY created_ms")
-        return [
-            {"id": r[0], "title": r[1], "cron": r[2], "kind": r[3], "spec": json.loads(r[4]), "enabled": bool(r[5])}
-            for r in rows
-        ]
+        return [c.to_json() for c in Checks(self.store).all()]
 
     async def _scheduler_create(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
-        from croniter import croniter
-
         title = _need(args, "title", str, "scheduler.create")
-        cron = _need(args, "cron", str, "scheduler.create")
-        if not croniter.is_valid(cron):
-            raise HostError("ability", f"scheduler.create: {cron!r} is not a cron expression like '0 8 * * 1-5'")
-        spec = {k: args[k] for k in ("tool", "args", "check", "prompt") if k in args}
-        schedule_id = "s-" + uuid.uuid4().hex[:10]
-        self._exec(
-            "INSERT INTO schedules (id, title, cron, kind, spec, enabled, created_ms, updated_ms) "
-            "VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-            (
-                schedule_id,
+        timing = args.get("schedule") if isinstance(args.get("schedule"), str) else args.get("cron")
+        if not isinstance(timing, str):
+            raise HostError("ability", "scheduler.create needs a schedule: cron like '30 7 * * 1-5' or 'every 30m'")
+        tool = args.get("tool") if isinstance(args.get("tool"), str) else None
+        if tool and self.find_tool is not None:
+            found = self.find_tool(tool)
+            if found is None:
+                raise HostError("ability", f"scheduler.create: there is no tool {tool!r}")
+            if found.effect != "read":
+                raise HostError("ability", f"scheduler.create: checks run read tools only; {tool} is {found.effect}")
+            tool = found.id
+        condition = args.get("check") if isinstance(args.get("check"), str) else args.get("condition")
+        try:
+            check = Checks(self.store).add(
                 title,
-                cron,
-                "prompt" if "prompt" in spec else "check",
-                json.dumps({**spec, "source": plugin}, ensure_ascii=False),
-                _ms(),
-                _ms(),
-            ),
-        )
-        return {"id": schedule_id, "title": title, "cron": cron}
+                timing,
+                tool=tool,
+                args=args.get("args") if isinstance(args.get("args"), dict) else None,
+                condition=condition if isinstance(condition, str) else None,
+                message=args.get("message") if isinstance(args.get("message"), str) else None,
+                prompt=args.get("prompt") if isinstance(args.get("prompt"), str) else None,
+                source=plugin,
+            )
+        except ValueError as e:
+            raise HostError("ability", f"scheduler.create: {e}") from None
+        return check.to_json()
 
     async def _scheduler_update(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
         schedule_id = _need(args, "id", str, "scheduler.update")
-        if "enabled" in args and not self._exec(
-            "UPDATE schedules SET enabled = ?, updated_ms = ? WHERE id = ?",
-            (int(bool(args["enabled"])), _ms(), schedule_id),
-        ):
+        enabled = bool(args.get("enabled", True))
+        if not Checks(self.store).set_enabled(schedule_id, enabled):
             raise HostError("ability", f"no schedule {schedule_id}")
-        return {"id": schedule_id, "enabled": bool(args.get("enabled", True))}
+        return {"id": schedule_id, "enabled": enabled}
 
     async def _scheduler_remove(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
         schedule_id = _need(args, "id", str, "scheduler.remove")
-        return {"id": schedule_id, "removed": bool(self._exec("DELETE FROM schedules WHERE id = ?", (schedule_id,)))}
+        return {"id": schedule_id, "removed": Checks(self.store).remove(schedule_id)}
 
     # -- secrets and crypto ---------------------------------------------------------------------------
     async def _otp_code(self, plugin: str, args: dict[str, Any]) -> str | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui.runtime.gate import Gate
+from tui.runtime.permissions import Actor
 from tui.runtime.store import Store
 
 #: Freshness when a data source declares no ttl.
@@ -64,6 +65,10 @@ class DataSources:
                 out.append(SourceInfo(f"{pid}.{name}", pid, name, title, ds.tool, ds.args, ttl))
         return out
 
+    def find(self, tool_id: str, args: dict[str, Any]) -> SourceInfo | None:
+        """The data source that runs `tool_id` with exactly `args`, if any (a check can share its cache)."""
+        return next((s for s in self.list() if f"{s.plugin}.{s.tool}" == tool_id and s.args == args), None)
+
     def _cached(self, plugin: str, name: str) -> tuple[Any, int] | None:
         with self.store.lock:
             row = self.store.db.execute(
@@ -72,7 +77,12 @@ class DataSources:
         return (json.loads(row[0]), int(row[1])) if row else None
 
     async def read(
-        self, source_id: str, now_ms: int | None = None, force: bool = False, now: str | None = None
+        self,
+        source_id: str,
+        now_ms: int | None = None,
+        force: bool = False,
+        now: str | None = None,
+        actor: Actor = "user",
     ) -> SourceValue:
         """The source's value: cached when fresh, else refetched, else the last good value marked stale.
 
@@ -87,7 +97,7 @@ class DataSources:
         cached = self._cached(info.plugin, info.name)
         if cached is not None and not force and at_ms - cached[1] < info.ttl_ms:
             return SourceValue(cached[0], cached[1])
-        outcome = await self.gate.call(f"{info.plugin}.{info.tool}", info.args, actor="user", now=now)
+        outcome = await self.gate.call(f"{info.plugin}.{info.tool}", info.args, actor=actor, now=now)
         if outcome.status == "ok" and not outcome.stale:
             with self.store.lock:
                 self.store.db.execute(

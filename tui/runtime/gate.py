@@ -22,7 +22,7 @@ from tui.lang.steps.errors import ToolError
 from tui.lang.steps.inputs import check_input
 from tui.lang.steps.interpreter import Interpreter
 from tui.runtime.audit import Audit, AuditRow, now_ms
-from tui.runtime.permissions import Actor, Grants, decide
+from tui.runtime.permissions import Actor, Decision, Grants, decide
 from tui.runtime.registry import InstalledPlugin, NativeTool, Registry, ToolInfo
 from tui.runtime.secrets import Secrets
 
@@ -119,12 +119,15 @@ class Gate:
         self._asking = asyncio.Lock()
         """One approval prompt at a time (threats.md P5): concurrent calls wait for the answer before theirs."""
 
-    def model_tools(self) -> tuple[list[dict[str, Any]], str]:
+    def model_tools(self, read_only: bool = False) -> tuple[list[dict[str, Any]], str]:
         """What the model is given: the tools it may call (OpenAI tool format) and the plugins' instructions.
 
-        userOnly tools and tools whose mode is deny are left out (the gate refuses them anyway).
+        userOnly tools and tools whose mode is deny are left out (the gate refuses them anyway); with `read_only`
+        (a scheduled task, nobody watching) only read tools set to allow are offered.
         """
         tools = [t for t in self.registry.tools() if not t.user_only and self.mode(t) != "deny"]
+        if read_only:
+            tools = [t for t in tools if t.effect == "read" and self.mode(t) == "allow"]
         specs = [
             {
                 "type": "function",
@@ -139,6 +142,10 @@ class Gate:
         installed = self.registry.plugins.get(tool.plugin_id)
         declared = installed.plugin.manifest.defaultModes if installed else None
         return self.grants.mode(tool.plugin_id, tool.effect, tool.official, declared)
+
+    def verdict(self, tool: ToolInfo, actor: Actor) -> Decision:
+        """What the gate would decide for `actor` calling `tool` outside a chat turn (no call is made)."""
+        return decide(actor, tool.effect, self.mode(tool), False, tool.user_only)  # type: ignore[arg-type]
 
     async def call(
         self, name: str, arguments: Any, actor: Actor = "user", turn: Turn | None = None, now: str | None = None

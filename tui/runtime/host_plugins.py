@@ -80,21 +80,26 @@ def scheduler_plugin(abilities: Abilities) -> HostPlugin:
         "scheduler",
         "定时检查",
         name_en="Scheduled checks",
-        instructions="Create a scheduled check only when the user asks for a reminder or a "
-        "regular check. Checks run read tools only.",
+        instructions="Create a scheduled check only when the user asks for a reminder or a regular check. Checks "
+        "run read tools only, nobody watching; `check` is a condition over `result` and `previous` (the last run's "
+        "result), e.g. `result.balanceYuan < 20` or `len(result) > len(previous ?? [])`; `message` is the "
+        "notification text and may use ${result.x}. Or give `prompt` for a question the assistant answers on "
+        "that schedule (read tools only).",
         tools={
             "list": NativeTool("定时检查", "Scheduled checks", "The user's scheduled checks.", "read", via("list")),
             "create": NativeTool(
                 "新建定时检查",
                 "New scheduled check",
-                "Create a check on a cron schedule.",
+                "Create a check that runs a read tool (or asks the assistant) on a schedule and notifies the user.",
                 "write",
                 via("create"),
                 {
                     "title": _text("what the check is for", min=1, max=60),
-                    "cron": _text("cron expression in Beijing time, like '0 8 * * 1-5'"),
+                    "cron": _text("cron in Beijing time like '30 7 * * 1-5', or an interval like 'every 30m'"),
                     "tool": _text("the read tool to run, as plugin.tool", optional=True),
                     "args": InputField(type="object", optional=True, description="the tool's input"),
+                    "check": _text("notify only when this is true, e.g. 'result.balanceYuan < 20'", optional=True),
+                    "message": _text("the notification text; may use ${result.x}", optional=True),
                     "prompt": _text("or: a question for the assistant", optional=True),
                 },
             ),

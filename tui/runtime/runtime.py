@@ -32,6 +32,7 @@ from tui.runtime.permissions import Grants
 from tui.runtime.plugin_fetch import PluginFetcher
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.registry import InstalledPlugin, Registry
+from tui.runtime.scheduler.notices import Notices
 from tui.runtime.secrets import Secrets
 from tui.runtime.settings import AppSettings
 from tui.runtime.store import Store
@@ -84,6 +85,7 @@ class Runtime:
         self.secrets = Secrets()
         self.campus = CampusSession(store, self.secrets)
         self.abilities = Abilities(store, self.secrets, ui, self.campus)
+        self.abilities.find_tool = registry.find
         self.grants = Grants(store)
         self.audit = Audit(store)
         self.kv = SqliteKv(store)
@@ -99,6 +101,7 @@ class Runtime:
         """The installer's fetcher when not the default (tests serve plugins through their own transport)."""
         self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
         self.sources = DataSources(self.gate, store)
+        self.notices = Notices(store, desktop=not demo)
         for host in (
             memory_plugin(store),
             scheduler_plugin(self.abilities),

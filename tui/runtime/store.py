@@ -79,6 +79,24 @@ MIGRATIONS: list[str] = [
         id TEXT PRIMARY KEY, title TEXT NOT NULL, created_ms INTEGER NOT NULL, updated_ms INTEGER NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 6: scheduled checks run by themselves: when next, what they saw last, a lease; their run log; notifications
+    """
+    ALTER TABLE schedules ADD COLUMN next_ms INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE schedules ADD COLUMN last_ms INTEGER;
+    ALTER TABLE schedules ADD COLUMN last_result TEXT;
+    ALTER TABLE schedules ADD COLUMN last_error TEXT;
+    ALTER TABLE schedules ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE schedules ADD COLUMN lease_until_ms INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE schedule_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, schedule TEXT NOT NULL, at_ms INTEGER NOT NULL,
+        duration_ms INTEGER NOT NULL, outcome TEXT NOT NULL, detail TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX runs_by_schedule ON schedule_runs (schedule, id);
+    CREATE TABLE notifications (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, at_ms INTEGER NOT NULL, source TEXT NOT NULL, title TEXT NOT NULL,
+        message TEXT NOT NULL, result TEXT, session TEXT, read INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 ]
 
 

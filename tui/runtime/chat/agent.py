@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from tui.runtime.chat.client import Completion, ModelClient, ModelError, StreamEvent, Usage
 from tui.runtime.chat.history import ChatHistory, for_model
 from tui.runtime.gate import Turn
+from tui.runtime.permissions import Actor
 
 if TYPE_CHECKING:
     from tui.runtime.runtime import Runtime
@@ -102,6 +103,8 @@ class Agent:
         self.emit = emit
         self.now: str | None = None
         """Beijing time for tool runs (demo mode fixes it to the recordings' day)."""
+        self.actor: Actor = "agent"
+        """`scheduler` for a scheduled assistant task: only read tools are offered, and the gate refuses the rest."""
 
     async def send(self, cid: str, text: str) -> TurnResult:
         """Add the student's message and run the turn to its answer (or its error)."""
@@ -113,7 +116,7 @@ class Agent:
         result = TurnResult()
         turn = Turn(session_id=cid)
         for _round in range(MAX_ROUNDS):
-            tools, instructions = self.runtime.gate.model_tools()
+            tools, instructions = self.runtime.gate.model_tools(read_only=self.actor == "scheduler")
             names = ToolNames([t["function"]["name"] for t in tools], self.client.config.preset.max_tool_name)
             for t in tools:
                 t["function"]["name"] = names.to_model[t["function"]["name"]]
@@ -183,7 +186,7 @@ class Agent:
             view.status, view.message = "error", call.error
             content = json.dumps({"error": f"{call.error}; the call was not run"}, ensure_ascii=False)
         else:
-            outcome = await self.runtime.gate.call(real, call.arguments, actor="agent", turn=turn, now=self.now)
+            outcome = await self.runtime.gate.call(real, call.arguments, actor=self.actor, turn=turn, now=self.now)
             view.status, view.result, view.message = outcome.status, outcome.result, outcome.message
             if outcome.status == "ok":
                 content = outcome.model_text

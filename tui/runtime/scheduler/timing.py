@@ -1,0 +1,64 @@
+"""When a check runs: a five-field cron expression in Beijing time, or an interval like `every 30m`.
+
+Beijing time is UTC+8 all year (no daylight saving), so a fixed offset is exact and the host's own time zone
+never matters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
+_INTERVAL = re.compile(r"^every\s+(\d+)\s*(m|min|mins|minutes?|h|hours?|d|days?)$", re.IGNORECASE)
+_UNIT_S = {"m": 60, "h": 3600, "d": 86400}
+MIN_INTERVAL_S = 60
+
+
+@dataclass(frozen=True)
+class Timing:
+    """A parsed schedule."""
+
+    text: str
+    every_s: int | None = None
+    cron: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Timing:
+        """`every 30m` / `every 2h` / `every 1d`, or a cron expression like `30 7 * * 1-5`.
+
+        Raises:
+            ValueError: neither form; the message shows both.
+        """
+        from croniter import croniter
+
+        clean = " ".join(str(text).split())
+        match = _INTERVAL.match(clean)
+        if match:
+            seconds = int(match.group(1)) * _UNIT_S[match.group(2)[0].lower()]
+            if seconds < MIN_INTERVAL_S:
+                raise ValueError("a check runs at most once a minute")
+            return cls(clean, every_s=seconds)
+        if len(clean.split()) == 5 and croniter.is_valid(clean):
+            return cls(clean, cron=clean)
+        raise ValueError(
+            f"{text!r} is not a schedule: write a cron expression in Beijing time like '30 7 * * 1-5' "
+            "(07:30 on weekdays) or an interval like 'every 30m', 'every 2h', 'every 1d'"
+        )
+
+    def next_after(self, after_ms: int) -> int:
+        """The first run time strictly after `after_ms` (Unix ms)."""
+        if self.every_s is not None:
+            return after_ms + self.every_s * 1000
+        from croniter import croniter
+
+        assert self.cron is not None
+        start = datetime.fromtimestamp(after_ms / 1000, BEIJING)
+        nxt = croniter(self.cron, start).get_next(datetime)
+        return int(nxt.timestamp() * 1000)
+
+
+def beijing(ms: int) -> str:
+    """`YYYY-MM-DD HH:MM` in Beijing time, for lists and logs."""
+    return datetime.fromtimestamp(ms / 1000, BEIJING).strftime("%Y-%m-%d %H:%M")
