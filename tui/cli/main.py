@@ -9,6 +9,7 @@ from tui.cli.campus import login, logout, status
 from tui.cli.chat import chat, model
 from tui.cli.plugin import plugin
 from tui.cli.plugins import open_link, plugins
+from tui.cli.scheduler import scheduler
 from tui.cli.tools import audit, permissions, tools
 
 
@@ -43,6 +44,7 @@ cli.add_command(audit)
 cli.add_command(login)
 cli.add_command(logout)
 cli.add_command(status)
+cli.add_command(scheduler)
 
 
 @cli.group()
@@ -68,3 +70,7 @@ def widget_preview(path: str, name: str | None, size: str | None, data: str | No
 def main() -> None:
     """Run the command line."""
     cli(prog_name="pku-harness")
+
+
+if __name__ == "__main__":  # `python -m tui.cli.main`, as the timer line uses when no script is on PATH
+    main()

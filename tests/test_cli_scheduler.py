@@ -1,0 +1,82 @@
+"""`pku-harness scheduler …`: add, list, pause, resume, log, remove, install-timer; and two `run-due` processes
+started together run a due check once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from tui.cli.main import cli
+from tui.runtime.store import Store
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def new_check(*extra: str) -> str:
+    code, out, err = invoke("scheduler", "add", "下一班校车", "--every", "30m", "--tool", "shuttle.next",
+                            "--args", '{"to": "昌平校区"}', *extra)  # fmt: skip
+    assert code == 0, err
+    return out.split(":")[0]
+
+
+def make_due(data: Path, check_id: str) -> None:
+    store = Store(data / "pku-harness.sqlite3")
+    store.db.execute("UPDATE schedules SET next_ms = 0 WHERE id = ?", (check_id,))
+    store.close()
+
+
+def test_add_list_pause_resume_log_remove(isolated_data_dir: Path) -> None:
+    check_id = new_check("--when", "len(result.departures) > 0", "--message", "下一班 ${result.departures[0].time}")
+    code, out, _ = invoke("scheduler", "list")
+    assert code == 0 and check_id in out and "[every 30m]" in out and "shuttle.next" in out and "on" in out
+    assert "when len(result.departures) > 0" in out
+    assert invoke("scheduler", "pause", check_id)[1].strip() == f"paused {check_id}"
+    assert "paused" in invoke("scheduler", "list")[1]
+    invoke("scheduler", "resume", check_id)
+    make_due(isolated_data_dir, check_id)
+    code, out, _ = invoke("scheduler", "run-due")
+    assert code == 0 and f"{check_id}  下一班校车  met  下一班 " in out
+    assert "nothing was due" in invoke("scheduler", "run-due")[1]
+    code, out, _ = invoke("scheduler", "log", check_id)
+    assert code == 0 and " ms  met " in out
+    assert invoke("scheduler", "remove", check_id)[0] == 0
+    assert invoke("scheduler", "log", check_id)[0] == 1
+
+
+def test_add_refuses_what_cannot_run(isolated_data_dir: Path) -> None:
+    code, _, err = invoke("scheduler", "add", "记住", "--every", "1h", "--tool", "memory.remember")
+    assert code == 1 and "checks run read tools only" in err
+    code, _, err = invoke("scheduler", "add", "x", "--cron", "often", "--tool", "shuttle.next")
+    assert code == 1 and "is not a schedule" in err
+    code, _, err = invoke("scheduler", "add", "x", "--every", "1h", "--tool", "shuttle.next", "--when", "result.(")
+    assert code == 1 and "condition does not compile" in err
+    assert invoke("scheduler", "add", "x", "--tool", "shuttle.next")[0] == 2  # neither --every nor --cron
+
+
+def test_install_timer_prints_cron_and_systemd_lines() -> None:
+    code, out, _ = invoke("scheduler", "install-timer")
+    assert code == 0 and "*/5 * * * * " in out and "scheduler run-due --quiet" in out
+    assert "OnCalendar=*:0/5" in out and "Persistent=true" in out
+
+
+def test_two_run_due_processes_run_a_check_once(isolated_data_dir: Path) -> None:
+    check_id = new_check()
+    make_due(isolated_data_dir, check_id)
+    env = {**os.environ, "PKU_HARNESS_DATA": str(isolated_data_dir)}
+    command = [sys.executable, "-m", "tui.cli.main", "scheduler", "run-due"]
+    procs = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=60)[0] for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert sum(check_id in out for out in outputs) == 1  # one ran it …
+    assert sum("nothing was due" in out for out in outputs) == 1  # … the other found it taken or done
+    store = Store(isolated_data_dir / "pku-harness.sqlite3")
+    runs = store.db.execute("SELECT count(*) FROM schedule_runs WHERE schedule = ?", (check_id,)).fetchone()[0]
+    store.close()
+    assert runs == 1
