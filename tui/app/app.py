@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Sw
 
 from tui.app.campus_login import CampusSettings, LoginScreen
 from tui.app.chat_pane import ChatPane
+from tui.app.checks_ui import ChecksPanel, NotificationCentre
 from tui.app.dashboard import Dashboard
 from tui.app.i18n import t
 from tui.app.model_settings import ModelSettings
@@ -27,12 +28,15 @@ from tui.app.plugin_admin import InstallBar, PluginAdmin, installed_table
 from tui.app.plugin_screen import PluginScreen, pick_text
 from tui.app.tool_form import ToolFormScreen
 from tui.runtime.runtime import DEMO_NOW, Runtime
+from tui.runtime.scheduler.notices import Notice
 from widgets_render.resolve import clean
 from widgets_render.textual_render import literal
 
 #: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
 OPEN_CHECK_EVERY_S = 300.0
 LOGIN_QUIET_S = 600.0  # after the student closes an automatic login screen, ten minutes of notices only
+#: Due checks run this often while the app is open; the first round waits until the dashboard is up.
+CHECKS_EVERY_S, CHECKS_FIRST_S = 30.0, 5.0
 
 #: The student's theme choice → the Textual theme.
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
@@ -54,6 +58,7 @@ class PkuHarnessApp(App[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "刷新 Refresh"),
+        Binding("n", "notifications", "通知 Notifications", show=False),
         Binding("q", "quit", "退出 Quit"),
         Binding("f1,question_mark", "help", "帮助 Help"),
         Binding("1", "tab('home')", "首页", show=False),
@@ -75,7 +80,9 @@ class PkuHarnessApp(App[None]):
         """When the plugins page last triggered an update check (at most every few minutes)."""
         runtime.ui = runtime.abilities.ui = AppPerson(self)
         runtime.campus.on_login_required.append(self.login_needed)
+        runtime.notices.listeners.append(self.notice_arrived)
         self.login_declined_at = 0.0
+        self._checks_running = False
         """When the student last closed a login screen that opened by itself (it then stays closed a while)."""
 
     def compose(self) -> ComposeResult:
@@ -125,6 +132,8 @@ class PkuHarnessApp(App[None]):
             ModelSettings(self.runtime.store, loc),
             Static(t("campus_account", loc), markup=False, classes="heading"),
             CampusSettings(self.runtime.campus, self.runtime.campus_services(), loc, self.data_dir()),
+            Static(t("scheduled_checks", loc), markup=False, classes="heading"),
+            ChecksPanel(self.runtime.store, loc),
             Static(t("permissions", loc), markup=False, classes="heading"),
             self.permissions_table(),
             Static(t("reach", loc), markup=False, classes="heading"),
@@ -143,12 +152,53 @@ class PkuHarnessApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme = THEMES[self.runtime.settings.get("theme")]
-        if self.demo:
-            self.sub_title = t("demo", self.locale)
-        elif self.runtime.installs.all():
+        self.show_unread()
+        # Due checks run in the background while the app is open; the first round waits until the dashboard is up.
+        self.set_interval(CHECKS_EVERY_S, self.run_checks)
+        self.set_timer(CHECKS_FIRST_S, self.run_checks)
+        if not self.demo and self.runtime.installs.all():
             self.run_worker(self.admin.check_due(), group="updates")  # at start, at most once a day
         for error in self.runtime.load_errors:
             self.notify(clean(error)[:500], severity="error", timeout=10, markup=False)
+
+    def run_checks(self) -> None:
+        """Run the due scheduled checks in a worker (one round at a time)."""
+        self.run_worker(self._run_checks(), group="checks", exclusive=False, exit_on_error=False)
+
+    async def _run_checks(self) -> None:
+        from tui.runtime.scheduler.runner import Scheduler
+        from tui.runtime.scheduler.tasks import task_runner
+
+        if self._checks_running:
+            return
+        self._checks_running = True
+        try:
+            await Scheduler(self.runtime, self.runtime.notices, task_runner(self.runtime)).run_due()
+        finally:
+            self._checks_running = False
+        for panel in self.query(ChecksPanel):
+            panel.fill()
+
+    def notice_arrived(self, notice: Notice) -> None:
+        """A check notified: a toast now, and the unread count in the header."""
+        self.notify(notice.message[:300], title=notice.title, timeout=8, markup=False)
+        self.show_unread()
+
+    def show_unread(self) -> None:
+        unread = self.runtime.notices.unread()
+        base = t("demo", self.locale) if self.demo else ""
+        count = t("unread", self.locale).format(n=unread) if unread else ""
+        self.sub_title = " · ".join(x for x in (base, count) if x)
+
+    def action_notifications(self) -> None:
+        """The notification centre (n)."""
+        self.push_screen(NotificationCentre(self.runtime.notices, self.locale), lambda _: self.show_unread())
+
+    async def open_conversation(self, cid: str) -> None:
+        """Show an assistant task's conversation in 助手."""
+        self.action_tab("assistant")
+        for pane in self.query(ChatPane):
+            await pane.resume(cid)
 
     def data_dir(self) -> Path:
         """Where the app keeps its data (the default place for an encrypted campus vault file)."""

@@ -10,7 +10,8 @@ import json
 from typing import Any
 
 from rich.text import Text
-from textual.widgets import DataTable, Pretty, Static
+from textual import on
+from textual.widgets import Button, DataTable, Pretty, Static
 
 from tui.app.i18n import t
 from tui.app.plugin_screen import PluginScreen
@@ -56,6 +57,14 @@ class ToolFormScreen(PluginScreen):
         spec = tool_form_spec(tool, fields, locale)
         super().__init__(runtime, tool.plugin_id, f"tool:{tool.name}", {}, locale, now, spec=spec)
         self.tool = tool
+        self.last_input: dict[str, Any] = {}
+        """The input of the last successful run ("notify me when…" checks the same call)."""
+
+    async def call_tool(self, target: str, payload: Any) -> Any:
+        result = await super().call_tool(target, payload)
+        if result is not None and isinstance(payload, dict):
+            self.last_input = {k: v for k, v in payload.items() if k not in ("code", "method")}
+        return result
 
     async def show_body(self) -> None:
         await super().show_body()
@@ -65,23 +74,36 @@ class ToolFormScreen(PluginScreen):
         body = self.query_one("#screen-body")
         await body.mount(Static(t("result", self.locale), markup=False, classes="tone-accent"))
         await body.mount(result_view(result))
+        if self.tool.effect == "read" and not self.tool.user_only:  # checks run read tools only
+            await body.mount(Button(t("notify_me_button", self.locale), id="notify-me"))
+
+    @on(Button.Pressed, "#notify-me")
+    def notify_me(self) -> None:
+        from tui.app.checks_ui import CheckDialog
+        from tui.runtime.scheduler.timing import beijing
+
+        def created(check: Any) -> None:
+            if check is not None:
+                self.app.notify(t("check_created", self.locale).format(at=beijing(check.next_ms)), markup=False)
+
+        self.app.push_screen(CheckDialog(self.runtime.store, self.tool, self.last_input, self.locale), created)
 
 
-def result_view(result: Any) -> DataTable[Text] | Pretty:
+def result_view(result: Any, widget_id: str = "result") -> DataTable[Text] | Pretty:
     """A list of flat objects as a table (one column per key); anything else as a JSON tree."""
     rows = result.get("items") if isinstance(result, dict) and isinstance(result.get("items"), list) else result
     if isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows):
         keys: list[str] = []
         for row in rows[:RESULT_ROWS]:
             keys.extend(k for k in row if k not in keys)
-        table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id="result")
+        table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
         table.add_columns(*map(literal, keys))
         for row in rows[:RESULT_ROWS]:
             table.add_row(*[_cell(row.get(k)) for k in keys])
         if len(rows) > RESULT_ROWS:
             table.add_row(literal(f"+{len(rows) - RESULT_ROWS}"), *[literal("")] * (len(keys) - 1))
         return table
-    return Pretty(result, id="result")
+    return Pretty(result, id=widget_id)
 
 
 def _cell(value: Any) -> Text:

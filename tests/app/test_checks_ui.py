@@ -1,0 +1,84 @@
+"""Scheduled checks in the app: "notify me…" under a tool result creates a check; the background round runs it;
+the notification arrives as a toast and in the header's unread count; the centre lists it; 设置 shows the check
+and its run log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Button, DataTable, Input, Select
+
+from tests.app.helpers import settle, until
+from tui.app.app import make_app
+from tui.app.checks_ui import CheckDialog, NotificationCentre, RunLogDialog
+from tui.app.tool_form import ToolFormScreen
+from tui.runtime.scheduler.checks import Checks
+from widgets_render.textual_render import GenButton
+
+NOW = "2026-11-30T12:00:00+08:00"
+SIZE = (120, 45)
+
+
+async def test_a_check_from_a_tool_result_notifies(tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        tool = app.runtime.registry.find("shuttle.next")
+        assert tool is not None
+        form = ToolFormScreen(app.runtime, tool, now=NOW)
+        await app.push_screen(form)
+        await settle(pilot, app)
+        selects = {s.name: s for s in form.query(Select)}
+        selects["to"].value = "昌平校区"
+        await pilot.click(form.query_one(GenButton))
+        await until(pilot, lambda: bool(form.query("#notify-me")))
+        form.query_one("#notify-me", Button).press()
+        await until(pilot, lambda: isinstance(app.screen, CheckDialog))
+        dialog = app.screen
+        dialog.query_one("#check-schedule", Select).value = "custom"
+        await pilot.pause(0.05)
+        dialog.query_one("#check-custom", Input).value = "every 1m"
+        dialog.query_one("#check-when", Select).value = "always"
+        dialog.query_one("#check-message", Input).value = "下一班 ${result.departures[0].time}"
+        dialog.query_one("#check-save", Button).press()
+        await until(pilot, lambda: not isinstance(app.screen, CheckDialog))
+        [check] = Checks(app.runtime.store).all()
+        assert check.tool == "shuttle.next" and check.args == {"from": "燕园", "to": "昌平校区", "count": 3}
+        assert check.timing == "every 1m" and check.condition is None
+        # its time comes (the test moves it instead of waiting a minute), and the background round runs it
+        app.runtime.store.db.execute("UPDATE schedules SET next_ms = 0")
+        app.run_checks()
+        await until(pilot, lambda: app.runtime.notices.unread() == 1, 10)
+        await until(pilot, lambda: "1 条未读" in app.sub_title)
+        assert any("下一班" in str(n.message) for n in app._notifications)  # the toast
+        await pilot.press("escape")  # back to the dashboard
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NotificationCentre))
+        table = app.screen.query_one("#notices", DataTable)
+        assert table.row_count == 1 and "下一班" in str(table.get_row_at(0)[2])
+        assert app.runtime.notices.unread() == 0
+        table.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: bool(app.screen.query("#notice-result")))
+        await pilot.press("escape")
+        await until(pilot, lambda: "未读" not in app.sub_title)
+
+
+async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    checks = Checks(app.runtime.store)
+    check = checks.add("记住", "every 1h", tool="memory.remember", args={"text": "x"}, now=0)
+    async with app.run_test(size=SIZE) as pilot:
+        app.run_checks()
+        await until(pilot, lambda: bool(checks.runs(check.id)))
+        await pilot.press("4")
+        await until(pilot, lambda: bool(app.query("#checks")))
+        table = app.query_one("#checks", DataTable)
+        row = [str(c) for c in table.get_row_at(0)]
+        assert row[0] == "记住" and row[1] == "every 1h" and "scheduled runs may only read" in row[4]
+        table.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: app.screen.query("OptionList"))
+        await pilot.press("down", "enter")  # 运行记录
+        await until(pilot, lambda: isinstance(app.screen, RunLogDialog))
+        log = app.screen.query_one("#run-log", DataTable)
+        assert str(log.get_row_at(0)[2]) == "被拒绝"
