@@ -82,3 +82,22 @@ async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
         await until(pilot, lambda: isinstance(app.screen, RunLogDialog))
         log = app.screen.query_one("#run-log", DataTable)
         assert str(log.get_row_at(0)[2]) == "被拒绝"
+
+
+async def test_an_assistant_tasks_notification_opens_its_conversation(tmp_path: Path) -> None:
+    from tui.app.chat_pane import ChatPane
+    from tui.runtime.chat.history import ChatHistory
+
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    history = ChatHistory(app.runtime.store)
+    cid = history.start("⏰ 早上的空教室")
+    history.append(cid, {"role": "user", "content": "二教现在哪些教室空着？"})
+    history.append(cid, {"role": "assistant", "content": "二教 201 空着。"})
+    async with app.run_test(size=SIZE) as pilot:
+        app.runtime.notices.add("s-1", "早上的空教室", "二教 201 空着。", session=cid)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NotificationCentre))
+        app.screen.query_one("#notices", DataTable).focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, NotificationCentre))
+        await until(pilot, lambda: bool(app.query(ChatPane)) and app.query_one(ChatPane).cid == cid)

@@ -246,3 +246,27 @@ def test_desktop_notifications_through_notify_send(tmp_path: Path, monkeypatch: 
     notices.mark_read()
     assert notices.unread() == 0
     store.close()
+
+
+async def test_the_assistant_creates_a_check_only_with_the_students_approval(runtime: Runtime) -> None:
+    from tui.runtime.gate import Approval, ApprovalRequest, Turn
+
+    args = {"title": "余额提醒", "cron": "every 1h", "tool": "probe.balance", "check": "result.balanceYuan < 20",
+            "message": "校园卡只剩 ${result.balanceYuan} 元"}  # fmt: skip
+    refused = await runtime.gate.call("scheduler.create", args, actor="agent", turn=Turn("s"))
+    assert refused.status == "declined" and Checks(runtime.store).all() == []  # nobody approved it
+
+    class Yes:
+        def __init__(self) -> None:
+            self.asked: list[ApprovalRequest] = []
+
+        async def approve(self, request: ApprovalRequest) -> Approval:
+            self.asked.append(request)
+            return Approval(True)
+
+    yes = Yes()
+    runtime.gate.approver = yes
+    done = await runtime.gate.call("scheduler.create", args, actor="agent", turn=Turn("s"))
+    assert done.status == "ok" and yes.asked[0].tool.id == "scheduler.create"
+    [check] = Checks(runtime.store).all()
+    assert check.condition == "result.balanceYuan < 20" and check.source == "scheduler"
