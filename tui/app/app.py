@@ -166,11 +166,13 @@ class PkuHarnessApp(App[None]):
         self.run_worker(self._run_checks(), group="checks", exclusive=False, exit_on_error=False)
 
     async def _run_checks(self) -> None:
+        from tui.runtime.audit import now_ms
+        from tui.runtime.scheduler.checks import Checks
         from tui.runtime.scheduler.runner import Scheduler
         from tui.runtime.scheduler.tasks import task_runner
 
-        if self._checks_running:
-            return
+        if self._checks_running or not Checks(self.runtime.store).due(now_ms()):
+            return  # most rounds: nothing due, and no model or keyring is touched
         self._checks_running = True
         try:
             await Scheduler(self.runtime, self.runtime.notices, task_runner(self.runtime)).run_due()
