@@ -33,7 +33,7 @@ from tui.runtime.plugin_fetch import PluginFetcher
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.registry import InstalledPlugin, Registry
 from tui.runtime.scheduler.notices import Notices
-from tui.runtime.secrets import Secrets
+from tui.runtime.secrets import Secrets, scrub_logs
 from tui.runtime.settings import AppSettings
 from tui.runtime.store import Store
 
@@ -83,6 +83,7 @@ class Runtime:
         self.registry = registry
         self.demo = demo
         self.secrets = Secrets()
+        scrub_logs(self.secrets)  # request lines logged by httpx may carry an SSO token
         self.campus = CampusSession(store, self.secrets)
         self.abilities = Abilities(store, self.secrets, ui, self.campus)
         self.abilities.find_tool = registry.find

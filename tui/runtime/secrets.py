@@ -6,6 +6,7 @@ details with it, as a backstop to never putting secrets there in the first place
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any
 
@@ -49,3 +50,30 @@ class Secrets:
         if isinstance(value, dict):
             return {self.scrub_text(k): self.scrub(v) for k, v in value.items()}
         return value
+
+
+class ScrubbingFilter(logging.Filter):
+    """Masks known secrets in log records (httpx logs each request's URL, and SSO hops carry `token=`)."""
+
+    def __init__(self, secrets: Secrets) -> None:
+        super().__init__()
+        self.secrets = secrets
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        clean = self.secrets.scrub_text(text)
+        if clean != text:
+            record.msg, record.args = clean, None
+        return True
+
+
+#: The libraries that log request lines or headers (threats.md S3).
+NOISY_LOGGERS = ("httpx", "httpcore", "openai")
+
+
+def scrub_logs(secrets: Secrets) -> None:
+    """Put a scrubbing filter on the HTTP libraries' loggers (once per Secrets)."""
+    for name in NOISY_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, ScrubbingFilter) and f.secrets is secrets for f in logger.filters):
+            logger.addFilter(ScrubbingFilter(secrets))

@@ -99,3 +99,20 @@ async def test_binding_a_mobile_token_through_iaaa(session: CampusSession, fake:
     assert fake.otp[USER] == bound["secret"] and bound["personId"] == USER
     session.set_otp_secret(bound["secret"], bound["personId"])
     assert await session.login("treehole", USER, PASSWORD)  # the bound token now answers IAAA by itself
+
+
+async def test_request_logs_never_show_a_token(
+    session: CampusSession, fake: FakeCampus, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    from tui.runtime.secrets import scrub_logs
+
+    scrub_logs(session.secrets)
+    with caplog.at_level(logging.DEBUG, logger="httpx"):
+        state = await session.login("treehole", USER, PASSWORD)
+    exchange = next(s for s in fake.seen if s.path == "/chapi/cas_iaaa_login")
+    token = exchange.query["token"][0]
+    assert "cas_iaaa_login" in caplog.text  # httpx did log the exchange's request line …
+    assert token not in caplog.text and (state.token or "") not in caplog.text  # … with the token masked
+    assert "‹secret›" in caplog.text
