@@ -106,17 +106,15 @@ async def card(net: CampusNet, jar: httpx.Cookies, service: Service, token: str,
     raise LoginError("server", "the card service did not hand out its token after the portal login")
 
 
-def _cookie_exchange(path_check: Callable[[httpx.Response], bool] | None = None) -> Exchange:
-    async def run(net: CampusNet, jar: httpx.Cookies, service: Service, token: str, device: str) -> ServiceState:
-        sep = "&" if "?" in _login_url(service, device) else "?"
-        response = await _follow(
-            net, jar, f"{_login_url(service, device)}{sep}_rand={_rand()}&token={token}", {"user-agent": CHROME_UA}
-        )
-        if response.status_code >= 400 or _rejected(response) or (path_check and not path_check(response)):
-            raise LoginError("server", f"{service.title} did not accept the login (HTTP {response.status_code})")
-        return ServiceState(expires_at=time.time() + service.lifetime)
-
-    return run
+async def cookie_service(net: CampusNet, jar: httpx.Cookies, service: Service, token: str, device: str) -> ServiceState:
+    """Blackboard and bdkj: the token at the service's login URL sets its session cookies."""
+    sep = "&" if "?" in _login_url(service, device) else "?"
+    response = await _follow(
+        net, jar, f"{_login_url(service, device)}{sep}_rand={_rand()}&token={token}", {"user-agent": CHROME_UA}
+    )
+    if response.status_code >= 400 or _rejected(response):
+        raise LoginError("server", f"{service.title} did not accept the login (HTTP {response.status_code})")
+    return ServiceState(expires_at=time.time() + service.lifetime)
 
 
 async def elective(net: CampusNet, jar: httpx.Cookies, service: Service, token: str, device: str) -> ServiceState:
@@ -179,8 +177,8 @@ async def its(net: CampusNet, jar: httpx.Cookies, username: str, password: str, 
 EXCHANGES: dict[str, Exchange] = {
     "treehole": treehole,
     "card": card,
-    "blackboard": _cookie_exchange(),
+    "blackboard": cookie_service,
     "elective": elective,
     "cwfw": cwfw,
-    "bdkj": _cookie_exchange(),
+    "bdkj": cookie_service,
 }
