@@ -151,7 +151,9 @@ class NotificationCentre(ModalScreen[None]):
             yield VerticalScroll(id="notice-detail")
             with Horizontal():
                 yield Button(t("close", loc), id="notices-close")
-        self.notices.mark_read()
+
+    def on_mount(self) -> None:
+        self.notices.mark_read()  # the student has now seen them (the ● marks stay for this look)
 
     def action_close(self) -> None:
         self.dismiss(None)
