@@ -22,7 +22,7 @@ from textual.widgets import Button, Checkbox, DataTable, Input, Static
 from tui.app.dialogs import DIALOG_CSS
 from tui.app.i18n import t
 from tui.runtime.campus.iaaa import LoginError, OtpBinding, QrLogin
-from tui.runtime.campus.qr_image import ImageError, decode_png, half_blocks, modules
+from tui.runtime.campus.qr_image import draw
 from tui.runtime.campus.services import SERVICES, service
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.totp import BadSecret
@@ -37,11 +37,8 @@ SMS_COOLDOWN_S = 60.0
 
 def qr_text(png: bytes) -> Text:
     """The QR code drawn dark-on-white whatever the terminal's theme (phones read that reliably)."""
-    try:
-        lines = half_blocks(modules(decode_png(png)), light_as_block=False)
-    except ImageError as e:
-        return Text(f"(the QR code cannot be drawn here: {e})")
-    return Text("\n".join(lines), style="#000000 on #ffffff", no_wrap=True)
+    lines, drawn = draw(png, light_as_block=False)
+    return Text("\n".join(lines), style="#000000 on #ffffff", no_wrap=True) if drawn else Text(lines[0])
 
 
 class LoginScreen(ModalScreen[bool]):

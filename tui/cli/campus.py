@@ -14,7 +14,7 @@ from datetime import datetime
 import click
 
 from tui.runtime.campus.iaaa import LoginError, OtpBinding, QrLogin
-from tui.runtime.campus.qr_image import ImageError, decode_png, half_blocks, modules
+from tui.runtime.campus.qr_image import draw
 from tui.runtime.campus.services import SERVICES, UnsupportedService, service
 from tui.runtime.campus.session import ENV_PASSWORD, CampusSession
 from tui.runtime.campus.totp import BadSecret
@@ -157,21 +157,13 @@ async def _bind(session: CampusSession, username: str | None) -> None:
     click.echo("mobile token bound and saved. Other authenticator apps can share it: pku-harness status --otp-uri")
 
 
-def qr_lines(png: bytes) -> list[str]:
-    """The QR image as text for a dark terminal, or a note when it cannot be drawn."""
-    try:
-        return half_blocks(modules(decode_png(png)))
-    except ImageError as e:
-        return [f"(the QR code cannot be drawn here: {e})"]
-
-
 async def _qr(session: CampusSession, name: str) -> None:
     svc = service(name)
     if svc.app_id is None or svc.redirect is None:
         raise click.ClickException(f"{name} has its own login; QR login is for IAAA services")
     flow = QrLogin(session.net, svc.app_id, svc.redirect.format(device=session.device()))
     try:
-        click.echo("\n".join(qr_lines(await flow.start())))
+        click.echo("\n".join(draw(await flow.start())[0]))  # light blocks: right for a dark terminal
         click.echo("scan it with the 北京大学 app and confirm there…", err=True)
         for _ in range(QR_POLLS):
             token = await flow.poll()

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from tui.runtime.runtime import Runtime
-from tui.runtime.scheduler.checks import Checks
+from tui.runtime.scheduler.checks import Checks, read_tool
 from tui.runtime.scheduler.runner import Scheduler
 from tui.runtime.scheduler.tasks import task_runner
 from tui.runtime.scheduler.timing import beijing
@@ -82,14 +82,9 @@ def add(
         raise click.BadParameter(f"not valid JSON: {e}", param_hint="--args") from None
     runtime = _runtime()
     try:
-        if tool:
-            found = runtime.registry.find(tool)
-            if found is None:
-                raise click.ClickException(f"there is no tool {tool!r} (pku-harness tools list)")
-            if found.effect != "read":
-                raise click.ClickException(f"checks run read tools only; {found.id} is {found.effect}")
-            tool = found.id
         try:
+            if tool:
+                tool = read_tool(runtime.registry.find, tool)
             check = Checks(runtime.store).add(
                 title,
                 f"every {every}" if every else str(cron),
@@ -100,7 +95,8 @@ def add(
                 prompt=prompt,
             )
         except ValueError as e:
-            raise click.ClickException(str(e)) from None
+            hint = " (pku-harness tools list)" if str(e).startswith("there is no tool") else ""
+            raise click.ClickException(f"{e}{hint}") from None
         click.echo(f"{check.id}: next run {beijing(check.next_ms)} (Beijing time)")
     finally:
         runtime.close()

@@ -19,7 +19,7 @@ from tui.lang.host import HostError
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.treehole import Treehole
 from tui.runtime.campus.vault import KEYRING_SERVICE
-from tui.runtime.scheduler.checks import Checks
+from tui.runtime.scheduler.checks import Checks, read_tool
 from tui.runtime.secrets import Secrets
 from tui.runtime.store import Store
 
@@ -189,15 +189,10 @@ class Abilities:
         if not isinstance(timing, str):
             raise HostError("ability", "scheduler.create needs a schedule: cron like '30 7 * * 1-5' or 'every 30m'")
         tool = args.get("tool") if isinstance(args.get("tool"), str) else None
-        if tool and self.find_tool is not None:
-            found = self.find_tool(tool)
-            if found is None:
-                raise HostError("ability", f"scheduler.create: there is no tool {tool!r}")
-            if found.effect != "read":
-                raise HostError("ability", f"scheduler.create: checks run read tools only; {tool} is {found.effect}")
-            tool = found.id
         condition = args.get("check") if isinstance(args.get("check"), str) else args.get("condition")
         try:
+            if tool and self.find_tool is not None:
+                tool = read_tool(self.find_tool, tool)
             check = Checks(self.store).add(
                 title,
                 timing,

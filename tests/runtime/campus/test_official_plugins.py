@@ -75,23 +75,28 @@ async def test_not_logged_in_is_a_clear_error(runtime: Runtime, fake: FakeCampus
     assert done.status == "error" and "not logged in to 校园卡 (card)" in done.message
 
 
+def treehole_plugin(runtime: Runtime, root: Path, pid: str, description: str, tool: str, tool_yaml: str) -> None:
+    """A one-tool community plugin declaring treehole, loaded into the runtime."""
+    folder = root / pid
+    (folder / "tools").mkdir(parents=True)
+    (folder / "PLUGIN.md").write_text(
+        f"---\nspec: 1\nid: {pid}\nname: 探针\ndescription: {description}\nversion: 1.0.0\nauthor: qa\n"
+        f"campus: [treehole]\ntools:\n  {tool}: tools/{tool}.yaml\n---\n",
+        encoding="utf-8",
+    )
+    (folder / "tools" / f"{tool}.yaml").write_text(tool_yaml, encoding="utf-8")
+    runtime.add_folder(folder, official=False)
+
+
 async def test_a_canary_cookie_never_reaches_a_plugin_result(
     runtime: Runtime, fake: FakeCampus, tmp_path: Path
 ) -> None:
-    folder = tmp_path / "probe"
-    (folder / "tools").mkdir(parents=True)
-    (folder / "PLUGIN.md").write_text(
-        "---\nspec: 1\nid: probe\nname: 探针\ndescription: 回显请求\nversion: 1.0.0\nauthor: qa\n"
-        "campus: [treehole]\ntools:\n  echo: tools/echo.yaml\n---\n",
-        encoding="utf-8",
-    )
-    (folder / "tools" / "echo.yaml").write_text(
+    treehole_plugin(
+        runtime, tmp_path, "probe", "回显请求", "echo",
         "title: 回显\nsummary: 回显\ndescription: Echo what treehole saw.\neffect: read\nsteps:\n"
         "  - let: r\n    request: { campus: treehole, url: /chapi/api/v3/echo }\n    as: response\n"
         "return: r\n",
-        encoding="utf-8",
-    )
-    runtime.add_folder(folder, official=False)
+    )  # fmt: skip
     await runtime.gate.call("probe.echo", {}, actor="user")  # the first answer sets the canary cookie
     done = await runtime.gate.call("probe.echo", {}, actor="user")
     assert done.status == "ok", done.message
@@ -107,19 +112,11 @@ async def test_a_canary_cookie_never_reaches_a_plugin_result(
 async def test_a_plugin_path_off_the_service_is_refused_before_signing(
     runtime: Runtime, fake: FakeCampus, tmp_path: Path, url: str
 ) -> None:
-    folder = tmp_path / "sneaky"
-    (folder / "tools").mkdir(parents=True)
-    (folder / "PLUGIN.md").write_text(
-        "---\nspec: 1\nid: sneaky\nname: 偷\ndescription: 试探校园服务路径\nversion: 1.0.0\nauthor: qa\n"
-        "campus: [treehole]\ntools:\n  go: tools/go.yaml\n---\n",
-        encoding="utf-8",
-    )
-    (folder / "tools" / "go.yaml").write_text(
+    treehole_plugin(
+        runtime, tmp_path, "sneaky", "试探校园服务路径", "go",
         "title: 去\nsummary: 去\ndescription: Go.\neffect: read\ninput:\n  u: { type: string }\nsteps:\n"
         "  - request: { campus: treehole, url: '${input.u}' }\n",
-        encoding="utf-8",
-    )
-    runtime.add_folder(folder, official=False)
+    )  # fmt: skip
     done = await runtime.gate.call("sneaky.go", {"u": url}, actor="user")
     assert done.status == "error"
     assert "campus" in done.message and ("leaves" in done.message or "path starting with '/'" in done.message)

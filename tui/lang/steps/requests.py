@@ -48,7 +48,7 @@ def scrub_url(url: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(kept, quote_via=quote)))
 
 
-def _query_items(value: Any) -> list[tuple[str, str]]:
+def query_items(value: Any) -> list[tuple[str, str]]:
     if not isinstance(value, dict):
         raise ToolError("expression", "query must give an object of parameters")
     items: list[tuple[str, str]] = []
@@ -67,7 +67,7 @@ def build_request(spec: RequestSpec, render: Render, network: tuple[str, ...], c
     url = render(spec.url)
     if not isinstance(url, str):
         raise ToolError("expression", "the request url must give text")
-    query = _query_items(render(spec.query)) if spec.query is not None else []
+    query = query_items(render(spec.query)) if spec.query is not None else []
     headers: dict[str, str] = {}
     for k, v in (spec.headers or {}).items():
         if k.lower() in _FORBIDDEN_HEADERS:
@@ -83,7 +83,7 @@ def build_request(spec: RequestSpec, render: Render, network: tuple[str, ...], c
         body = _json.dumps(to_json(render(spec.json_body), "json"), ensure_ascii=False).encode()
         headers.setdefault("content-type", "application/json")
     elif spec.form is not None:
-        body = urlencode(_query_items(render(spec.form))).encode()
+        body = urlencode(query_items(render(spec.form))).encode()
         headers.setdefault("content-type", "application/x-www-form-urlencoded")
     elif spec.body is not None:
         body = to_str(render(spec.body)).encode()

@@ -14,8 +14,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
-from tui.runtime.campus.iaaa import LoginError
-from tui.runtime.campus.net import BodyTooLarge, CampusNet
+from tui.runtime.campus.iaaa import LoginError, login_send
+from tui.runtime.campus.net import CampusNet
 from tui.runtime.campus.services import CARD_UA, CHROME_UA, Service, ServiceState
 
 MAX_HOPS = 5
@@ -33,12 +33,7 @@ def _on_campus(url: str) -> bool:
 async def _get(net: CampusNet, jar: httpx.Cookies, url: str, headers: dict[str, str] | None = None) -> httpx.Response:
     if not _on_campus(url):
         raise LoginError("server", f"the login chain pointed off campus ({urlsplit(url).hostname}); stopped there")
-    try:
-        return await net.send(jar, "GET", url, headers=headers)
-    except httpx.TimeoutException:
-        raise LoginError("network", f"{urlsplit(url).hostname} did not answer in time") from None
-    except (httpx.HTTPError, BodyTooLarge) as e:
-        raise LoginError("network", f"cannot reach {urlsplit(url).hostname} ({type(e).__name__})") from None
+    return await login_send(net, jar, "GET", url, headers=headers)
 
 
 async def _follow(
@@ -134,14 +129,11 @@ async def cwfw(net: CampusNet, jar: httpx.Cookies, service: Service, token: str,
     home = await _follow(net, jar, f"{base}/home2.jsp?_rand={_rand()}&token={token}")
     if _rejected(home):
         raise LoginError("server", "the finance portal did not accept the login")
-    try:
-        posted = await net.send(
-            jar, "POST", f"{base}/findpages_postData.action",
-            data={"token": token, "timeStamp": str(int(time.time() * 1000))},
-            headers={"x-requested-with": "XMLHttpRequest"},
-        )  # fmt: skip
-    except (httpx.HTTPError, BodyTooLarge) as e:
-        raise LoginError("network", f"cannot reach the finance portal ({type(e).__name__})") from None
+    posted = await login_send(
+        net, jar, "POST", f"{base}/findpages_postData.action",
+        data={"token": token, "timeStamp": str(int(time.time() * 1000))},
+        headers={"x-requested-with": "XMLHttpRequest"},
+    )  # fmt: skip
     if posted.text.strip() != "ok":
         raise LoginError("server", "the finance portal refused the login (the account may be disabled)")
     page = await _follow(net, jar, f"{base}/home3.jsp")
@@ -159,13 +151,10 @@ async def cwfw(net: CampusNet, jar: httpx.Cookies, service: Service, token: str,
 
 async def its(net: CampusNet, jar: httpx.Cookies, username: str, password: str, service: Service) -> ServiceState:
     """its's own form login with the network account (not IAAA)."""
-    try:
-        response = await net.send(
-            jar, "POST", "https://its.pku.edu.cn/cas/webLogin",
-            data={"iprange": "yes", "rid": "", "username": username, "password": password},
-        )  # fmt: skip
-    except (httpx.HTTPError, BodyTooLarge) as e:
-        raise LoginError("network", f"cannot reach its.pku.edu.cn ({type(e).__name__})") from None
+    response = await login_send(
+        net, jar, "POST", "https://its.pku.edu.cn/cas/webLogin",
+        data={"iprange": "yes", "rid": "", "username": username, "password": password},
+    )  # fmt: skip
     alert = re.search(r'alert\("([^"]*)"\)', response.text)
     if alert and "history.back" in response.text:
         raise LoginError("password", f"its: {alert.group(1)}")

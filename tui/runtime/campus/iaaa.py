@@ -76,13 +76,16 @@ def _failure(doc: dict[str, Any]) -> LoginError:
     return LoginError("password", f"IAAA: {message}")
 
 
-async def _send(net: CampusNet, jar: httpx.Cookies, method: str, url: str, **kw: Any) -> httpx.Response:
+async def login_send(net: CampusNet, jar: httpx.Cookies, method: str, url: str, **kw: Any) -> httpx.Response:
+    """`net.send` for a login flow: a network failure becomes LoginError("network") naming who did not answer."""
+    host = httpx.URL(url).host
+    who = "IAAA" if host == "iaaa.pku.edu.cn" else host
     try:
         return await net.send(jar, method, url, **kw)
     except httpx.TimeoutException:
-        raise LoginError("network", "IAAA did not answer in time") from None
+        raise LoginError("network", f"{who} did not answer in time") from None
     except (httpx.HTTPError, BodyTooLarge) as e:
-        raise LoginError("network", f"cannot reach IAAA ({type(e).__name__})") from None
+        raise LoginError("network", f"cannot reach {who} ({type(e).__name__})") from None
 
 
 async def password_login(
@@ -94,7 +97,7 @@ async def password_login(
         LoginError: wrong password, a missing or wrong mobile-token code, the network.
     """
     jar = httpx.Cookies()
-    key = _json(await _send(net, jar, "GET", f"{IAAA}/getPublicKey.do", headers=_XHR), "the public-key request")
+    key = _json(await login_send(net, jar, "GET", f"{IAAA}/getPublicKey.do", headers=_XHR), "the public-key request")
     if key.get("success") is not True or not isinstance(key.get("key"), str):
         raise LoginError("server", "IAAA did not hand out its public key")
     form = {
@@ -106,7 +109,7 @@ async def password_login(
         "otpCode": otp_code or "",
         "redirUrl": redirect,
     }
-    doc = _json(await _send(net, jar, "POST", f"{IAAA}/oauthlogin.do", data=form, headers=_XHR), "the login")
+    doc = _json(await login_send(net, jar, "POST", f"{IAAA}/oauthlogin.do", data=form, headers=_XHR), "the login")
     if doc.get("success") is True and isinstance(doc.get("token"), str):
         return str(doc["token"])
     raise _failure(doc)
@@ -128,11 +131,11 @@ class QrLogin:
         Raises:
             LoginError: IAAA cannot be reached or sent no image.
         """
-        await _send(
+        await login_send(
             self.net, self.jar, "GET", f"{IAAA}/oauth.jsp",
             params={"appID": self.app_id, "appName": "", "redirectUrl": self.redirect},
         )  # fmt: skip
-        image = await _send(
+        image = await login_send(
             self.net, self.jar, "GET", f"{IAAA}/genQRCode.do",
             params={"userName": "", "_rand": _rand(), "appId": self.app_id},
         )  # fmt: skip
@@ -149,7 +152,7 @@ class QrLogin:
         """
         form = {"appId": "PKUApp", "issuerAppId": "iaaa", "targetAppId": self.app_id, "redirectUrl": self.redirect}
         doc = _json(
-            await _send(self.net, self.jar, "POST", f"{IAAA}/oauthlogin4QRCode.do", data=form, headers=_XHR),
+            await login_send(self.net, self.jar, "POST", f"{IAAA}/oauthlogin4QRCode.do", data=form, headers=_XHR),
             "the QR poll",
         )
         if doc.get("success") is True and isinstance(doc.get("token"), str):
@@ -177,7 +180,7 @@ class OtpBinding:
             LoginError: a wrong password, or IAAA refused to send.
         """
         doc = _json(
-            await _send(
+            await login_send(
                 self.net, self.jar, "POST", f"{IAAA}/auth4Bind.do",
                 data={"userName": self.username, "password": password, "randCode": ""},
             ),
@@ -186,7 +189,7 @@ class OtpBinding:
         if doc.get("success") is not True:
             raise _failure(doc)
         sent = _json(
-            await _send(
+            await login_send(
                 self.net, self.jar, "GET", f"{IAAA}/pageFlows/identity/otpBind/sendSMSCodeBind.do",
                 params={"_rand": _rand()},
             ),
@@ -206,19 +209,21 @@ class OtpBinding:
 
         base = f"{IAAA}/pageFlows/identity/otpBind"
         checked = _json(
-            await _send(self.net, self.jar, "POST", f"{base}/checkSms.do",
+            await login_send(self.net, self.jar, "POST", f"{base}/checkSms.do",
                         data={"userId": self.username, "smsCode": sms_code}),
             "the SMS check",
         )  # fmt: skip
         if checked.get("success") is not True:
             raise LoginError("password", f"IAAA: {checked.get('message') or '短信验证码错误'}")
-        key = _json(await _send(self.net, self.jar, "GET", f"{base}/genOtpKey.do", params={"_rand": _rand()}), "key")
+        key = _json(
+            await login_send(self.net, self.jar, "GET", f"{base}/genOtpKey.do", params={"_rand": _rand()}), "key"
+        )
         secret = key.get("secKey")
         if key.get("success") is not True or not isinstance(secret, str):
             raise LoginError("server", f"IAAA: {key.get('errMsg') or '没有生成令牌密钥'}")
         person = str(key.get("personId") or self.username)
         bound = _json(
-            await _send(self.net, self.jar, "POST", f"{base}/userBind.do",
+            await login_send(self.net, self.jar, "POST", f"{base}/userBind.do",
                         data={"userId": person, "otpCode": totp(secret)}),
             "the binding",
         )  # fmt: skip

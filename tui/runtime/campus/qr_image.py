@@ -135,3 +135,11 @@ def half_blocks(grid: list[list[bool]], quiet: int = 2, light_as_block: bool = T
             line += "█" if a and b else "▀" if a else "▄" if b else " "
         lines.append(line)
     return lines
+
+
+def draw(png: bytes, light_as_block: bool = True) -> tuple[list[str], bool]:
+    """IAAA's QR image as half-block lines, and whether it could be drawn (else one line saying why)."""
+    try:
+        return half_blocks(modules(decode_png(png)), light_as_block=light_as_block), True
+    except ImageError as e:
+        return [f"(the QR code cannot be drawn here: {e})"], False

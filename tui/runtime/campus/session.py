@@ -384,12 +384,11 @@ class CampusSession:
         if state is None or state.expired(self.clock()):
             state = await self._relogin(name, self._generation.get(name, 0))
         generation = self._generation.get(name, 0)
-        status, final, resp_headers, body = await self._send(svc, state, request.method, url, headers, request, effect)
+        sent = (request.method, url, headers, request.body, effect)
+        status, final, resp_headers, body = await self._send(svc, state, *sent)
         if svc.expired(status, resp_headers, body):
             state = await self._relogin(name, generation)
-            status, final, resp_headers, body = await self._send(
-                svc, state, request.method, url, headers, request, effect
-            )
+            status, final, resp_headers, body = await self._send(svc, state, *sent)
             if svc.expired(status, resp_headers, body):
                 raise HostError("network", f"{svc.title} still says the session expired after logging in again")
         self._save(name)
@@ -403,14 +402,14 @@ class CampusSession:
         method: str,
         url: httpx.URL,
         headers: dict[str, str],
-        request: HttpRequest,
+        content: bytes | None,
         effect: str,
     ) -> tuple[int, str, dict[str, str], bytes]:
         """Sign and send, following redirects on the service's host; retry reads after 5xx or a timeout."""
         attempts = len(self.backoff) + 1 if effect == "read" else 1
         for attempt in range(attempts):
             try:
-                result = await self._send_once(svc, state, method, url, headers, request.body)
+                result = await self._send_once(svc, state, method, url, headers, content)
             except (httpx.TimeoutException, httpx.NetworkError) as e:
                 if attempt + 1 < attempts:
                     await asyncio.sleep(self.backoff[attempt])

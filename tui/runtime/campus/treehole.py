@@ -12,7 +12,7 @@ from typing import Any
 
 from tui.lang.host import HostError, HttpRequest
 from tui.lang.netpolicy import PolicyError, campus_url
-from tui.lang.steps.requests import with_query
+from tui.lang.steps.requests import query_items, with_query
 from tui.runtime.campus.session import CampusSession
 
 KINDS = ("login", "course")
@@ -69,8 +69,8 @@ class Treehole:
             url = campus_url("treehole", spec["url"])
         except PolicyError as e:
             raise HostError("ability", f"verify.treehole: {e}") from None
-        query = spec.get("query")
-        items = [(str(k), str(v)) for k, v in query.items() if v is not None] if isinstance(query, dict) else []
+        # the plugin language's own rule for query values (numbers as JavaScript prints them, lists repeated)
+        items = query_items(spec["query"]) if isinstance(spec.get("query"), dict) else []
         headers: dict[str, str] = {}
         body = None
         if "json" in spec:

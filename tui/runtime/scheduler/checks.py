@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +89,20 @@ def _check(row: Any) -> Check:
         last_error=row[9],
         failures=int(row[10]),
     )
+
+
+def read_tool(find: Callable[[str], Any], name: str) -> str:
+    """The id of the tool `name` (an id or a model name), which a check may run only if it reads.
+
+    Raises:
+        ValueError: there is no such tool, or it does more than read.
+    """
+    tool = find(name)
+    if tool is None:
+        raise ValueError(f"there is no tool {name!r}")
+    if tool.effect != "read":
+        raise ValueError(f"checks run read tools only; {tool.id} is {tool.effect}")
+    return str(tool.id)
 
 
 class Checks:
