@@ -18,6 +18,7 @@ from typing import Any
 
 from widgets_render.catalog import COMPONENTS
 from widgets_render.evaluator import BudgetExceeded, Evaluator
+from widgets_render.safe_text import clean
 from widgets_render.viewmodel import ErrorCard, Resolved, VNode
 
 #: Items a list, table or bars shows at most, whatever `limit` says.
@@ -29,14 +30,6 @@ _PER_ITEM = {"bars": frozenset({"label", "value", "max", "display", "tone"}), "k
 #: Props always shown as text.
 _TEXT_PROPS = frozenset(
     {"text", "label", "unit", "subtitle", "title", "alt", "placeholder", "display", "prefix", "past"}
-)
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-#: Whole escape sequences (CSI `ESC [ … final`, OSC/DCS/APC strings up to BEL or ST, two-byte `ESC x`), so that
-#: no `[31m` remnant is left once the ESC byte itself is gone.
-_ESCAPES = re.compile(
-    "\x1b\\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]"
-    "|[\x1b][\\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\\\|\x9c)?|[\x9d\x90\x98\x9e\x9f][^\x07\x1b\x9c]*(?:\x07|\x1b\\\\|\x9c)?"
-    "|\x1b[ -/]*[0-~]"
 )
 #: Props that hold structure, actions or names rather than text to resolve.
 _STRUCTURAL = frozenset(
@@ -78,11 +71,6 @@ def pick(v: Any, locale: str) -> Any:
     if isinstance(v, dict) and "zh" in v and set(v) <= {"zh", "en"}:
         return v["en"] if locale == "en" and v.get("en") is not None else v["zh"]
     return v
-
-
-def clean(text: str) -> str:
-    """Text safe for a terminal: C0/C1 control characters (escape sequences) removed, except newline and tab."""
-    return _CONTROL.sub("", _ESCAPES.sub("", text))
 
 
 def display(value: Any) -> str:

@@ -1,5 +1,6 @@
-"""Mounts a resolved view model as Textual widgets (genui.md §2.4). All text goes in as `Content`-free plain
-strings with markup off: tool data like `[/bold]` shows literally and can never raise a MarkupError.
+"""Mounts a resolved view model as Textual widgets (genui.md §2.4). Every text goes in as `plain()` content (or
+`literal()` Text where a widget wants Rich text): cleaned of terminal escapes and never read as markup, so tool data
+like `[/bold]` shows literally and can never raise, and `[@click=…]` is text, not an action.
 
 Imported only by the app (it needs Textual); `widgets_render/__init__.py` stays Textual-free.
 """
@@ -34,7 +35,7 @@ from textual.widgets import (
     TabPane,
 )
 
-from widgets_render.resolve import clean
+from widgets_render.safe_text import clean
 from widgets_render.viewmodel import ErrorCard, Resolved, VNode
 
 BAR_WIDTH = 16
@@ -43,7 +44,9 @@ BAR_WIDTH = 16
 class GenButton(Button):
     """A button that carries its genui action (unevaluated; the screen runs it when pressed)."""
 
-    def __init__(self, label: str, action: dict[str, object] | None, form: str | None = None, **kwargs: object) -> None:
+    def __init__(
+        self, label: Content, action: dict[str, object] | None, form: str | None = None, **kwargs: object
+    ) -> None:
         super().__init__(label, **kwargs)  # type: ignore[arg-type]
         self.gen_action = action
         self.gen_form = form
@@ -98,19 +101,35 @@ def field_widget(node: VNode) -> Widget:
         initial = str(value) if value is not None and str(value) in {c[1] for c in choices} else Select.NULL
         # A required select still starts blank when nothing is chosen: picking for the user would hide the choice.
         blank = initial is Select.NULL or not p.get("required")
-        widget: Widget = Select(choices, value=initial, allow_blank=blank, name=name)
+        # Text, not Content: Select's type-to-search reads Text and str prompts only.
+        prompts = [(literal(shown), key) for shown, key in choices]
+        widget: Widget = Select(prompts, value=initial, allow_blank=blank, name=name)
     elif p.get("input") == "toggle":
         widget = Switch(value=bool(value), name=name)
     else:
         widget = Input(
-            value="" if value is None else _text(value),
-            placeholder=str(p.get("placeholder") or ""),
+            value="" if value is None else clean(_text(value)),
+            placeholder=clean(str(p.get("placeholder") or "")),
             type="number" if p.get("input") == "number" else "text",
             name=name,
         )
     widget.add_class("gen-input")
     label = str(p.get("label") or name)
-    return Vertical(Static(label, markup=False, classes="gen-field-label"), widget, classes="gen-field")
+    return Vertical(Static(plain(label), markup=False, classes="gen-field-label"), widget, classes="gen-field")
+
+
+def plain(text: str) -> Content:
+    """Text that came from a plugin, a server, a model or the student, as Textual content: cleaned of escapes, bidi
+    and invisible characters (`safe_text.clean`) and never read as markup, so `[@click=…]` is shown, not run, and
+    `[/]` cannot raise. Every widget text that can hold such data goes in this way (or as `literal()`)."""
+    return Content(clean(text))
+
+
+def as_markup(text: str) -> str:
+    """Text for the few places Textual only ever reads as markup (the command palette's titles): cleaned, and every
+    `[` escaped, so plugin text shows as written and no `[@click=…]` tag or style can form. (Textual's own
+    `markup.escape` leaves `[$var]` tags and backslashes as they are.)"""
+    return clean(text).replace("[", "\\[")
 
 
 def literal(value: object) -> Text:
@@ -122,7 +141,7 @@ def literal(value: object) -> Text:
 def _static(text: str, node: VNode | None = None, *classes: str) -> Static:
     tone = f"tone-{node.tone}" if node is not None and node.tone else ""
     warn = " ⚠" if node is not None and node.warnings else ""
-    return Static(text + warn, markup=False, classes=" ".join(c for c in (tone, *classes) if c))
+    return Static(plain(text + warn), markup=False, classes=" ".join(c for c in (tone, *classes) if c))
 
 
 def _number(v: object) -> float:
@@ -136,12 +155,12 @@ def build(node: VNode, screen: bool = False) -> Widget:
         fields = [field_widget(c) if c.kind == "field" else build(c, screen) for c in node.children]
         submit = p.get("submit") if isinstance(p.get("submit"), dict) else None
         label = str(p.get("submitLabel") or "OK")
-        button = GenButton(label, submit, form=p.get("bind") or "form", variant="primary", classes="gen-submit")
+        button = GenButton(plain(label), submit, form=p.get("bind") or "form", variant="primary", classes="gen-submit")
         return Vertical(*fields, button, classes="gen-form")
     if k in ("column", "card", "form", "tab"):
         box = Vertical(*[build(c, screen) for c in node.children], classes=f"gen-{k}")
         if k == "card" and p.get("title"):
-            box.border_title = str(p["title"])
+            box.border_title = plain(str(p["title"]))
         return box
     if k == "row":
         return Horizontal(*[build(c, screen) for c in node.children], classes="gen-row")
@@ -154,7 +173,7 @@ def build(node: VNode, screen: bool = False) -> Widget:
         label = f"{p['label']}  " if p.get("label") else ""
         return _static(f"{label}{_text(p.get('value'))}{unit}", node, "gen-stat")
     if k == "badge":
-        return Label(f" {p.get('text', '')} ", markup=False, classes=f"gen-badge tone-{node.tone or 'neutral'}")
+        return Label(plain(f" {p.get('text', '')} "), markup=False, classes=f"gen-badge tone-{node.tone or 'neutral'}")
     if k == "notice":
         return _static(str(p.get("text", "")), node, "gen-notice")
     if k == "divider":
@@ -224,14 +243,14 @@ def build(node: VNode, screen: bool = False) -> Widget:
     if k == "button":
         action = p.get("action") if isinstance(p.get("action"), dict) else None
         variant = {"primary": "primary", "danger": "error"}.get(str(p.get("variant")), "default")
-        return GenButton(str(p.get("label", "")), action, variant=variant, disabled=bool(p.get("disabled")))
+        return GenButton(plain(str(p.get("label", ""))), action, variant=variant, disabled=bool(p.get("disabled")))
     if k == "field":
         return _static(f"{p.get('label') or p.get('name')}: …", node, "gen-field")
     if k == "tabs":
         if screen and node.children:
-            # Content(...) is literal text: a str title would be read as markup ("[b]" in plugin text).
+            # plain(...) is literal text: a str title would be read as markup ("[b]" in plugin text).
             panes = [
-                TabPane(Content(str(c.props.get("label") or f"{i + 1}")), *[build(b, screen) for b in c.children])
+                TabPane(plain(str(c.props.get("label") or f"{i + 1}")), *[build(b, screen) for b in c.children])
                 for i, c in enumerate(node.children)
             ]
             return GenTabs(panes)
@@ -279,7 +298,7 @@ class GenCountdown(Static):
 
     def __init__(self, node: VNode) -> None:
         tone = f" tone-{node.tone}" if node.tone else ""
-        super().__init__(_time_text(node), markup=False, classes="gen-countdown" + tone)
+        super().__init__(plain(_time_text(node)), markup=False, classes="gen-countdown" + tone)
         self.node = node
         self.started = time.monotonic()
 
@@ -293,7 +312,7 @@ class GenCountdown(Static):
             return  # hidden: no work (the next visible tick catches up, the clock is monotonic)
         p = self.node.props
         left = float(p["seconds"]) - (time.monotonic() - self.started)
-        self.update(countdown_text(left, p.get("format"), p.get("past"), str(p.get("locale") or "zh")))
+        self.update(plain(countdown_text(left, p.get("format"), p.get("past"), str(p.get("locale") or "zh"))))
 
 
 class WidgetFrame(Vertical):
@@ -338,7 +357,7 @@ class WidgetFrame(Vertical):
         self.tap = tap
         # A stale widget keeps its last good data and says how old it is in the title (genui §2.6).
         mark = f" ⟳ {stale}" if isinstance(stale, str) else " ⟳" if stale else ""
-        self.border_title = resolved.title + mark
+        self.border_title = plain(resolved.title + mark)
 
     def action_tap(self) -> None:
         if self.tap is not None:
@@ -352,8 +371,10 @@ class WidgetFrame(Vertical):
         if isinstance(body, ErrorCard):
             self.add_class("-error")
             yield Static(
-                f"⚠ 小组件无法显示 · {body.file} · {body.path or '/'} · {body.code}: {body.message}\n"
-                "运行 plugin validate 查看详情",
+                plain(
+                    f"⚠ 小组件无法显示 · {body.file} · {body.path or '/'} · {body.code}: {body.message}\n"
+                    "运行 plugin validate 查看详情"
+                ),
                 markup=False,
             )
             return
@@ -361,4 +382,6 @@ class WidgetFrame(Vertical):
             yield build(body)
         except Exception as e:
             self.add_class("-error")
-            yield Static(f"⚠ 小组件无法显示 · {self.file} · INTERNAL: {type(e).__name__}: {e}"[:300], markup=False)
+            yield Static(
+                plain(f"⚠ 小组件无法显示 · {self.file} · INTERNAL: {type(e).__name__}: {e}"[:300]), markup=False
+            )

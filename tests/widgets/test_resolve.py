@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.runtime.runtime import Runtime
-from widgets_render.resolve import clean, resolve
+from widgets_render.resolve import resolve
+from widgets_render.safe_text import clean
 from widgets_render.viewmodel import ErrorCard, VNode
 
 NOW = "2026-11-30T12:00:00+08:00"

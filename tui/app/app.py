@@ -29,8 +29,8 @@ from tui.app.plugin_screen import PluginScreen, pick_text
 from tui.app.tool_form import ToolFormScreen
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
-from widgets_render.resolve import clean
-from widgets_render.textual_render import literal
+from widgets_render.safe_text import clean, one_line
+from widgets_render.textual_render import as_markup, literal
 
 #: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
 OPEN_CHECK_EVERY_S = 300.0
@@ -183,14 +183,14 @@ class PkuHarnessApp(App[None]):
 
     def notice_arrived(self, notice: Notice) -> None:
         """A check notified: a toast now, and the unread count in the header."""
-        self.notify(notice.message[:300], title=notice.title, timeout=8, markup=False)
+        self.notify(clean(notice.message)[:300], title=one_line(notice.title), timeout=8, markup=False)
         self.show_unread()
 
     def show_unread(self) -> None:
         unread = self.runtime.notices.unread()
         base = t("demo", self.locale) if self.demo else ""
         count = t("unread", self.locale).format(n=unread) if unread else ""
-        self.sub_title = " · ".join(x for x in (base, count) if x)
+        self.sub_title = clean(" · ".join(x for x in (base, count) if x))
 
     def action_notifications(self) -> None:
         """The notification centre (n)."""
@@ -329,7 +329,9 @@ class PkuHarnessApp(App[None]):
         """The command palette (Ctrl+P): the app's own commands and each plugin's screens."""
         yield from super().get_system_commands(screen)
         for tab in ("home", "assistant", "plugins", "settings"):
-            yield SystemCommand(t(tab, self.locale), t("go_to", self.locale), lambda tab=tab: self.action_tab(tab))
+            yield SystemCommand(
+                as_markup(t(tab, self.locale)), t("go_to", self.locale), lambda tab=tab: self.action_tab(tab)
+            )
         other = "en" if self.locale == "zh" else "zh"
         yield SystemCommand(
             t("switch_language", self.locale), "中文 / English", lambda: self.run_worker(self.set_language(other))
@@ -338,7 +340,8 @@ class PkuHarnessApp(App[None]):
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
             for name in inst.plugin.screens:
                 yield SystemCommand(
-                    f"{self.runtime.registry.plugin_name(pid)} · {name}",
+                    # The palette reads a title as markup: a plugin name is escaped, never run as `[@click]`.
+                    as_markup(f"{self.runtime.registry.plugin_name(pid)} · {name}"),
                     t("open_screen", self.locale),
                     lambda pid=pid, name=name: self.push_screen(
                         PluginScreen(self.runtime, pid, name, {}, self.locale, self.now)
@@ -376,12 +379,12 @@ class PkuHarnessApp(App[None]):
         mode = order[(order.index(str(event.value)) + 1) % 3] if str(event.value) in order else "ask"
         self.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
         event.data_table.update_cell_at(event.coordinate, literal(mode))
-        self.notify(f"{plugin} · {effect}: {mode}", timeout=2, markup=False)
+        self.notify(clean(f"{plugin} · {effect}: {mode}"), timeout=2, markup=False)
 
     def ask_assistant(self, prompt: str) -> None:
         """A widget's `ask` action: the prompt goes into the assistant's input; nothing runs by itself."""
         self.query_one("#chat-input", Input).value = clean(prompt)
-        self.notify(f"{t('asked', self.locale)}: {clean(prompt)}"[:200], timeout=3, markup=False)
+        self.notify(clean(f"{t('asked', self.locale)}: {prompt}")[:200], timeout=3, markup=False)
 
     def action_refresh(self) -> None:
         self.query_one(Dashboard).refresh_all(force=True)

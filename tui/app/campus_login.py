@@ -28,8 +28,8 @@ from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.totp import BadSecret
 from tui.runtime.campus.vault import FileVault, VaultError
 from tui.runtime.settings import write_setting
-from widgets_render.resolve import clean
-from widgets_render.textual_render import literal
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import literal, plain
 
 QR_POLLS, QR_EVERY = 60, 3.0  # about three minutes, as the IAAA page waits (campus.md §2.2)
 SMS_COOLDOWN_S = 60.0
@@ -69,12 +69,12 @@ class LoginScreen(ModalScreen[bool]):
         titles = ("、" if loc == "zh" else ", ").join(SERVICES[s].title_for(loc) for s in self.services)
         with Vertical():
             yield Static(t("login_title", loc), markup=False, classes="title")
-            yield Static(clean(self.reason) if self.reason else t("login_for", loc).format(services=titles),
+            yield Static(plain(self.reason or t("login_for", loc).format(services=titles)),
                          markup=False, classes="muted", id="login-reason")  # fmt: skip
             vault = self.session.vault
             if isinstance(vault, FileVault) and vault.locked:
                 yield Input(password=True, placeholder=t("vault_password", loc), id="login-vault")
-            yield Input(self.session.username() or "", placeholder=t("student_id", loc), id="login-user")
+            yield Input(clean(self.session.username() or ""), placeholder=t("student_id", loc), id="login-user")
             yield Input(password=True, placeholder=t("iaaa_password", loc), id="login-password")
             yield Input(placeholder=t("otp_placeholder", loc), id="login-otp", max_length=6, restrict=r"\d*")
             yield Checkbox(t("remember_password", loc), value=True, id="login-remember")
@@ -95,7 +95,7 @@ class LoginScreen(ModalScreen[bool]):
         self.dismiss(False)
 
     def _error(self, message: str) -> None:
-        self.query_one("#login-error", Static).update(clean(message))
+        self.query_one("#login-error", Static).update(plain(message))
 
     @on(Button.Pressed, "#login-cancel")
     def cancelled(self) -> None:
@@ -156,7 +156,7 @@ class LoginScreen(ModalScreen[bool]):
         flow = QrLogin(self.session.net, svc.app_id, svc.redirect.format(device=self.session.device()))
         try:
             picture = self.query_one("#login-qr", Static)
-            picture.update(qr_text(await flow.start()))
+            picture.update(qr_text(await flow.start()))  # markup: a QR code the app drew (Text, half blocks)
             picture.display = True
             self._error(t("qr_scan", self.locale).format(service=svc.title))
             for _ in range(QR_POLLS):
@@ -198,7 +198,7 @@ class TokenScreen(ModalScreen[bool]):
                 yield Input(password=True, placeholder=t("token_secret", loc), id="token-secret")
                 yield Button(t("save", loc), id="token-save", variant="primary")
             yield Static(t("token_bind", loc), markup=False, classes="title")
-            yield Input(self.session.username() or "", placeholder=t("student_id", loc), id="token-user")
+            yield Input(clean(self.session.username() or ""), placeholder=t("student_id", loc), id="token-user")
             yield Input(password=True, placeholder=t("iaaa_password", loc), id="token-password")
             with Horizontal():
                 yield Input(placeholder=t("sms_code", loc), id="token-sms", max_length=6, restrict=r"\d*")
@@ -214,7 +214,7 @@ class TokenScreen(ModalScreen[bool]):
         self.dismiss(False)
 
     def _error(self, message: str) -> None:
-        self.query_one("#token-error", Static).update(clean(message))
+        self.query_one("#token-error", Static).update(plain(message))
 
     @on(Button.Pressed, "#token-close")
     def closed(self) -> None:
@@ -287,7 +287,7 @@ class VaultFileScreen(ModalScreen[bool]):
         path = str(current.path) if isinstance(current, FileVault) else str(self.default)
         with Vertical():
             yield Static(t("vault_explain", loc), markup=False)
-            yield Input(path, id="vault-path")
+            yield Input(clean(path), id="vault-path")
             yield Input(password=True, placeholder=t("vault_password", loc), id="vault-password")
             yield Static("", markup=False, id="vault-error")
             with Horizontal():
@@ -309,7 +309,7 @@ class VaultFileScreen(ModalScreen[bool]):
         try:
             vault.unlock(self.query_one("#vault-password", Input).value)
         except VaultError as e:
-            self.query_one("#vault-error", Static).update(clean(str(e)))
+            self.query_one("#vault-error", Static).update(plain(str(e)))
             return
         write_setting(self.session.store, "campus.vaultFile", str(path.resolve()))
         self.session.use_vault(vault)
@@ -337,7 +337,7 @@ class CampusSettings(Vertical):
 
     def compose(self) -> ComposeResult:
         loc = self.locale
-        yield Static(self.account_text(), markup=False, classes="muted", id="campus-account")
+        yield Static(plain(self.account_text()), markup=False, classes="muted", id="campus-account")
         if self.session.vault_note:
             yield Static(t("no_keyring", loc), markup=False, id="campus-note")
         table: DataTable[Text] = DataTable(id="campus-services", cursor_type="row", zebra_stripes=True)
@@ -377,7 +377,7 @@ class CampusSettings(Vertical):
             title = SERVICES[row.name].title_for(self.locale)
             cells = (row.name, title, t(f"campus_{row.state}", self.locale), until)
             table.add_row(*map(literal, cells), key=row.name)
-        self.query_one("#campus-account", Static).update(self.account_text())
+        self.query_one("#campus-account", Static).update(plain(self.account_text()))
 
     def _after(self, changed: bool | None) -> None:
         if changed:

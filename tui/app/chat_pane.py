@@ -17,13 +17,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.widgets import Button, Collapsible, Input, Static
 
 from tui.app.dialogs import ChooseDialog
 from tui.app.i18n import t
 from tui.runtime.gate import Approval, ApprovalRequest
-from widgets_render.resolve import clean
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import plain
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
@@ -44,11 +44,6 @@ ERROR_ACTIONS = {
     "dropped": "error_dropped",
     "bad_request": "error_request",
 }
-
-
-def _label(text: str) -> Content:
-    """Literal text for a title (Collapsible parses a str as markup: a plugin's '[/bold]' would raise)."""
-    return Content(clean(text))
 
 
 class ApprovalCard(Vertical):
@@ -74,13 +69,13 @@ class ApprovalCard(Vertical):
         r, loc = self.request, self.locale
         tool = r.tool
         effect = EFFECT_NAMES.get(tool.effect, tool.effect) if loc == "zh" else tool.effect
-        yield Static(clean(t("approve_heading", loc)), markup=False, classes="heading")
-        yield Static(clean(f"{self.plugin_name} · {tool.title} ({tool.id}) · {effect}"), markup=False)
-        yield Static(clean(json.dumps(r.arguments, ensure_ascii=False, indent=2)), markup=False, classes="args")
-        yield Static(clean(f"{t('why_ask', loc)}：{r.reason}"), markup=False)
+        yield Static(t("approve_heading", loc), markup=False, classes="heading")
+        yield Static(plain(f"{self.plugin_name} · {tool.title} ({tool.id}) · {effect}"), markup=False)
+        yield Static(plain(json.dumps(r.arguments, ensure_ascii=False, indent=2)), markup=False, classes="args")
+        yield Static(plain(f"{t('why_ask', loc)}：{r.reason}"), markup=False)
         with Horizontal(classes="choices"):
             yield Button(t("allow_once", loc), id="once", variant="primary")
-            yield Button(t("allow_always", loc).format(effect=effect), id="always")
+            yield Button(plain(t("allow_always", loc).format(effect=effect)), id="always")
             yield Button(t("deny", loc), id="deny", variant="error")
             yield Input(placeholder=t("deny_reason", loc), id="reason")
 
@@ -110,7 +105,7 @@ class ApprovalCard(Vertical):
         else:
             decided = t("decided_deny", loc) + (f"：{choice.reason}" if choice.reason.strip() else "")
         self.query_one(".choices").remove()
-        self.mount(Static(clean(decided), markup=False, classes="decided"))
+        self.mount(Static(plain(decided), markup=False, classes="decided"))
 
 
 class ChatApprover:
@@ -138,14 +133,14 @@ def tool_line(view: ToolView, locale: str) -> Collapsible:
         f"{view.title} · {status} · {view.duration_ms} ms" if view.status != "running" else f"{view.title} · {status}"
     )
     args = view.arguments if view.arguments is not None else view.arguments_text
-    body = [Static(clean(f"{t('arguments', locale)}: {json.dumps(args, ensure_ascii=False)}"), markup=False)]
+    body = [Static(plain(f"{t('arguments', locale)}: {json.dumps(args, ensure_ascii=False)}"), markup=False)]
     if view.result is not None:
         shown = json.dumps(view.result, ensure_ascii=False, indent=2)
-        body.append(Static(clean(shown), markup=False, classes="result"))
+        body.append(Static(plain(shown), markup=False, classes="result"))
     if view.message:
-        body.append(Static(clean(view.message), markup=False, classes="tone-bad"))
+        body.append(Static(plain(view.message), markup=False, classes="tone-bad"))
     failed = view.status in ("error", "refused", "declined")
-    return Collapsible(*body, title=_label(title), collapsed=not failed, classes=f"tool tool-{view.status}")  # type: ignore[arg-type]
+    return Collapsible(*body, title=plain(title), collapsed=not failed, classes=f"tool tool-{view.status}")  # type: ignore[arg-type]
 
 
 class ChatPane(Vertical):
@@ -238,7 +233,7 @@ class ChatPane(Vertical):
         """Show the conversation as it is now (the edited message and what followed it are gone), then send."""
         assert self.cid is not None
         await self.resume(self.cid)
-        await self.add(Static(clean(text), markup=False, classes="user"))
+        await self.add(Static(plain(text), markup=False, classes="user"))
         await self._turn(lambda agent: agent.send(self.cid, text))
 
     def action_edit_last(self) -> None:
@@ -265,7 +260,7 @@ class ChatPane(Vertical):
             return
         if self.cid is None:
             self.cid = self.history.start(text)
-        await self.add(Static(clean(text), markup=False, classes="user"))
+        await self.add(Static(plain(text), markup=False, classes="user"))
         await self._turn(lambda agent: agent.send(self.cid, text))
 
     async def _turn(self, start: Any) -> None:
@@ -309,14 +304,14 @@ class ChatPane(Vertical):
         elif event.kind == "reasoning":
             if self._reasoning is None:
                 self._reasoning = Static("", markup=False, classes="muted")
-                await self.add(Collapsible(self._reasoning, title=_label(t("reasoning", loc)), collapsed=True))  # type: ignore[arg-type]
+                await self.add(Collapsible(self._reasoning, title=t("reasoning", loc), collapsed=True))
             self._reasoning_text += event.text
-            self._reasoning.update(Content(clean(self._reasoning_text)))
+            self._reasoning.update(plain(self._reasoning_text))
         elif event.kind == "wait":
             if self._wait is None:
                 self._wait = Static("", markup=False, classes="wait")
                 await self.add(self._wait)
-            self._wait.update(t("waiting", loc).format(seconds=round(event.seconds)) if event.seconds else "")
+            self._wait.update(plain(t("waiting", loc).format(seconds=round(event.seconds))) if event.seconds else "")
         elif event.kind == "tool_start" and event.call is not None:
             self._answer = None  # text after a tool call starts a new block
             line = tool_line(event.call, loc)
@@ -337,11 +332,11 @@ class ChatPane(Vertical):
             shown = self.query(".usage").results(Static)
             last = next(iter(reversed(list(shown))), None)
             if last is not None:
-                last.update(text)
+                last.update(plain(text))
             else:
-                await self.add(Static(text, markup=False, classes="usage"))
+                await self.add(Static(plain(text), markup=False, classes="usage"))
         elif event.kind == "error" and event.error is not None:
-            await self.add(Static(self.banner(event.error), markup=False, classes="banner"))
+            await self.add(Static(plain(self.banner(event.error)), markup=False, classes="banner"))
         elif event.kind == "done":
             self.query(".usage").remove_class("usage")  # the next turn gets its own usage line
 
@@ -383,7 +378,7 @@ class ChatPane(Vertical):
         for m in self.history.messages(cid):
             role, ui = m.get("role"), m.get("_ui") or {}
             if role == "user":
-                await self.add(Static(clean(str(m.get("content") or "")), markup=False, classes="user"))
+                await self.add(Static(plain(str(m.get("content") or "")), markup=False, classes="user"))
             elif role == "assistant" and m.get("content"):
                 from textual.widgets import Markdown
 

@@ -22,8 +22,8 @@ from tui.runtime.scheduler.checks import Check, Checks
 from tui.runtime.scheduler.notices import Notice, Notices
 from tui.runtime.scheduler.timing import beijing
 from tui.runtime.store import Store
-from widgets_render.resolve import clean
-from widgets_render.textual_render import literal
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import literal, plain
 
 SCHEDULES = [
     ("every_30m", "every 30m"),
@@ -61,11 +61,11 @@ class CheckDialog(ModalScreen[Check | None]):
         loc = self.locale
         with Vertical():
             yield Static(t("notify_me", loc), markup=False, classes="title")
-            yield Static(clean(f"{self.tool.title} ({self.tool.id}) {json.dumps(self.args, ensure_ascii=False)}"),
+            yield Static(plain(f"{self.tool.title} ({self.tool.id}) {json.dumps(self.args, ensure_ascii=False)}"),
                          markup=False, classes="muted")  # fmt: skip
-            yield Input(self.tool.title, placeholder=t("check_title", loc), id="check-title")
+            yield Input(clean(self.tool.title), placeholder=t("check_title", loc), id="check-title")
             with Horizontal():
-                yield Select([(t(k, loc), v or "custom") for k, v in SCHEDULES], value="every 30m",
+                yield Select([(literal(t(k, loc)), v or "custom") for k, v in SCHEDULES], value="every 30m",
                              allow_blank=False, id="check-schedule")  # fmt: skip
                 yield Input(placeholder="every 2h · 0 8 * * 1-5", id="check-custom", disabled=True)
             with Horizontal():
@@ -109,7 +109,7 @@ class CheckDialog(ModalScreen[Check | None]):
                 message=self.query_one("#check-message", Input).value.strip() or None,
             )
         except ValueError as e:
-            self.query_one("#check-error", Static).update(clean(str(e)))
+            self.query_one("#check-error", Static).update(plain(str(e)))
             return
         self.dismiss(check)
 
@@ -175,7 +175,7 @@ class NotificationCentre(ModalScreen[None]):
 
         detail = self.query_one("#notice-detail", VerticalScroll)
         await detail.remove_children()
-        await detail.mount(Static(notice.message, markup=False))
+        await detail.mount(Static(plain(notice.message), markup=False))
         if notice.result is not None:
             await detail.mount(result_view(notice.result, widget_id="notice-result"))
 
@@ -256,7 +256,7 @@ class RunLogDialog(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         loc = self.locale
         with Vertical():
-            yield Static(clean(f"{self.check.title} · {self.check.timing}"), markup=False, classes="title")
+            yield Static(plain(f"{self.check.title} · {self.check.timing}"), markup=False, classes="title")
             table: DataTable[Text] = DataTable(id="run-log", zebra_stripes=True)
             table.add_columns(t("time", loc), "ms", t("outcome", loc), t("detail", loc))
             for run in self.checks.runs(self.check.id):

@@ -21,7 +21,8 @@ from tui.lang.documents.common import parse_duration
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
 from widgets_render.resolve import resolve
-from widgets_render.textual_render import WidgetFrame
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import WidgetFrame, plain
 from widgets_render.viewmodel import ErrorCard, Resolved
 
 
@@ -139,7 +140,7 @@ class Dashboard(VerticalScroll):
         with Grid(id="widgets"):
             for i, slot in enumerate(self.slots):
                 yield Static(
-                    f"{slot.plugin_id} · {t('loading', self.locale)}", id=f"slot-{i}", classes="loading", markup=False
+                    plain(f"{slot.plugin_id} · {t('loading', self.locale)}"), id=f"slot-{i}", classes="loading"
                 )
 
     def on_mount(self) -> None:
@@ -213,7 +214,7 @@ class Dashboard(VerticalScroll):
             slot.sizes[(slot.sizes.index(current) + 1) % len(slot.sizes)] if current in slot.sizes else slot.sizes[0]
         )
         self.runtime.layout.resize([s.id for s in available(self.runtime)], slot.id, following)
-        self.notify(f"{slot.id}: {following}", timeout=2)
+        self.notify(clean(f"{slot.id}: {following}"), timeout=2, markup=False)
         await self.relayout(slot.id)
 
     async def action_remove(self) -> None:

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 
 from tui.app.i18n import t
+from widgets_render.textual_render import plain
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
@@ -38,7 +39,7 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.question, markup=False)
+            yield Static(plain(self.question), markup=False)
             with Horizontal():
                 yield Button(t("no", self.locale), id="no")
                 yield Button(t("yes", self.locale), id="yes", variant="primary")
@@ -65,7 +66,7 @@ class CodePrompt(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(t("code_title", self.locale), markup=False, classes="title")
-            yield Static(self.message, markup=False)
+            yield Static(plain(self.message), markup=False)
             yield Input(placeholder=t("code_placeholder", self.locale), id="code", max_length=12)
             with Horizontal():
                 yield Button(t("no", self.locale), id="cancel")
@@ -97,8 +98,8 @@ class ChooseDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.heading, markup=False)
-            yield OptionList(*self.choices, id="choices")
+            yield Static(plain(self.heading), markup=False)
+            yield OptionList(*[plain(choice) for choice in self.choices], id="choices")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -10,7 +10,8 @@ from textual.widgets import Button, Input, Select, Static
 from tui.app.i18n import t
 from tui.runtime.chat.providers import PRESETS, KeyringUnavailable, load_config, load_key, save_config, save_key
 from tui.runtime.store import Store
-from widgets_render.resolve import clean
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import literal, plain
 
 
 class ModelSettings(Vertical):
@@ -36,16 +37,23 @@ class ModelSettings(Vertical):
         preset = PRESETS[provider]
         with Horizontal():
             yield Select(
-                [(p.label, p.id) for p in PRESETS.values()], value=provider, allow_blank=False, id="model-provider"
+                [(literal(p.label), p.id) for p in PRESETS.values()],
+                value=provider,
+                allow_blank=False,
+                id="model-provider",
             )
-            yield Input(config.base_url if config else preset.base_url, placeholder="https://…/v1", id="model-url")
             yield Input(
-                config.model if config else preset.model, placeholder=t("model_name", self.locale), id="model-name"
+                clean(config.base_url if config else preset.base_url), placeholder="https://…/v1", id="model-url"
+            )
+            yield Input(
+                clean(config.model if config else preset.model),
+                placeholder=t("model_name", self.locale),
+                id="model-name",
             )
         with Horizontal():
             yield Input(password=True, placeholder=t("api_key", self.locale), id="model-key")
             yield Button(t("save", self.locale), id="model-save", variant="primary")
-        yield Static(self.state_text(), markup=False, classes="muted", id="model-state")
+        yield Static(plain(self.state_text()), markup=False, classes="muted", id="model-state")
 
     def state_text(self) -> str:
         config = load_config(self.store)
@@ -77,7 +85,7 @@ class ModelSettings(Vertical):
             return
         finally:
             key_box.value = ""  # the key never stays on screen
-        self.query_one("#model-state", Static).update(self.state_text())
+        self.query_one("#model-state", Static).update(plain(self.state_text()))
         self.app.notify(t("model_saved", self.locale), timeout=3)
         chat = self.app.query("#chat")
         if chat:

@@ -20,7 +20,7 @@ from textual.widgets import Button, DataTable, Input
 from tui.app.dialogs import ChooseDialog, ConfirmDialog
 from tui.app.i18n import t
 from tui.runtime.installer import Installer, InstallError, UpdateOutcome
-from widgets_render.resolve import clean
+from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal
 
 if TYPE_CHECKING:

@@ -19,8 +19,9 @@ from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.app.i18n import t
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
-from widgets_render.resolve import clean, display, pick, resolve
-from widgets_render.textual_render import GenButton, GenList, GenTable, WidgetFrame, build
+from widgets_render.resolve import display, pick, resolve
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import GenButton, GenList, GenTable, WidgetFrame, build, plain
 from widgets_render.viewmodel import ErrorCard
 
 #: A `refresh` action runs at most once per this many seconds (genui.md §2.5).
@@ -234,15 +235,15 @@ class PluginScreen(Screen[None]):
         """Resolve the spec against the current sources and state, and mount it in place of the old body."""
         evaluator = LangEvaluator(self.now, self.locale)
         resolved = resolve(self.spec, self.file, evaluator, self.names(evaluator), "large", self.locale)
-        self.title = clean(resolved.title) or self.screen_name
-        self.sub_title = self.runtime.registry.plugin_name(self.plugin_id)
+        self.title = clean(resolved.title or self.screen_name)
+        self.sub_title = clean(self.runtime.registry.plugin_name(self.plugin_id))
         body = self.query_one("#screen-body", VerticalScroll)
         await body.remove_children()
         if isinstance(resolved.body, ErrorCard):
             card = resolved.body
             await body.mount(
                 Static(
-                    f"⚠ {card.file} · {card.path or '/'} · {card.code}: {card.message}",
+                    plain(f"⚠ {card.file} · {card.path or '/'} · {card.code}: {card.message}"),
                     markup=False,
                     classes="tone-bad",
                 )
@@ -251,7 +252,7 @@ class PluginScreen(Screen[None]):
         try:
             await body.mount(build(resolved.body, screen=True))
         except Exception as e:  # the renderer's last guard: a screen never takes the app down
-            await body.mount(Static(f"⚠ {self.file} · INTERNAL: {type(e).__name__}: {e}"[:300], markup=False))
+            await body.mount(Static(plain(f"⚠ {self.file} · INTERNAL: {type(e).__name__}: {e}"[:300]), markup=False))
         for widget in body.query(".gen-input"):
             if widget.name in self.invalid:
                 widget.add_class("-invalid")
@@ -342,10 +343,12 @@ class PluginScreen(Screen[None]):
                 if callable(ask):
                     ask(prompt)
                 else:
-                    self.notify(prompt)
+                    self.notify(prompt, markup=False)
             elif "openUrl" in action:
                 url = clean(str(self.evaluate(action["openUrl"], names, evaluator)))
-                self.notify(url if url.startswith("https://") else f"{t('bad_url', self.locale)}: {url}")
+                self.notify(
+                    clean(url if url.startswith("https://") else f"{t('bad_url', self.locale)}: {url}"), markup=False
+                )
         except Exception as e:  # a broken action shows inline, it never ends the app
             self.error = clean(str(e))[:500]
             await self.show_body()
@@ -434,7 +437,7 @@ def open_from_widget(frame: WidgetFrame, runtime: Runtime, plugin_id: str, local
     plugin = runtime.registry.plugins[plugin_id].plugin
     name = str(target).removeprefix("screen:") if isinstance(target, str) else ""
     if name not in plugin.screens:
-        frame.notify(f"{plugin_id}: {t('no_screen', locale)} {name}", severity="warning")
+        frame.notify(clean(f"{plugin_id}: {t('no_screen', locale)} {name}"), severity="warning", markup=False)
         return
     evaluator = LangEvaluator(now or beijing_now(), locale)
     names = widget_names(plugin, evaluator.run, None, {})

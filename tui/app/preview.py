@@ -20,7 +20,8 @@ from tui.lang.documents.validator import validate
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
 from widgets_render.resolve import resolve
-from widgets_render.textual_render import WidgetFrame
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import WidgetFrame, plain
 
 #: Cell width of each size (genui.md §2.7).
 WIDTHS = {"small": 32, "medium": 62, "large": 62}
@@ -61,7 +62,7 @@ class PreviewApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = f"widget preview · {self.folder.name}"
+        self.title = clean(f"widget preview · {self.folder.name}")
         self.stamps = self._stamps()
         self.set_interval(1.0, self.check_files)
         self.call_later(self.reload)
@@ -115,7 +116,7 @@ class PreviewApp(App[None]):
         box = self.query_one("#widgets", VerticalScroll)
         await box.remove_children()
         plugin, problems = self._plugin()
-        self.query_one("#problems", Static).update("\n".join(problems) or "✓ 没有问题 / no problems")
+        self.query_one("#problems", Static).update(plain("\n".join(problems) or "✓ 没有问题 / no problems"))
         if plugin is None:
             return
         now = self.now or beijing_now()
@@ -123,7 +124,7 @@ class PreviewApp(App[None]):
         for name in names:
             spec = plugin.widgets.get(name)
             if spec is None:
-                await box.mount(Static(f"no widget {name!r} in {self.folder}", markup=False))
+                await box.mount(Static(plain(f"no widget {name!r} in {self.folder}"), markup=False))
                 continue
             size = self.widget_size or spec.get("defaultSize") or (spec.get("sizes") or ["medium"])[0]
             data = await self._data(plugin, spec, now)
@@ -134,4 +135,4 @@ class PreviewApp(App[None]):
             )
             frame = WidgetFrame(resolved, f"widgets/{name}.json")
             frame.styles.width = WIDTHS.get(str(size), 62)
-            await box.mount(Vertical(Static(f"{name} · {size}", markup=False), frame))
+            await box.mount(Vertical(Static(plain(f"{name} · {size}"), markup=False), frame))

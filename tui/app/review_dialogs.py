@@ -17,7 +17,8 @@ from textual.widgets import Button, Label, Markdown, Static
 
 from tui.app.i18n import t
 from tui.runtime.review import InstallReview, UpdateReview
-from widgets_render.resolve import clean
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import plain
 
 R = TypeVar("R", InstallReview, UpdateReview)
 
@@ -34,7 +35,7 @@ def _effect(effect: str | None, locale: str) -> str:
 
 
 def _line(text: str, *classes: str) -> Static:
-    return Static(clean(text), markup=False, classes=" ".join(classes))
+    return Static(plain(text), markup=False, classes=" ".join(classes))
 
 
 REVIEW_CSS = """
@@ -87,7 +88,7 @@ class InstallReviewDialog(_Review[InstallReview]):
             with VerticalScroll():
                 yield _line(f"{t('install_title', loc)} · {r.name} {r.version}", "heading")
                 kind = "official" if r.official else "community"
-                yield Label(t(kind, loc), markup=False, classes=f"badge-{kind}", id="kind")
+                yield Label(plain(t(kind, loc)), markup=False, classes=f"badge-{kind}", id="kind")
                 yield _line(f"{r.author} · {r.source}", "muted")
                 yield _line(r.description)
                 yield _line(t("reach", loc), "heading")

@@ -17,6 +17,7 @@ from tui.app.i18n import t
 from tui.app.plugin_screen import PluginScreen
 from tui.runtime.registry import ToolInfo
 from tui.runtime.runtime import Runtime
+from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal
 
 #: Rows shown when a result is a list of objects; the rest is counted, not dropped silently.
@@ -84,7 +85,7 @@ class ToolFormScreen(PluginScreen):
 
         def created(check: Any) -> None:
             if check is not None:
-                self.app.notify(t("check_created", self.locale).format(at=beijing(check.next_ms)), markup=False)
+                self.app.notify(clean(t("check_created", self.locale).format(at=beijing(check.next_ms))), markup=False)
 
         self.app.push_screen(CheckDialog(self.runtime.store, self.tool, self.last_input, self.locale), created)
 
@@ -99,14 +100,14 @@ def result_view(result: Any, widget_id: str = "result") -> DataTable[Text] | Pre
         table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
         table.add_columns(*map(literal, keys))
         for row in rows[:RESULT_ROWS]:
-            table.add_row(*[_cell(row.get(k)) for k in keys])
+            table.add_row(*[literal(_cell(row.get(k))) for k in keys])
         if len(rows) > RESULT_ROWS:
             table.add_row(literal(f"+{len(rows) - RESULT_ROWS}"), *[literal("")] * (len(keys) - 1))
         return table
     return Pretty(result, id=widget_id)
 
 
-def _cell(value: Any) -> Text:
-    """One table cell: text as is (never markup), anything structured as compact JSON, control codes removed."""
+def _cell(value: Any) -> str:
+    """One table cell's text: text as is, anything structured as compact JSON (shown through `literal()`)."""
     text = value if isinstance(value, str) else "" if value is None else json.dumps(value, ensure_ascii=False)
-    return literal(text[:200])
+    return text[:200]

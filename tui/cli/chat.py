@@ -24,7 +24,7 @@ from tui.runtime.chat.providers import (
     with_overrides,
 )
 from tui.runtime.runtime import DEMO_NOW
-from widgets_render.resolve import clean
+from widgets_render.safe_text import clean
 
 NO_MODEL = (
     "no model is set up: run `pku-harness model set deepseek` (or qwen, openai, ollama, vllm, llamacpp, custom), "

@@ -4,7 +4,7 @@ in its dialogs). Plugin text is untrusted: control characters are removed before
 from __future__ import annotations
 
 from tui.runtime.review import InstallReview, UpdateReview
-from widgets_render.resolve import clean  # the one rule for untrusted text on a terminal
+from widgets_render.safe_text import clean  # the one rule for untrusted text on a terminal
 
 
 def install_text(r: InstallReview) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from tui.runtime.audit import now_ms
 from tui.runtime.store import Store
-from widgets_render.resolve import clean
+from widgets_render.safe_text import clean
 
 
 @dataclass(frozen=True)
