@@ -13,6 +13,7 @@ from datetime import datetime
 
 import click
 
+from tui.cli.output import ask, echo, fail, line
 from tui.runtime.campus.iaaa import LoginError, OtpBinding, QrLogin
 from tui.runtime.campus.qr_image import draw
 from tui.runtime.campus.services import SERVICES, UnsupportedService, service
@@ -41,15 +42,13 @@ def _session(runtime: Runtime, vault_file: str | None) -> CampusSession:
     vault = session.vault
     if isinstance(vault, FileVault) and vault.locked:
         new = not vault.path.exists()
-        password = click.prompt(
-            f"password for the vault file {vault.path}", hide_input=True, confirmation_prompt=new, err=True
-        )
+        password = ask(f"password for the vault file {vault.path}", hide_input=True, confirmation_prompt=new)
         try:
             vault.unlock(password)
         except VaultError as e:
-            raise click.ClickException(str(e)) from None
+            raise fail(str(e)) from None
     if session.vault_note:
-        click.echo(f"note: {session.vault_note}", err=True)
+        echo(f"note: {session.vault_note}", err=True)
     return session
 
 
@@ -78,7 +77,7 @@ def login(
             try:
                 service(service_name)
             except UnsupportedService as e:
-                raise click.ClickException(str(e)) from None
+                raise fail(str(e)) from None
         if otp_secret:
             _enter_secret(session)
             return
@@ -95,8 +94,8 @@ def login(
 
 
 def _credentials(session: CampusSession, username: str | None) -> tuple[str, str]:
-    user = username or click.prompt("student id", default=session.username() or None, err=True)
-    password = os.environ.get(ENV_PASSWORD) or click.prompt("IAAA password", hide_input=True, err=True)
+    user = username or ask("student id", default=session.username() or None)
+    password = os.environ.get(ENV_PASSWORD) or ask("IAAA password", hide_input=True)
     return str(user).strip(), password
 
 
@@ -109,37 +108,37 @@ async def _password(session: CampusSession, names: list[str], username: str | No
             await session.login(name, user, password, code)
         except LoginError as e:
             if e.kind == "otp" and code is None:  # the account has the mobile token: ask for its code once
-                code = click.prompt("mobile-token code (手机令牌)", err=True).strip()
+                code = ask("mobile-token code (手机令牌)").strip()
                 try:
                     await session.login(name, user, password, code)
                 except LoginError as again:
                     e = again
                 else:
-                    click.echo(f"{name}: logged in")
+                    echo(f"{name}: logged in")
                     continue
             failed += 1
-            click.echo(f"{name}: {e}", err=True)
+            echo(f"{name}: {e}", err=True)
             if e.kind in ("password", "otp", "activation"):
                 break  # the same credentials fail everywhere: stop before IAAA locks the account
             continue
-        click.echo(f"{name}: logged in")
+        echo(f"{name}: logged in")
     if failed < len(names):
         try:
             session.remember_account(user, password, remember)
         except VaultError as e:
-            click.echo(f"note: the password is kept for this session only ({e})", err=True)
+            echo(f"note: the password is kept for this session only ({e})", err=True)
     await session.net.aclose()
     if failed:
         sys.exit(1)
 
 
 def _enter_secret(session: CampusSession) -> None:
-    secret = click.prompt("mobile-token secret (base32)", hide_input=True, err=True)
+    secret = ask("mobile-token secret (base32)", hide_input=True)
     try:
         session.set_otp_secret(secret)
     except (BadSecret, VaultError) as e:
-        raise click.ClickException(str(e)) from None
-    click.echo("mobile token saved: logins and treehole's course check use it by themselves")
+        raise fail(str(e)) from None
+    echo("mobile token saved: logins and treehole's course check use it by themselves")
 
 
 async def _bind(session: CampusSession, username: str | None) -> None:
@@ -147,34 +146,34 @@ async def _bind(session: CampusSession, username: str | None) -> None:
     binding = OtpBinding(session.net, user)
     try:
         mask = await binding.start(password)
-        code = click.prompt(f"the code texted to {mask or 'your phone'}", err=True).strip()
+        code = ask(f"the code texted to {mask or 'your phone'}").strip()
         bound = await binding.finish(code)
         session.set_otp_secret(bound["secret"], bound["personId"])
     except (LoginError, VaultError) as e:
-        raise click.ClickException(str(e)) from None
+        raise fail(str(e)) from None
     finally:
         await session.net.aclose()
-    click.echo("mobile token bound and saved. Other authenticator apps can share it: pku-harness status --otp-uri")
+    echo("mobile token bound and saved. Other authenticator apps can share it: pku-harness status --otp-uri")
 
 
 async def _qr(session: CampusSession, name: str) -> None:
     svc = service(name)
     if svc.app_id is None or svc.redirect is None:
-        raise click.ClickException(f"{name} has its own login; QR login is for IAAA services")
+        raise fail(f"{name} has its own login; QR login is for IAAA services")
     flow = QrLogin(session.net, svc.app_id, svc.redirect.format(device=session.device()))
     try:
-        click.echo("\n".join(draw(await flow.start())[0]))  # light blocks: right for a dark terminal
-        click.echo("scan it with the 北京大学 app and confirm there…", err=True)
+        echo("\n".join(draw(await flow.start())[0]))  # light blocks: right for a dark terminal
+        echo("scan it with the 北京大学 app and confirm there…", err=True)
         for _ in range(QR_POLLS):
             token = await flow.poll()
             if token:
                 await session.login_with_token(name, token)
-                click.echo(f"{name}: logged in")
+                echo(f"{name}: logged in")
                 return
             await asyncio.sleep(QR_EVERY + (time.time() % 0.5))  # 3.0–3.5 s, as the official page polls
-        raise click.ClickException("the QR code was not confirmed within three minutes")
+        raise fail("the QR code was not confirmed within three minutes")
     except LoginError as e:
-        raise click.ClickException(str(e)) from None
+        raise fail(str(e)) from None
     finally:
         await session.net.aclose()
 
@@ -189,11 +188,11 @@ def logout(service_name: str | None, forget_password: bool, forget_token: bool) 
     try:
         session = _session(runtime, None)
         if service_name and service_name not in SERVICES:
-            raise click.ClickException(f"{service_name!r} is not a campus service")
+            raise fail(f"{service_name!r} is not a campus service")
         session.logout(service_name, forget_account=forget_password)
         if forget_token:
             session.set_otp_secret(None)
-        click.echo(f"logged out of {service_name or 'every campus service'}")
+        echo(f"logged out of {service_name or 'every campus service'}")
     finally:
         runtime.close()
 
@@ -210,7 +209,7 @@ def status(otp_uri: bool) -> None:
         user = session.username()
         stored = "yes" if session.account() else "no"
         token = "bound" if session.otp_secret() else "no"
-        click.echo(
+        line(
             f"account: {user or '(none)'}  password stored: {stored}  mobile token: {token}  "
             f"secrets in: {session.vault.kind}"
         )
@@ -218,9 +217,9 @@ def status(otp_uri: bool) -> None:
             until = ""
             if row.expires_at and row.state == "logged_in":
                 until = "  until " + datetime.fromtimestamp(row.expires_at).strftime("%Y-%m-%d %H:%M")
-            click.echo(f"{row.name:14} {row.title:10} {STATES[row.state]}{until}")
+            line(f"{row.name:14} {row.title:10} {STATES[row.state]}{until}")
         secret = session.otp_secret()
         if otp_uri and secret:
-            click.echo(otpauth_uri(secret, user or "student"))
+            echo(otpauth_uri(secret, user or "student"))
     finally:
         runtime.close()

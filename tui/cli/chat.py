@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from dataclasses import asdict
 from typing import Any
 
 import click
 
+from tui.cli.output import echo, echo_json, fail, line
 from tui.cli.tools import _open
 from tui.runtime.chat.agent import Agent, AgentEvent, TurnResult
 from tui.runtime.chat.client import ModelClient
@@ -24,7 +24,6 @@ from tui.runtime.chat.providers import (
     with_overrides,
 )
 from tui.runtime.runtime import DEMO_NOW
-from widgets_render.safe_text import clean
 
 NO_MODEL = (
     "no model is set up: run `pku-harness model set deepseek` (or qwen, openai, ollama, vllm, llamacpp, custom), "
@@ -46,7 +45,7 @@ def chat(
     rt = _open((), demo=demo)  # no approver: "ask" means no, and the answer says so
     config = with_overrides(load_config(rt.store), base_url, model)
     if config is None:
-        raise click.ClickException(NO_MODEL)
+        raise fail(NO_MODEL)
     client = ModelClient(config, load_key(config.provider, api_key_env))
     history = ChatHistory(rt.store)
 
@@ -54,13 +53,13 @@ def chat(
         if as_json:
             return
         if event.kind == "text":
-            click.echo(clean(event.text), nl=False)
+            echo(event.text, nl=False)
         elif event.kind == "tool_end" and event.call is not None:
             c = event.call
-            note = f": {clean(c.message)[:200]}" if c.message else ""
-            click.echo(f"[{c.title} ({c.tool_id}) {c.status} {c.duration_ms} ms{note}]", err=True)
+            note = f": {c.message[:200]}" if c.message else ""
+            line(f"[{c.title} ({c.tool_id}) {c.status} {c.duration_ms} ms{note}]", err=True)
         elif event.kind == "wait" and event.seconds:
-            click.echo(f"[the server is busy; retrying in {event.seconds:.0f} s]", err=True)
+            echo(f"[the server is busy; retrying in {event.seconds:.0f} s]", err=True)
 
     agent = Agent(rt, client, history, show)
     agent.now = DEMO_NOW if demo else None
@@ -74,12 +73,12 @@ def chat(
 
     result = asyncio.run(run())
     if as_json:
-        click.echo(json.dumps(_report(history, cid, result), ensure_ascii=False, indent=2))
+        echo_json(_report(history, cid, result))
     elif result.answer:
-        click.echo()
+        echo()
     if result.error is not None:
         if not as_json:
-            click.echo(f"error ({result.error.kind}): {result.error}", err=True)
+            line(f"error ({result.error.kind}): {result.error}", err=True)
         sys.exit(1)
 
 
@@ -117,9 +116,7 @@ def model_presets() -> None:
             q for q, on in (("no tool streaming", not p.stream_tools), ("sends reasoning back", p.send_reasoning)) if on
         ]
         extra = f"  ({', '.join(quirks)})" if quirks else ""
-        click.echo(
-            f"{p.id:<9} {p.label:<24} {p.base_url or '(give --base-url)':<52} {p.model or '(give --model)'}{extra}"
-        )
+        echo(f"{p.id:<9} {p.label:<24} {p.base_url or '(give --base-url)':<52} {p.model or '(give --model)'}{extra}")
 
 
 @model.command("set")
@@ -136,17 +133,17 @@ def model_set(
     try:
         config = save_config(rt.store, provider, base_url, model_name)
     except ValueError as e:
-        raise click.ClickException(str(e)) from None
-    click.echo(f"model: {config.model} at {config.base_url} ({config.preset.label})")
+        raise fail(str(e)) from None
+    echo(f"model: {config.model} at {config.base_url} ({config.preset.label})")
     key = load_key(provider, api_key_env) if api_key_env else sys.stdin.readline().strip() if api_key_stdin else None
     if key:
         try:
             save_key(provider, key)
         except KeyringUnavailable as e:
-            raise click.ClickException(str(e)) from None
-        click.echo("API key saved in keyring")
+            raise fail(str(e)) from None
+        echo("API key saved in keyring")
     elif config.preset.needs_key and load_key(provider) is None:
-        click.echo("no API key saved yet: pass --api-key-env VAR or --api-key-stdin", err=True)
+        echo("no API key saved yet: pass --api-key-env VAR or --api-key-stdin", err=True)
 
 
 @model.command("show")
@@ -155,8 +152,6 @@ def model_show() -> None:
     rt = _open(())
     config = load_config(rt.store)
     if config is None:
-        raise click.ClickException(NO_MODEL)
+        raise fail(NO_MODEL)
     has_key = load_key(config.provider) is not None
-    click.echo(
-        f"{config.preset.label}: {config.model} at {config.base_url}; API key {'saved' if has_key else 'not saved'}"
-    )
+    echo(f"{config.preset.label}: {config.model} at {config.base_url}; API key {'saved' if has_key else 'not saved'}")

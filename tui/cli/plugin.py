@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 import click
 
+from tui.cli.output import bad_parameter, echo, echo_json_text, usage_error
 from tui.lang.expr import LangError, Run, beijing_now, compile_expression, from_json, stringify, to_json
 
 
@@ -56,13 +58,13 @@ def _load_context(text: str | None) -> dict[str, Any]:
         try:
             text = Path(text[1:]).read_text(encoding="utf-8")
         except OSError as e:
-            raise click.BadParameter(f"cannot read {text[1:]}: {e.strerror}", param_hint="--context") from None
+            raise bad_parameter(f"cannot read {text[1:]}: {e.strerror}", "--context") from None
     try:
         data = json.loads(text, parse_int=float)
     except json.JSONDecodeError as e:
-        raise click.BadParameter(f"not valid JSON: {e}", param_hint="--context") from None
+        raise bad_parameter(f"not valid JSON: {e}", "--context") from None
     if not isinstance(data, dict):
-        raise click.BadParameter("the context must be a JSON object of names", param_hint="--context")
+        raise bad_parameter("the context must be a JSON object of names", "--context")
     return from_json(data)  # type: ignore[no-any-return]
 
 
@@ -88,27 +90,25 @@ def eval_cmd(expr: str | None, context_text: str | None, batch_file: TextIO | No
     """Evaluate an expression and print its value as JSON (or the error, with a caret, and exit 1)."""
     if batch_file is not None:
         if expr:
-            raise click.UsageError("give either EXPR or --batch, not both")
-        run_batch(batch_file, sys.stdout)
+            raise usage_error("give either EXPR or --batch, not both")
+        run_batch(batch_file, echo_json_text)
         return
     if not expr:
-        raise click.UsageError("give an expression, like: pku-harness plugin eval '1 + 2'")
+        raise usage_error("give an expression, like: pku-harness plugin eval '1 + 2'")
     context = _load_context(context_text)
     try:
         value = eval_one(expr, context)
     except LangError as e:
-        click.echo(f"{e.title}: {e}", err=True)
+        echo(f"{e.title}: {e}", err=True)
         sys.exit(1)
-    click.echo(stringify(value, 2 if pretty else None))
+    echo_json_text(stringify(value, 2 if pretty else None))
 
 
-def run_batch(lines: TextIO, out: TextIO) -> None:
+def run_batch(lines: TextIO, emit: Callable[[str], None]) -> None:
     """One output line per input line, in order; a failing case is an {"error"} line, never a stop."""
     for lineno, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        out.write(batch_line(line, lineno) + "\n")
-    out.flush()
+        if line.strip():
+            emit(batch_line(line, lineno))
 
 
 def batch_line(line: str, lineno: int) -> str:

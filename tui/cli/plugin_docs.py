@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import click
-
+from tui.cli.output import bad_parameter, echo, echo_json_text
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
@@ -26,13 +25,13 @@ def _folder(path: str) -> Path:
     if p.is_file() and p.name == "PLUGIN.md":
         p = p.parent
     if not (p / "PLUGIN.md").is_file():
-        raise click.BadParameter(f"{path} has no PLUGIN.md", param_hint="PATH")
+        raise bad_parameter(f"{path} has no PLUGIN.md", "PATH")
     return p
 
 
 def _show(problems: list[Problem], folder: Path) -> None:
     for pr in problems:
-        click.echo(
+        echo(
             f"{folder / pr.file if pr.file else folder}{f':{pr.line}' if pr.line else ''}: {pr.severity}: {pr.message}",
             err=pr.severity == "error",
         )
@@ -46,12 +45,10 @@ def validate_cmd(path: str) -> None:
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     if plugin is None:
-        click.echo(
-            f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}", err=True
-        )
+        echo(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}", err=True)
         sys.exit(1)
     m = plugin.manifest
-    click.echo(
+    echo(
         f"ok: {m.id} {m.version}, {len(plugin.tools)} tools"
         + (f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else "")
     )
@@ -63,16 +60,16 @@ def test_cmd(path: str) -> None:
     plugin, problems = validate(DirectorySource(folder))
     if plugin is None:
         _show(problems, folder)
-        click.echo("0 passed, 1 failed (the plugin does not validate)")
+        echo("0 passed, 1 failed (the plugin does not validate)")
         sys.exit(1)
     files = sorted(f"tests/{p.name}" for p in (folder / "tests").glob("*.yaml")) if (folder / "tests").is_dir() else []
     results, test_problems = run_tests(plugin, DirectorySource(folder), files)
     _show(test_problems, folder)
     for r in results:
-        click.echo(r.line())
+        echo(r.line())
     failed = sum(not r.passed for r in results) + len(test_problems)
     passed = sum(r.passed for r in results)
-    click.echo(f"{passed} passed, {failed} failed")
+    echo(f"{passed} passed, {failed} failed")
     if failed or not results:
         sys.exit(1)
 
@@ -95,7 +92,7 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
     try:
         raw_input: Any = json.loads(input_json) if input_json else {}
     except json.JSONDecodeError as e:
-        raise click.BadParameter(f"not valid JSON: {e}", param_hint="INPUT") from None
+        raise bad_parameter(f"not valid JSON: {e}", "INPUT") from None
     when = iso(parse(Run("2026-01-01T00:00:00+08:00"), now)) if now else beijing_now()
     db = Path(kv_db) if kv_db else Path(user_data_dir("pku-harness")) / "kv.sqlite3"
     db.parent.mkdir(parents=True, exist_ok=True)
@@ -127,12 +124,12 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
         else:
             text = test_file_text(tool, when, "recorded run", raw_input, host, result=outcome.value)
         target.write_text(text, encoding="utf-8")
-        click.echo(f"recorded {len(host.http)} exchanges to {target}", err=True)
+        echo(f"recorded {len(host.http)} exchanges to {target}", err=True)
     if isinstance(outcome, ToolError):
-        click.echo(f"error: {outcome}", err=True)
+        echo(f"error: {outcome}", err=True)
         sys.exit(1)
-    click.echo(stringify(from_json(outcome.value), 2))
-    click.echo(
+    echo_json_text(stringify(from_json(outcome.value), 2))
+    echo(
         f"{outcome.steps} steps, {outcome.requests} requests, {outcome.evaluations:,} evaluations"
         + (", stale" if outcome.stale else "")
         + (", truncated" if outcome.truncated else ""),

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from datetime import datetime
 from typing import Any
 
 import click
 
+from tui.cli.output import confirm, echo, echo_json, fail, line
 from tui.cli.review_text import install_text, update_text
 from tui.cli.tools import _open
 from tui.runtime.installer import Installer, InstallError, endpoints
@@ -18,10 +18,6 @@ from tui.runtime.settings import write_setting
 
 def _installer() -> Installer:
     return Installer(_open(()))
-
-
-def _fail(e: InstallError) -> click.ClickException:
-    return click.ClickException(str(e))
 
 
 @click.group()
@@ -42,16 +38,16 @@ def _install(link: str, yes: bool) -> None:
     try:
         prepared = inst.prepare(link)
     except InstallError as e:
-        raise _fail(e) from None
-    click.echo(install_text(prepared.review))
+        raise fail(e) from None
+    echo(install_text(prepared.review))
     if not yes:
         if not sys.stdin.isatty():
-            raise click.ClickException("not installed: nobody to ask (run it in a terminal, or pass --yes)")
-        if not click.confirm("\nInstall it?", default=False):
-            click.echo("not installed")
+            raise fail("not installed: nobody to ask (run it in a terminal, or pass --yes)")
+        if not confirm("\nInstall it?", default=False):
+            echo("not installed")
             return
     record = inst.install(prepared)
-    click.echo(f"installed {record.id} {record.current.version}")
+    echo(f"installed {record.id} {record.current.version}")
 
 
 @plugins.command("list")
@@ -79,7 +75,7 @@ def plugins_list(as_json: bool) -> None:
             }
         )
     if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
     for row in rows:
         extra = []
@@ -89,9 +85,9 @@ def plugins_list(as_json: bool) -> None:
             extra.append("auto-update off")
         kind = "official " if row["official"] else "community"
         note = f"  ({'; '.join(extra)})" if extra else ""
-        click.echo(f"{row['id']:<14} {row['version']:<9} {kind} {row['source']}{note}")
+        line(f"{row['id']:<14} {row['version']:<9} {kind} {row['source']}{note}")
     for error in rt.load_errors:
-        click.echo(f"not loaded: {error}", err=True)
+        echo(f"not loaded: {error}", err=True)
 
 
 @plugins.command("update")
@@ -103,16 +99,16 @@ def plugins_update(plugin_id: str | None, check: bool, yes: bool) -> None:
     inst = _installer()
     ids = [plugin_id] if plugin_id else [r.id for r in inst.installs.all()]
     if not ids:
-        click.echo("no installed plugins (built-in plugins update with the app)")
+        echo("no installed plugins (built-in plugins update with the app)")
     failed = False
     for pid in ids:
         try:
             outcome = inst.check(pid, apply=not check)
         except InstallError as e:
-            raise _fail(e) from None
-        click.echo(outcome.message)
+            raise fail(e) from None
+        echo(outcome.message)
         if outcome.review is not None and outcome.status != "same":
-            click.echo(update_text(outcome.review))
+            echo(update_text(outcome.review))
         if outcome.status in ("paused", "waiting"):
             _approve(inst, pid, yes)
         failed |= outcome.status == "error"
@@ -121,13 +117,13 @@ def plugins_update(plugin_id: str | None, check: bool, yes: bool) -> None:
 
 
 def _approve(inst: Installer, pid: str, yes: bool) -> None:
-    if yes or (sys.stdin.isatty() and click.confirm("Accept the wider scope?", default=False)):
-        click.echo(inst.accept(pid).message)
+    if yes or (sys.stdin.isatty() and confirm("Accept the wider scope?", default=False)):
+        echo(inst.accept(pid).message)
     elif sys.stdin.isatty():  # an explicit no is remembered: this version is not asked about again
         inst.decline(pid)
-        click.echo(f"kept {pid} as it was")
+        echo(f"kept {pid} as it was")
     else:  # nobody to ask: decide nothing
-        click.echo(f"the update waits for approval: `pku-harness plugins update {pid} --yes`, or accept it in the app")
+        echo(f"the update waits for approval: `pku-harness plugins update {pid} --yes`, or accept it in the app")
 
 
 @plugins.command("rollback")
@@ -138,8 +134,8 @@ def plugins_rollback(plugin_id: str) -> None:
     try:
         record = inst.rollback(plugin_id)
     except InstallError as e:
-        raise _fail(e) from None
-    click.echo(f"rolled back {plugin_id} to {record.current.version}")
+        raise fail(e) from None
+    echo(f"rolled back {plugin_id} to {record.current.version}")
 
 
 @plugins.command("remove")
@@ -149,11 +145,11 @@ def plugins_remove(plugin_id: str, yes: bool) -> None:
     """Uninstall a plugin: its files, permissions and stored data go."""
     inst = _installer()
     if inst.installs.get(plugin_id) is None:
-        raise click.ClickException(f"{plugin_id!r} is not an installed plugin")
-    if not yes and not (sys.stdin.isatty() and click.confirm(f"Remove {plugin_id} and its data?", default=False)):
-        raise click.ClickException("not removed (pass --yes to remove without asking)")
+        raise fail(f"{plugin_id!r} is not an installed plugin")
+    if not yes and not (sys.stdin.isatty() and confirm(f"Remove {plugin_id} and its data?", default=False)):
+        raise fail("not removed (pass --yes to remove without asking)")
     inst.remove(plugin_id)
-    click.echo(f"removed {plugin_id}")
+    echo(f"removed {plugin_id}")
 
 
 @plugins.command("auto-update")
@@ -165,8 +161,8 @@ def plugins_auto_update(state: str, plugin_id: str | None) -> None:
     try:
         inst.set_auto_update(plugin_id, state == "on")
     except InstallError as e:
-        raise _fail(e) from None
-    click.echo(f"automatic updates {state}" + (f" for {plugin_id}" if plugin_id else ""))
+        raise fail(e) from None
+    echo(f"automatic updates {state}" + (f" for {plugin_id}" if plugin_id else ""))
 
 
 @plugins.command("endpoints")
@@ -183,10 +179,10 @@ def plugins_endpoints(github_api: str | None, github_raw: str | None, reset: boo
             try:
                 check_https(value)
             except LinkError as e:
-                raise click.ClickException(str(e)) from None
+                raise fail(str(e)) from None
             write_setting(rt.store, key, value.rstrip("/"))
     shown = endpoints(rt)
-    click.echo(f"github api: {shown.github_api}\ngithub raw: {shown.github_raw}")
+    echo(f"github api: {shown.github_api}\ngithub raw: {shown.github_raw}")
 
 
 @click.command("open")
@@ -195,5 +191,5 @@ def plugins_endpoints(github_api: str | None, github_raw: str | None, reset: boo
 def open_link(link: str, yes: bool) -> None:
     """Open a pkuharness:// link (today: pkuharness://plugin?src=… installs a plugin)."""
     if not link.lower().startswith("pkuharness:"):
-        raise click.ClickException("open takes a pkuharness:// link; for other links use `plugins install`")
+        raise fail("open takes a pkuharness:// link; for other links use `plugins install`")
     _install(link, yes)

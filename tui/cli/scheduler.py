@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from tui.cli.output import bad_parameter, echo, echo_json, fail, line, usage_error
 from tui.runtime.runtime import Runtime
 from tui.runtime.scheduler.checks import Checks, read_tool
 from tui.runtime.scheduler.runner import Scheduler
@@ -38,18 +39,18 @@ def list_checks(as_json: bool) -> None:
     try:
         checks = Checks(runtime.store).all()
         if as_json:
-            click.echo(json.dumps([c.to_json() for c in checks], ensure_ascii=False, indent=2))
+            echo_json([c.to_json() for c in checks])
             return
         if not checks:
-            click.echo("no scheduled checks (pku-harness scheduler add --help)")
+            echo("no scheduled checks (pku-harness scheduler add --help)")
         for c in checks:
             what = c.tool or f"assistant: {c.prompt}"
             state = "on" if c.enabled else "paused"
-            click.echo(f"{c.id}  {c.title}  [{c.timing}]  {what}  {state}  next {beijing(c.next_ms)}")
+            line(f"{c.id}  {c.title}  [{c.timing}]  {what}  {state}  next {beijing(c.next_ms)}")
             if c.condition:
-                click.echo(f"    when {c.condition}")
+                line(f"    when {c.condition}")
             if c.last_error:
-                click.echo(f"    last error: {c.last_error}")
+                line(f"    last error: {c.last_error}")
     finally:
         runtime.close()
 
@@ -75,11 +76,11 @@ def add(
 ) -> None:
     """Add a check (a read tool, with an optional condition) or an assistant task (--prompt)."""
     if bool(every) == bool(cron):
-        raise click.UsageError("give exactly one of --every and --cron")
+        raise usage_error("give exactly one of --every and --cron")
     try:
         args: Any = json.loads(args_json)
     except json.JSONDecodeError as e:
-        raise click.BadParameter(f"not valid JSON: {e}", param_hint="--args") from None
+        raise bad_parameter(f"not valid JSON: {e}", "--args") from None
     runtime = _runtime()
     try:
         try:
@@ -96,8 +97,8 @@ def add(
             )
         except ValueError as e:
             hint = " (pku-harness tools list)" if str(e).startswith("there is no tool") else ""
-            raise click.ClickException(f"{e}{hint}") from None
-        click.echo(f"{check.id}: next run {beijing(check.next_ms)} (Beijing time)")
+            raise fail(f"{e}{hint}") from None
+        echo(f"{check.id}: next run {beijing(check.next_ms)} (Beijing time)")
     finally:
         runtime.close()
 
@@ -108,8 +109,8 @@ def _change(check_id: str, what: str) -> None:
         checks = Checks(runtime.store)
         done = checks.remove(check_id) if what == "remove" else checks.set_enabled(check_id, what == "resume")
         if not done:
-            raise click.ClickException(f"no check {check_id!r} (pku-harness scheduler list)")
-        click.echo({"remove": "removed", "pause": "paused", "resume": "resumed"}[what] + f" {check_id}")
+            raise fail(f"no check {check_id!r} (pku-harness scheduler list)")
+        echo({"remove": "removed", "pause": "paused", "resume": "resumed"}[what] + f" {check_id}")
     finally:
         runtime.close()
 
@@ -144,9 +145,9 @@ def run_due(quiet: bool) -> None:
         runner = Scheduler(runtime, runtime.notices, task_runner(runtime))
         reports = asyncio.run(runner.run_due())
         for r in reports:
-            click.echo(f"{r.check}  {r.title}  {r.outcome}  {r.detail.splitlines()[0] if r.detail else ''}")
+            line(f"{r.check}  {r.title}  {r.outcome}  {r.detail.splitlines()[0] if r.detail else ''}")
         if not reports and not quiet:
-            click.echo("nothing was due")
+            echo("nothing was due")
     finally:
         runtime.close()
 
@@ -160,10 +161,10 @@ def log(check_id: str, limit: int) -> None:
     try:
         checks = Checks(runtime.store)
         if checks.get(check_id) is None:
-            raise click.ClickException(f"no check {check_id!r}")
+            raise fail(f"no check {check_id!r}")
         for run in checks.runs(check_id, limit):
             first = run.detail.splitlines()[0] if run.detail else ""
-            click.echo(f"{beijing(run.at_ms)}  {run.duration_ms:>6} ms  {run.outcome:8} {first}")
+            line(f"{beijing(run.at_ms)}  {run.duration_ms:>6} ms  {run.outcome:8} {first}")
     finally:
         runtime.close()
 
@@ -173,11 +174,11 @@ def install_timer() -> None:
     """Print a crontab line and a systemd user timer that run `run-due` every five minutes."""
     exe = shutil.which("pku-harness") or f"{sys.executable} -m tui.cli.main"
     command = f"{exe} scheduler run-due --quiet"
-    click.echo("# crontab -e, then add:")
-    click.echo(f"*/5 * * * * {command}\n")
-    click.echo("# or a systemd user timer: ~/.config/systemd/user/pku-harness-checks.service")
-    click.echo(f"[Unit]\nDescription=PKU harness scheduled checks\n\n[Service]\nType=oneshot\nExecStart={command}\n")
-    click.echo("# ~/.config/systemd/user/pku-harness-checks.timer")
-    click.echo("[Unit]\nDescription=Run PKU harness checks every 5 minutes\n\n[Timer]\nOnCalendar=*:0/5\n"
+    echo("# crontab -e, then add:")
+    echo(f"*/5 * * * * {command}\n")
+    echo("# or a systemd user timer: ~/.config/systemd/user/pku-harness-checks.service")
+    echo(f"[Unit]\nDescription=PKU harness scheduled checks\n\n[Service]\nType=oneshot\nExecStart={command}\n")
+    echo("# ~/.config/systemd/user/pku-harness-checks.timer")
+    echo("[Unit]\nDescription=Run PKU harness checks every 5 minutes\n\n[Timer]\nOnCalendar=*:0/5\n"
                "Persistent=true\n\n[Install]\nWantedBy=timers.target\n")  # fmt: skip
-    click.echo("# then: systemctl --user enable --now pku-harness-checks.timer")
+    echo("# then: systemctl --user enable --now pku-harness-checks.timer")

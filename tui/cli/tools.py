@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from tui.cli.output import ask, bad_parameter, confirm, echo, echo_json, fail, line
 from tui.cli.review_text import install_text
 from tui.lang.documents.common import Effect
 from tui.runtime.gate import ApprovalRequest, Turn
@@ -31,14 +32,14 @@ def _open(extra: tuple[str, ...], demo: bool = False, approver: Any = None) -> R
     try:
         return Runtime.open(extra=[Path(p) for p in extra], demo=demo, approver=approver, ui=CliPerson())
     except PluginLoadError as e:
-        raise click.ClickException(str(e)) from None
+        raise fail(str(e)) from None
 
 
 class CliPerson:
     """What a person does at the command line: open a link (print it), pick a file, type an SMS code."""
 
     async def open_url(self, url: str) -> bool:
-        click.echo(f"open in your browser: {url}", err=True)
+        echo(f"open in your browser: {url}", err=True)
         return True
 
     async def open_campus_page(self, service: str) -> bool:
@@ -47,25 +48,25 @@ class CliPerson:
         known = SERVICES.get(service)
         if known is None:
             return False
-        click.echo(f"open in your browser (log in there): https://{known.host}/", err=True)
+        echo(f"open in your browser (log in there): https://{known.host}/", err=True)
         return True
 
     async def pick_files(self, types: list[str], multiple: bool) -> list[dict[str, Any]] | None:
         if not sys.stdin.isatty():
             return None
-        raw = click.prompt("file path(s), separated by spaces" if multiple else "file path", default="", err=True)
+        raw = ask("file path(s), separated by spaces" if multiple else "file path", default="")
         paths = [Path(p) for p in raw.split()] if raw else []
         return [{"name": p.name, "size": p.stat().st_size, "path": str(p)} for p in paths if p.is_file()]
 
     async def await_sms_code(self) -> str | None:
         if not sys.stdin.isatty():
             return None
-        code = click.prompt("the SMS code you received", default="", err=True)
+        code = ask("the SMS code you received", default="")
         return code.strip() or None
 
     async def review_install(self, review: InstallReview) -> bool:
-        click.echo(install_text(review), err=True)
-        return sys.stdin.isatty() and click.confirm("Install it?", default=False, err=True)
+        echo(install_text(review), err=True)
+        return sys.stdin.isatty() and confirm("Install it?", default=False, err=True)
 
 
 class PromptApprover:
@@ -75,12 +76,12 @@ class PromptApprover:
         if not sys.stdin.isatty():
             return False  # nobody to ask: ask means no
         t = request.tool
-        click.echo(
+        echo(
             f"{t.title} ({t.id}) — effect {t.effect}\narguments: "
             f"{json.dumps(request.arguments, ensure_ascii=False)}\nwhy asking: {request.reason}",
             err=True,
         )
-        return click.confirm("Run it?", default=False, err=True)
+        return confirm("Run it?", default=False, err=True)
 
 
 @click.group()
@@ -113,10 +114,10 @@ def tools_list(as_json: bool, for_: str | None, extra: tuple[str, ...]) -> None:
             }
         )
     if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
     if not rows:
-        click.echo("no tools installed")
+        echo("no tools installed")
         return
     width = max(len(r["id"]) for r in rows)
     for r in rows:
@@ -127,7 +128,7 @@ def tools_list(as_json: bool, for_: str | None, extra: tuple[str, ...]) -> None:
                 "" if r["official"] else " community",
             ]
         )
-        click.echo(f"{r['id']:<{width}}  {r['effect']:<6} {r['mode']:<5} {r['title']}{flags}")
+        line(f"{r['id']:<{width}}  {r['effect']:<6} {r['mode']:<5} {r['title']}{flags}")
 
 
 @tools.command("call")
@@ -141,17 +142,17 @@ def tools_call(tool_id: str, arguments: str, actor: str, demo: bool, extra: tupl
     try:
         args = json.loads(arguments)
     except json.JSONDecodeError as e:
-        raise click.BadParameter(f"not valid JSON: {e}", param_hint="ARGUMENTS") from None
+        raise bad_parameter(f"not valid JSON: {e}", "ARGUMENTS") from None
     rt = _open(extra, demo, PromptApprover())
     turn = Turn("cli") if actor == "agent" else None
     out = asyncio.run(rt.gate.call(tool_id, args, actor=actor, turn=turn))  # type: ignore[arg-type]
     if out.status == "ok":
-        click.echo(json.dumps(out.result, ensure_ascii=False, indent=2))
+        echo_json(out.result)
         if out.stale:
-            click.echo("(stale: the last good data, the refresh failed)", err=True)
+            echo("(stale: the last good data, the refresh failed)", err=True)
         return
     label = {"refused": "refused", "declined": "not run", "error": "error"}[out.status]
-    click.echo(f"{label}: {out.message}", err=True)
+    line(f"{label}: {out.message}", err=True)  # one line: the message is the plugin's own words
     sys.exit(1)
 
 
@@ -171,9 +172,9 @@ def permissions_list(extra: tuple[str, ...]) -> None:
         for effect in EFFECTS:
             mode = rt.grants.mode(pid, effect, inst.official, inst.plugin.manifest.defaultModes)
             cells.append(f"{effect}={mode}{'*' if (pid, effect) in chosen else ''}")
-        click.echo(f"{pid}: {'  '.join(cells)}")
+        line(f"{pid}: {'  '.join(cells)}")
     if chosen:
-        click.echo("(* chosen by you)")
+        echo("(* chosen by you)")
 
 
 @permissions.command("set")
@@ -184,7 +185,7 @@ def permissions_set(plugin: str, effect: str, mode: str) -> None:
     """Set PLUGIN's EFFECT tools to MODE."""
     rt = _open(())
     rt.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
-    click.echo(f"{plugin}: {effect} tools are now {mode}")
+    echo(f"{plugin}: {effect} tools are now {mode}")
 
 
 @click.command()
@@ -195,9 +196,7 @@ def audit(limit: int) -> None:
     for r in rt.audit.recent(limit):
         when = datetime.fromtimestamp(r.at_ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
         detail = f"  {r.detail}" if r.detail else ""
-        click.echo(
-            f"{when}  {r.tool}  {r.actor}  {r.effect}/{r.mode}  {r.decision}  {r.duration_ms} ms  {r.outcome}{detail}"
-        )
+        line(f"{when}  {r.tool}  {r.actor}  {r.effect}/{r.mode}  {r.decision}  {r.duration_ms} ms  {r.outcome}{detail}")
 
 
 __all__ = ["Actor", "Effect", "Mode"]

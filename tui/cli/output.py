@@ -1,0 +1,71 @@
+"""Everything the command line prints, asks or fails with goes through here, cleaned in this one place.
+
+Much of what a command shows was chosen by someone else: a plugin's titles and errors, a tool's result, a campus
+or model server's message, an audit row's detail. Printed as they are, their ESC, CSI, OSC 52 (write the
+clipboard), C1, bidi and zero-width characters act on the student's terminal instead of being read
+(threats.md T1). So no command calls `print`, `click.echo`, `click.prompt` or `sys.stdout` itself
+(`tests/test_cli_output.py` scans `tui/cli` for it): text goes through `echo()`, one record per line through
+`line()`, data through `echo_json()`, questions through `ask()` / `confirm()` and errors through `fail()`.
+All of them clean with `widgets_render.safe_text`; JSON escapes instead of removing, so the data stays intact.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from widgets_render.safe_text import clean, escape_json, one_line
+
+
+def echo(text: object = "", *, err: bool = False, nl: bool = True) -> None:
+    """Print text (several lines are fine) with every character a terminal would act on removed."""
+    click.echo(clean(str(text)), err=err, nl=nl)
+
+
+def line(text: object, *, err: bool = False) -> None:
+    """Print one record (a table row, an audit entry) as exactly one line: cleaned, and a line break inside a
+    value becomes a space, so a title or an error message cannot print a row of its own that looks real."""
+    click.echo(one_line(str(text)), err=err)
+
+
+def echo_json(value: Any, indent: int | None = 2) -> None:
+    """Print a value as JSON; characters a terminal would act on are written as `\\u` escapes (same data)."""
+    echo_json_text(json.dumps(value, ensure_ascii=False, indent=indent))
+
+
+def echo_json_text(text: str) -> None:
+    """Print JSON text made elsewhere (the plugin language's `stringify`), escaped the same way."""
+    click.echo(escape_json(text))
+
+
+def ask(text: str, **options: Any) -> Any:
+    """`click.prompt` on standard error with the question (and a shown text default) cleaned."""
+    if isinstance(options.get("default"), str):
+        options["default"] = one_line(options["default"])
+    return click.prompt(one_line(text), err=True, **options)
+
+
+def confirm(text: str, *, default: bool = False, err: bool = False) -> bool:
+    """`click.confirm` with the question cleaned."""
+    return click.confirm(clean(text), default=default, err=err)
+
+
+def fail(message: object) -> click.ClickException:
+    """The error to raise for a failed command: click prints `Error: <message>` and exits 1; the message is
+    cleaned, since it usually carries the failing plugin's or server's own words."""
+    return click.ClickException(clean(str(message)))
+
+
+def bad_parameter(message: object, hint: str) -> click.BadParameter:
+    """A refused command-line value (exit 2), naming the parameter; the message is cleaned."""
+    return click.BadParameter(clean(str(message)), param_hint=hint)
+
+
+def usage_error(message: str) -> click.UsageError:
+    """A command used the wrong way (exit 2)."""
+    return click.UsageError(clean(message))
+
+
+__all__ = ["ask", "bad_parameter", "confirm", "echo", "echo_json", "echo_json_text", "fail", "line", "usage_error"]
