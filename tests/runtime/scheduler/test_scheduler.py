@@ -238,7 +238,7 @@ def test_desktop_notifications_through_notify_send(tmp_path: Path, monkeypatch: 
     script.chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
     assert send_desktop("余额提醒", "校园卡余额 12 元")
-    assert out.read_text() == "--app-name=PKU harness|余额提醒|校园卡余额 12 元|"
+    assert out.read_text() == "--app-name=PKU harness|--|余额提醒|校园卡余额 12 元|"  # texts after `--`
     store = Store(tmp_path / "n.sqlite3")
     notices = Notices(store)
     notices.add("s-1", "标题\x1b[31m", "正文\x07")  # control codes from a plugin are stripped

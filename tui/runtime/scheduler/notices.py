@@ -3,6 +3,7 @@ app's toasts) and, where `notify-send` exists, to the desktop. Their text is sho
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 import subprocess
@@ -79,14 +80,21 @@ class Notices:
                 self.store.db.execute("UPDATE notifications SET read = 1 WHERE id = ?", (notice_id,))
 
 
+def desktop_text(text: str) -> str:
+    """Plugin text as notify-send shows it: cleaned, and `&`, `<`, `>` escaped, since notification servers read
+    the body (some also the summary) as markup, where `<a href>` and `<img src>` would link or load a file."""
+    return html.escape(clean(text), quote=False)
+
+
 def send_desktop(title: str, message: str) -> bool:
-    """A desktop notification through `notify-send`, where it exists (never fails the run)."""
+    """A desktop notification through `notify-send`, where it exists (never fails the run). The texts come after
+    `--`, so a title like `--icon=…` or `-u critical` is text, not an option."""
     binary = shutil.which("notify-send")
     if binary is None:
         return False
+    argv = [binary, "--app-name=PKU harness", "--", desktop_text(title), desktop_text(message)]
     try:
-        subprocess.run([binary, "--app-name=PKU harness", title, message], timeout=5, check=False,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        subprocess.run(argv, timeout=5, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return False
     return True
