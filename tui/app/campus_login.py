@@ -38,7 +38,7 @@ SMS_COOLDOWN_S = 60.0
 def qr_text(png: bytes) -> Text:
     """The QR code drawn dark-on-white whatever the terminal's theme (phones read that reliably)."""
     lines, drawn = draw(png, light_as_block=False)
-    return Text("\n".join(lines), style="#000000 on #ffffff", no_wrap=True) if drawn else Text(lines[0])
+    return Text("\n".join(lines), style="#000000 on #ffffff", no_wrap=True) if drawn else literal(lines[0])
 
 
 class LoginScreen(ModalScreen[bool]):
