@@ -25,7 +25,8 @@ SHOT = "x"  # what CLICK would save in the working directory
 
 
 def lines(app: Any) -> list[str]:
-    """The text of every line of the screen as painted now (toasts and overlays included)."""
+    """The text of every line of the screen as painted now, toasts and overlays included: the compositor's
+    strips are what the driver writes to the terminal, less the style escapes Textual adds itself."""
     return ["".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()]
 
 
