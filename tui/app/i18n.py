@@ -352,12 +352,21 @@ STRINGS: dict[str, dict[str, str]] = {
     "runs": {"zh": "运行", "en": "Runs"},
     "next_run": {"zh": "下次运行", "en": "Next run"},
     "checks_hint": {
-        "zh": "回车：暂停 / 继续、运行记录、删除。App 关着时也要运行：pku-harness scheduler install-timer",
-        "en": "Enter: pause / resume, run log, remove. To run while the app is closed: pku-harness scheduler "
-        "install-timer",
+        "zh": "回车：批准、暂停 / 继续、运行记录、删除；a：批准插件建的助手任务。App 关着时也要运行："
+        "pku-harness scheduler install-timer",
+        "en": "Enter: approve, pause / resume, run log, remove; a: approve a plugin's assistant task. To run while "
+        "the app is closed: pku-harness scheduler install-timer",
     },
     "paused": {"zh": "已暂停", "en": "paused"},
     "check_ok": {"zh": "正常", "en": "ok"},
+    "awaiting_approval": {"zh": "等你批准（按 a）", "en": "waiting for your approval (press a)"},
+    "approve_task": {"zh": "批准运行", "en": "Approve"},
+    "approve_question": {
+        "zh": "插件 {plugin} 新建了定时助手任务「{title}」，它会按时间表让助手回答：\n\n{prompt}\n\n"
+        "定时任务只用只读工具。批准它运行吗？",
+        "en": "Plugin {plugin} created the assistant task “{title}”; on its schedule the assistant will answer:"
+        "\n\n{prompt}\n\nScheduled tasks use read tools only. Approve it?",
+    },
     "pause": {"zh": "暂停", "en": "Pause"},
     "resume": {"zh": "继续", "en": "Resume"},
     "run_log": {"zh": "运行记录", "en": "Run log"},
