@@ -352,10 +352,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "runs": {"zh": "运行", "en": "Runs"},
     "next_run": {"zh": "下次运行", "en": "Next run"},
     "checks_hint": {
-        "zh": "回车：批准、暂停 / 继续、运行记录、删除；a：批准插件建的助手任务。App 关着时也要运行："
-        "pku-harness scheduler install-timer",
-        "en": "Enter: approve, pause / resume, run log, remove; a: approve a plugin's assistant task. To run while "
-        "the app is closed: pku-harness scheduler install-timer",
+        "zh": "回车：暂停 / 继续、运行记录、删除。App 关着时也要运行：pku-harness scheduler install-timer",
+        "en": "Enter: pause / resume, run log, remove. To run while the app is closed: pku-harness scheduler "
+        "install-timer",
     },
     "paused": {"zh": "已暂停", "en": "paused"},
     "check_ok": {"zh": "正常", "en": "ok"},
