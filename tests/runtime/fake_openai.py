@@ -30,13 +30,41 @@ def calls(*deltas: dict[str, Any], finish: str = "tool_calls", **extra: Any) -> 
     return {"chunks": list(deltas), "finish": finish, **extra}
 
 
-class FakeOpenAI:
-    """Answers in order; `requests` holds each request body received."""
+def history_problem(messages: list[dict[str, Any]]) -> str | None:
+    """What a real server (OpenAI, DeepSeek) refuses in a history: a tool call without its tool message right
+    after the assistant message, or a tool message that answers no call. None when the history is well-formed."""
+    pending: list[str] = []
+    for m in messages:
+        if m.get("role") == "tool":
+            if m.get("tool_call_id") not in pending:
+                answered = m.get("tool_call_id")
+                return f"Messages with role 'tool' must be a response to a preceding 'tool_calls' ({answered})"
+            pending.remove(m["tool_call_id"])
+            continue
+        if pending:
+            break
+        if m.get("role") == "assistant":
+            pending = [c.get("id") for c in m.get("tool_calls") or []]
+    if pending:
+        missing = ", ".join(map(str, pending))
+        return (
+            "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+            f"'tool_call_id'. The following tool_call_ids did not have response messages: {missing}"
+        )
+    return None
 
-    def __init__(self, *answers: dict[str, Any]) -> None:
+
+class FakeOpenAI:
+    """Answers in order; `requests` holds each request body received. Like a real server it answers 400 to a
+    history with an unanswered tool call (`strict`), without using up a scripted answer."""
+
+    def __init__(self, *answers: dict[str, Any], strict: bool = True) -> None:
         self.answers = list(answers)
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.strict = strict
+        self.refused: list[str] = []
+        """Why requests were answered 400 (a malformed history)."""
 
     def add(self, *answers: dict[str, Any]) -> None:
         self.answers.extend(answers)
@@ -54,7 +82,12 @@ class FakeOpenAI:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 fake.requests.append(body)
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})
-                answer = fake.answers.pop(0) if fake.answers else text("(no more scripted answers)")
+                problem = history_problem(body.get("messages") or []) if fake.strict else None
+                if problem is not None:
+                    fake.refused.append(problem)
+                    answer: dict[str, Any] = {"status": 400, "body": {"error": {"message": problem}}}
+                else:
+                    answer = fake.answers.pop(0) if fake.answers else text("(no more scripted answers)")
                 if answer.get("delay"):
                     time.sleep(answer["delay"])  # a slow server (Esc must not wait for it)
                 if "status" in answer:

@@ -181,13 +181,15 @@ class NotificationCentre(ModalScreen[None]):
 
 
 class ChecksPanel(Vertical):
-    """设置 → 定时检查: every check with its schedule, next run, last outcome; Enter for pause, log, remove."""
+    """设置 → 定时检查: every check with its schedule, next run, last outcome; Enter for approve, pause, log,
+    remove; `a` approves a plugin's assistant task (it waits for the student before its first run)."""
 
     DEFAULT_CSS = """
     ChecksPanel { height: auto; padding: 0 1; }
     ChecksPanel DataTable { height: auto; max-height: 12; }
     ChecksPanel .muted { color: $text-muted; }
     """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("a", "approve", "批准 Approve")]
 
     def __init__(self, store: Store, locale: str) -> None:
         super().__init__(id="checks-panel")
@@ -213,6 +215,8 @@ class ChecksPanel(Vertical):
         table.clear()
         for c in Checks(self.store).all():
             state = t("paused", self.locale) if not c.enabled else c.last_error or t("check_ok", self.locale)
+            if c.awaiting_approval:
+                state = t("awaiting_approval", self.locale)
             what = c.tool or t("assistant", self.locale)
             cells = (c.title, c.timing, what, beijing(c.next_ms), state)
             table.add_row(*(literal(str(x)[:60]) for x in cells), key=c.id)
@@ -230,14 +234,37 @@ class ChecksPanel(Vertical):
         if check is None:
             return
         loc = self.locale
-        options = [t("resume" if not check.enabled else "pause", loc), t("run_log", loc), t("remove_check", loc)]
+        toggle = t("resume" if not check.enabled else "pause", loc)
+        approve, log, remove = t("approve_task", loc), t("run_log", loc), t("remove_check", loc)
+        options = [approve] * check.awaiting_approval + [toggle, log, remove]
         choice = await self.app.push_screen_wait(ChooseDialog(clean(check.title), options))
-        if choice == options[0]:
+        if choice == approve:
+            await self.approve(check)
+        elif choice == toggle:
             checks.set_enabled(check.id, not check.enabled)
-        elif choice == options[1]:
+        elif choice == log:
             await self.app.push_screen_wait(RunLogDialog(checks, check, loc))
-        elif choice == options[2]:
+        elif choice == remove:
             checks.remove(check.id)
+        self.fill()
+
+    def action_approve(self) -> None:
+        table = self.query_one("#checks", DataTable)
+        if not table.row_count:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        check = Checks(self.store).get(str(key))
+        if check is not None and check.awaiting_approval:
+            self.run_worker(self.approve(check), group="check", exclusive=True)
+
+    async def approve(self, check: Check) -> None:
+        """Show what the plugin's task would ask the assistant, and approve it on yes."""
+        from tui.app.dialogs import ConfirmDialog
+
+        question = t("approve_question", self.locale).format(plugin=check.source, title=check.title,
+                                                              prompt=check.prompt or "")  # fmt: skip
+        if await self.app.push_screen_wait(ConfirmDialog(clean(question), self.locale)):
+            Checks(self.store).approve(check.id)
         self.fill()
 
 

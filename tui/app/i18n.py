@@ -358,6 +358,14 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "paused": {"zh": "已暂停", "en": "paused"},
     "check_ok": {"zh": "正常", "en": "ok"},
+    "awaiting_approval": {"zh": "等你批准（按 a）", "en": "waiting for your approval (press a)"},
+    "approve_task": {"zh": "批准运行", "en": "Approve"},
+    "approve_question": {
+        "zh": "插件 {plugin} 新建了定时助手任务「{title}」，它会按时间表让助手回答：\n\n{prompt}\n\n"
+        "定时任务只用只读工具。批准它运行吗？",
+        "en": "Plugin {plugin} created the assistant task “{title}”; on its schedule the assistant will answer:"
+        "\n\n{prompt}\n\nScheduled tasks use read tools only. Approve it?",
+    },
     "pause": {"zh": "暂停", "en": "Pause"},
     "resume": {"zh": "继续", "en": "Resume"},
     "run_log": {"zh": "运行记录", "en": "Run log"},

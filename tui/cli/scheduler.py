@@ -1,4 +1,4 @@
-"""`pku-harness scheduler list | add | remove | pause | resume | run-due | log | install-timer`.
+"""`pku-harness scheduler list | add | approve | remove | pause | resume | run-due | log | install-timer`.
 
 `run-due` runs whatever is due and exits, so checks also run while the app is closed (a system cron line or a
 systemd user timer, printed by `install-timer`); the store's lease keeps a check from running twice at once.
@@ -16,7 +16,7 @@ import click
 
 from tui.cli.output import bad_parameter, echo, echo_json, fail, line, usage_error
 from tui.runtime.runtime import Runtime
-from tui.runtime.scheduler.checks import Checks, read_tool
+from tui.runtime.scheduler.checks import WAITING, Checks, read_tool
 from tui.runtime.scheduler.runner import Scheduler
 from tui.runtime.scheduler.tasks import task_runner
 from tui.runtime.scheduler.timing import beijing
@@ -46,7 +46,11 @@ def list_checks(as_json: bool) -> None:
         for c in checks:
             what = c.tool or f"assistant: {c.prompt}"
             state = "on" if c.enabled else "paused"
+            if c.awaiting_approval:
+                state = f"{WAITING} (pku-harness scheduler approve {c.id})"
             line(f"{c.id}  {c.title}  [{c.timing}]  {what}  {state}  next {beijing(c.next_ms)}")
+            if c.source not in ("user", "scheduler"):
+                line(f"    created by plugin {c.source}")
             if c.condition:
                 line(f"    when {c.condition}")
             if c.last_error:
@@ -111,6 +115,25 @@ def _change(check_id: str, what: str) -> None:
         if not done:
             raise fail(f"no check {check_id!r} (pku-harness scheduler list)")
         echo({"remove": "removed", "pause": "paused", "resume": "resumed"}[what] + f" {check_id}")
+    finally:
+        runtime.close()
+
+
+@scheduler.command("approve")
+@click.argument("check_id")
+def approve(check_id: str) -> None:
+    """Let an assistant task a plugin created run (it waits for you until then)."""
+    runtime = _runtime()
+    try:
+        checks = Checks(runtime.store)
+        check = checks.get(check_id)
+        if check is None:
+            raise fail(f"no check {check_id!r} (pku-harness scheduler list)")
+        if not check.awaiting_approval:
+            echo(f"{check_id} does not wait for approval")
+            return
+        checks.approve(check_id)
+        echo(f"approved {check_id}: next run {beijing(check.next_ms)} (Beijing time)")
     finally:
         runtime.close()
 

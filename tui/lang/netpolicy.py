@@ -8,6 +8,7 @@ info and other ports are never allowed. Campus requests: a path on the service's
 from __future__ import annotations
 
 import ipaddress
+import unicodedata
 from collections.abc import Iterable
 
 import httpx
@@ -79,6 +80,12 @@ def check_public_url(url: str, patterns: Iterable[str]) -> httpx.URL:
     return u
 
 
+def _invisible(c: str) -> bool:
+    """Space and every control (C0, DEL, C1), format (bidi overrides, zero-width), surrogate, private-use or
+    unassigned character, and the other separators: none belongs in a request path, and httpx raises on some."""
+    return c <= " " or unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zs", "Zl", "Zp")
+
+
 def campus_url(service: str, path: str) -> httpx.URL:
     """The URL of `path` on a campus service; the path must stay on that service's host."""
     host = CAMPUS_HOSTS.get(service)
@@ -86,9 +93,12 @@ def campus_url(service: str, path: str) -> httpx.URL:
         raise PolicyError(f"unknown campus service {service!r}")
     if not isinstance(path, str) or not path.startswith("/") or path.startswith("//") or "\\" in path:
         raise PolicyError(f"a campus request takes a path starting with '/' on {service}, not {path!r}")
-    if any(ord(c) < 33 for c in path):
-        raise PolicyError(f"campus path {path!r} contains spaces or control characters")
-    u = httpx.URL(f"https://{host}").join(path)
+    if any(_invisible(c) for c in path):
+        raise PolicyError(f"campus path {path!r} contains spaces, control or invisible characters")
+    try:
+        u = httpx.URL(f"https://{host}").join(path)
+    except (httpx.InvalidURL, ValueError) as e:  # whatever else httpx cannot parse is refused, never raised on
+        raise PolicyError(f"campus path {path!r} is not a valid URL path ({e})") from None
     if u.host != host or u.scheme != "https":
         raise PolicyError(f"campus path {path!r} leaves {host}")
     return u

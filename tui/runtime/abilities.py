@@ -20,6 +20,7 @@ from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.treehole import Treehole
 from tui.runtime.campus.vault import KEYRING_SERVICE
 from tui.runtime.scheduler.checks import Checks, read_tool
+from tui.runtime.scheduler.notices import Notices
 from tui.runtime.secrets import Secrets
 from tui.runtime.store import Store
 
@@ -69,6 +70,8 @@ class Abilities:
         self.campus = campus or CampusSession(store, secrets)
         self.find_tool: Callable[[str], Any] | None = None
         """The registry's lookup (set by the runtime), so a scheduled check names an existing read tool."""
+        self.notices: Notices | None = None
+        """The notification centre (set by the runtime): a plugin's assistant task tells the student it waits."""
         self.treehole = Treehole(self.campus)
 
     async def call(self, plugin_id: str, name: str, args: Any) -> Any:
@@ -202,9 +205,19 @@ class Abilities:
                 message=args.get("message") if isinstance(args.get("message"), str) else None,
                 prompt=args.get("prompt") if isinstance(args.get("prompt"), str) else None,
                 source=plugin,
+                # A plugin's prompt runs the assistant with nobody watching: the student approves it first. The
+                # `scheduler` host plugin is the assistant's tool, which the student allowed or approved.
+                needs_approval=plugin != "scheduler",
             )
         except ValueError as e:
             raise HostError("ability", f"scheduler.create: {e}") from None
+        if check.awaiting_approval and self.notices is not None:
+            self.notices.add(
+                check.id,
+                check.title,
+                f"插件 {plugin} 新建了定时助手任务「{check.title}」，等你批准后才会运行：设置 → 定时检查，"
+                f"或 pku-harness scheduler approve {check.id}",
+            )
         return check.to_json()
 
     async def _scheduler_update(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:

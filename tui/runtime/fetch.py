@@ -156,7 +156,10 @@ class PolicyFetcher:
             status, final_url, resp_headers, data = await self._send(method, url, headers, body)
             location = resp_headers.get("location")
             if status in (301, 302, 303, 307, 308) and location:
-                url = str(httpx.URL(url).join(location))
+                try:
+                    url = str(httpx.URL(url).join(location))
+                except httpx.InvalidURL as e:
+                    raise HostError("network", f"{url} redirected to an invalid URL ({e})") from None
                 if status == 303 or (status in (301, 302) and method == "POST"):
                     method, body = "GET", None
                     headers.pop("content-type", None)
@@ -209,5 +212,5 @@ class PolicyFetcher:
             raise HostError("timeout", f"{url} did not answer in time") from None
         except zlib.error:
             raise HostError("network", f"{url} sent a broken compressed body") from None
-        except httpx.HTTPError as e:
+        except (httpx.HTTPError, httpx.InvalidURL) as e:  # InvalidURL: httpx joins a bad `Location` as it answers
             raise HostError("network", f"{url}: {str(e) or type(e).__name__}") from None

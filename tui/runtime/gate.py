@@ -4,13 +4,20 @@ It finds the tool, asks the permission engine, asks the user when the answer is 
 approver; with no UI, ask means no), runs the tool, shapes the result (JSON; a 12,000-character copy for the
 model's history), scrubs secrets, marks the turn tainted when third-party text enters it, and writes the
 audit log.
+
+Every call ends in an outcome and an audit row, whatever happens inside a run: an error the plugin or a host
+raised (ToolError, HostError) is an error outcome with its message; any other exception (a bug, or a library
+refusing what a server sent) is an error outcome "internal error in <tool>: …", scrubbed, with the traceback
+logged at ERROR for developers. Only cancellation propagates, after its audit row.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
+import traceback
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -22,25 +29,39 @@ from tui.lang.steps.errors import ToolError
 from tui.lang.steps.inputs import check_input
 from tui.lang.steps.interpreter import Interpreter
 from tui.runtime.audit import Audit, AuditRow, now_ms
+from tui.runtime.flows import cross_plugin_refusal
 from tui.runtime.permissions import Actor, Decision, Grants, decide
 from tui.runtime.registry import InstalledPlugin, NativeTool, Registry, ToolInfo
 from tui.runtime.secrets import Secrets
 
 #: Longest copy of a result kept in the model's history; the UI keeps the whole output (seed page).
 MODEL_RESULT_CHARS = 12_000
+#: Longest exception text an internal error shows (the traceback is in the log).
+INTERNAL_DETAIL_CHARS = 500
+
+log = logging.getLogger(__name__)
 
 HostFactory = Callable[[InstalledPlugin], AbstractAsyncContextManager[Host]]
 
 
 @dataclass
 class Turn:
-    """`ctx.turn` of an agent call: the chat session, and whether third-party text has entered this turn."""
+    """`ctx.turn` of an agent call: what the model's context holds when it makes the call.
+
+    The agent derives it from the conversation at the start of every round (`tui.runtime.chat.context`), so
+    taint lasts exactly as long as the text that caused it is among the messages the model is sent; the gate
+    adds what each call of the round brings in.
+    """
 
     session_id: str
     tainted: bool = False
     user_asked: bool = True
     taint_sources: list[str] = field(default_factory=list)
-    """The tools whose results or errors tainted the turn (shown when the gate asks)."""
+    """The tools whose results or errors tainted the conversation (shown when the gate asks)."""
+    plugins_seen: list[str] = field(default_factory=list)
+    """The plugins whose results (or error texts) are in the context (a scheduled task's cross-plugin rule)."""
+    student_text: str = ""
+    """What the student wrote in the conversation (a scheduled task: its prompt)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +108,16 @@ class CallOutcome:
     """The result holds third-party text (the model must treat it as data)."""
     stale: bool = False
     truncated: bool = False
+
+    @property
+    def taints(self) -> bool:
+        """Third-party text now steers the conversation: an untrusted result or an error text (threats P6, I4)."""
+        return self.untrusted or self.status == "error"
+
+    @property
+    def brought_in(self) -> bool:
+        """The tool ran, so its result or error text is now in the caller's context."""
+        return self.status in ("ok", "error")
 
 
 def model_copy(result: Any) -> str:
@@ -156,7 +187,8 @@ class Gate:
             name: the tool's id (`wallet.cardBalance`) or model name (`wallet__cardBalance`).
             arguments: the input, as JSON.
             actor: who is calling: user, agent or scheduler.
-            turn: the chat turn, for agent calls (its taint is read and updated).
+            turn: what the model's context holds, for agent and scheduled-task calls (read, and updated with
+                what this call brings in).
             now: Beijing time for the run (tests and demos fix it).
         """
         started = time.monotonic()
@@ -164,15 +196,43 @@ class Gate:
         if tool is None:
             return CallOutcome("refused", message=f"there is no tool {name!r}")
         mode = self.mode(tool)
+        decision = "run"
+        try:
+            decision, outcome = await self._decide_and_run(tool, arguments, actor, mode, turn, now)
+        except asyncio.CancelledError:
+            # Stopped (Esc, the app quitting): a request may have been sent, so the log still says so.
+            self._log(tool, actor, mode, decision, started, CallOutcome("error", message="stopped before it ended"))
+            raise
+        except Exception as e:  # the approver or the bookkeeping failed: still an answer and an audit row
+            outcome = self._internal(tool, e)
+        if turn is not None and outcome.brought_in:
+            turn.plugins_seen.append(tool.plugin_id)
+            if outcome.taints:
+                # Third-party text (an untrusted result, or a plugin's error text) now steers the rest (P6, I4).
+                turn.tainted = True
+                turn.taint_sources.append(tool.id)
+        return self._log(tool, actor, mode, decision, started, outcome)
+
+    async def _decide_and_run(
+        self, tool: ToolInfo, arguments: Any, actor: Actor, mode: str, turn: Turn | None, now: str | None
+    ) -> tuple[str, CallOutcome]:
+        """The decision logged for the call, and its outcome (refused, declined, or the run's)."""
         tainted = bool(turn and turn.tainted) if actor == "agent" else False
         decision = decide(actor, tool.effect, mode, tainted, tool.user_only)  # type: ignore[arg-type]
-        verdict = decision.verdict
         if decision.verdict == "refuse":
-            return self._log(tool, actor, mode, "refuse", started, CallOutcome("refused", message=decision.reason))
+            return "refuse", CallOutcome("refused", message=decision.reason)
+        if actor == "scheduler" and turn is not None:
+            refusal = cross_plugin_refusal(
+                tool.id, tool.plugin_id, tool.sends, tool.input_schema, arguments, turn.plugins_seen, turn.student_text
+            )
+            if refusal is not None:
+                log.warning("refused %s in scheduled task %s: %s", tool.id, turn.session_id, refusal)
+                return "refuse", CallOutcome("refused", message=refusal)
+        verdict = "run"
         if decision.verdict == "ask":
             reason = decision.reason
             if tainted and turn is not None and turn.taint_sources:
-                reason += f" (text from {', '.join(turn.taint_sources)})"
+                reason += f" (text from {', '.join(dict.fromkeys(turn.taint_sources))})"
             answer = Approval(False)
             if self.approver is not None:
                 async with self._asking:
@@ -184,21 +244,22 @@ class Gate:
                 why = "you declined" if self.approver is not None else "no one is there to approve it"
                 if answer.reason.strip():
                     why += f": {answer.reason.strip()[:500]} (do not try this call again)"
-                return self._log(
-                    tool,
-                    actor,
-                    mode,
-                    "ask-declined",
-                    started,
-                    CallOutcome("declined", message=f"not run: {why} ({reason})"),
-                )
-            verdict = "ask-approved"  # type: ignore[assignment]
-        outcome = await self._run(tool, arguments, now)
-        if turn is not None and (tool.untrusted or outcome.status == "error"):
-            # Third-party text (an untrusted result, or a plugin's error text) now steers this turn (threats P6, I4).
-            turn.tainted = True
-            turn.taint_sources.append(tool.id)
-        return self._log(tool, actor, mode, verdict, started, outcome)
+                return "ask-declined", CallOutcome("declined", message=f"not run: {why} ({reason})")
+            verdict = "ask-approved"
+        return verdict, await self._run(tool, arguments, now)
+
+    def _internal(self, tool: ToolInfo, error: Exception) -> CallOutcome:
+        """An exception nobody expected, as an error outcome; the traceback goes to the developers' log.
+
+        The text may quote what a server sent, so it is scrubbed and counts as untrusted (it taints).
+        """
+        detail = self.secrets.scrub_text(f"{type(error).__name__}: {error}")[:INTERNAL_DETAIL_CHARS]
+        trace = self.secrets.scrub_text("".join(traceback.format_exception(error)))
+        log.error("internal error in %s: %s\n%s", tool.id, detail, trace)
+        message = f"internal error in {tool.id}: {detail}"
+        return CallOutcome(
+            "error", message=message, model_text=json.dumps({"error": message}, ensure_ascii=False), untrusted=True
+        )
 
     async def _run(self, tool: ToolInfo, arguments: Any, now: str | None) -> CallOutcome:
         if tool.native is not None:
@@ -209,11 +270,13 @@ class Gate:
                 run = await Interpreter(installed.plugin, host, locale=self.registry.locale).run(
                     tool.name, arguments, now=now
                 )
-        except ToolError as e:
-            message = self.secrets.scrub_text(str(e))
+        except (ToolError, HostError) as e:
+            message = self.secrets.scrub_text(str(e) if isinstance(e, ToolError) else f"{tool.id}: {e}")
             return CallOutcome(
                 "error", message=message, model_text=json.dumps({"error": message}, ensure_ascii=False), untrusted=True
             )
+        except Exception as e:  # a bug, or a library refusing what a server sent: an answer, never a traceback
+            return self._internal(tool, e)
         result = self.secrets.scrub(run.value)
         text = model_copy(result)
         if tool.untrusted:
@@ -230,6 +293,8 @@ class Gate:
         except (ToolError, HostError) as e:
             message = self.secrets.scrub_text(f"{tool.id}: {e}")
             return CallOutcome("error", message=message, model_text=json.dumps({"error": message}, ensure_ascii=False))
+        except Exception as e:
+            return self._internal(tool, e)
         result = self.secrets.scrub(value)
         return CallOutcome("ok", result=result, model_text=model_copy(result))
 

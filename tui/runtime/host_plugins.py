@@ -179,6 +179,7 @@ def plugins_plugin(install_link: NativeRun) -> HostPlugin:
                 "write",
                 install_link,
                 {"link": _text("the plugin's link")},
+                sends=True,
             ),
         },
     )

@@ -1,4 +1,17 @@
-"""The tool registry: every installed plugin's tools with their ids, model names and model-facing schemas."""
+"""The tool registry: every installed plugin's tools with their ids, model names and model-facing schemas, and
+what each tool does once its `call` steps are followed (threats.md P6, N10).
+
+A `call` step runs another tool of the same plugin, so what a tool may bring into a conversation or send out is
+the union of what every tool it reaches does. Two facts are computed statically from the steps when the
+registry is built (never from a run, so a branch not taken still counts):
+
+- **untrusted**: the tool, or any tool it reaches, is declared `untrusted: true` — its result may hold
+  third-party text, so a non-untrusted wrapper around an untrusted tool taints the conversation too;
+- **sends**: the tool, or any tool it reaches, can send a network request — a public or campus `request`, an
+  `each` with a request, a `paginate`, or an ability that goes to the network (`verify.*` signs campus
+  requests, `cloud.call` calls a server, `browser.open` and `campusPage.open` open a page the student's browser
+  requests).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.lang.documents.common import Effect
-from tui.lang.documents.loader import Plugin
+from tui.lang.documents.loader import Plugin, Step
 from tui.lang.documents.source import PluginSource
-from tui.lang.documents.tool import InputField
+from tui.lang.documents.tool import AbilityStep, CallStep, EachStep, InputField, PaginateStep, RequestStep
 
 
 @dataclass
@@ -39,6 +52,8 @@ class NativeTool:
     input: dict[str, InputField] = field(default_factory=dict)
     summary: str | None = None
     user_only: bool = False
+    sends: bool = False
+    """It sends what it is given over the network (installing a plugin fetches its link)."""
 
 
 @dataclass
@@ -70,12 +85,70 @@ class ToolInfo:
     """For the model."""
     effect: Effect
     untrusted: bool
+    """Its result may hold third-party text: the tool, or a tool it reaches through `call`, is untrusted."""
     user_only: bool
     official: bool
     input_schema: dict[str, Any]
     """The JSON Schema the model sees, each field with its description."""
     native: NativeTool | None = None
     """The app's own implementation, for host plugins' tools."""
+    sends: bool = False
+    """It can send a network request (itself or through a tool it reaches with `call`)."""
+
+
+#: Ability groups whose operations reach the network with what the plugin gives them.
+NETWORK_ABILITIES = frozenset({"verify", "cloud", "browser", "campusPage"})
+
+
+@dataclass(frozen=True)
+class Reach:
+    """One tool with every tool it reaches through `call` steps."""
+
+    untrusted: bool
+    sends: bool
+    calls: frozenset[str]
+    """The names of the tools it reaches, transitively (itself only if it loops back to itself)."""
+
+
+def _direct(steps: list[Step]) -> tuple[bool, set[str]]:
+    """Whether these steps (and their nested steps) send a request themselves, and the tools they call."""
+    sends = False
+    calls: set[str] = set()
+    for step in steps:
+        m = step.model
+        requests = isinstance(m, RequestStep | PaginateStep) or (isinstance(m, EachStep) and m.request is not None)
+        if requests or (isinstance(m, AbilityStep) and m.ability.partition(".")[0] in NETWORK_ABILITIES):
+            sends = True
+        elif isinstance(m, CallStep):
+            calls.add(m.call)
+        for children in step.children.values():
+            nested_sends, nested_calls = _direct(children)
+            sends = sends or nested_sends
+            calls |= nested_calls
+    return sends, calls
+
+
+def reach(plugin: Plugin) -> dict[str, Reach]:
+    """Every tool of the plugin with what it reaches (calls to tools the plugin does not have are ignored:
+    the interpreter refuses them when the step runs)."""
+    direct = {name: _direct(tool.steps) for name, tool in plugin.tools.items()}
+    out: dict[str, Reach] = {}
+    for name in plugin.tools:
+        seen: set[str] = set()
+        todo = [c for c in direct[name][1] if c in direct]
+        while todo:
+            callee = todo.pop()
+            if callee in seen:
+                continue
+            seen.add(callee)
+            todo.extend(c for c in direct[callee][1] if c in direct and c not in seen)
+        group = {name, *seen}
+        out[name] = Reach(
+            untrusted=any(plugin.tools[n].definition.untrusted for n in group),
+            sends=any(direct[n][0] for n in group),
+            calls=frozenset(seen),
+        )
+    return out
 
 
 def field_schema(field: InputField) -> dict[str, Any]:
@@ -175,11 +248,13 @@ class Registry:
                         official=True,
                         input_schema=input_schema(native.input),
                         native=native,
+                        sends=native.sends,
                     )
                 )
         for pid in sorted(self.plugins):
             inst = self.plugins[pid]
             m = inst.plugin.manifest
+            reached = reach(inst.plugin)
             for name, tool in inst.plugin.tools.items():
                 d = tool.definition
                 title, summary = m.tool_text(name, d, self.locale)
@@ -193,10 +268,11 @@ class Registry:
                         summary=summary,
                         description=d.description,
                         effect=d.effect,
-                        untrusted=d.untrusted,
+                        untrusted=reached[name].untrusted,
                         user_only=d.userOnly,
                         official=inst.official,
                         input_schema=input_schema(d.input),
+                        sends=reached[name].sends,
                     )
                 )
         return out

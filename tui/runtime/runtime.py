@@ -103,6 +103,7 @@ class Runtime:
         self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
         self.sources = DataSources(self.gate, store)
         self.notices = Notices(store, desktop=not demo)
+        self.abilities.notices = self.notices  # a plugin's assistant task tells the student it waits for approval
         for host in (
             memory_plugin(store),
             scheduler_plugin(self.abilities),

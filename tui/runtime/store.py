@@ -97,6 +97,14 @@ MIGRATIONS: list[str] = [
         message TEXT NOT NULL, result TEXT, session TEXT, read INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # 7: an assistant task a plugin created waits for the student's approval before its first run (issue 15);
+    # the ones already stored from a plugin (not the student's own: `user`, or `scheduler` for the assistant's
+    # host tool the student approved) wait too
+    """
+    ALTER TABLE schedules ADD COLUMN awaiting_approval INTEGER NOT NULL DEFAULT 0;
+    UPDATE schedules SET awaiting_approval = 1 WHERE kind = 'prompt'
+        AND coalesce(json_extract(spec, '$.source'), 'user') NOT IN ('user', 'scheduler');
+    """,
 ]
 
 

@@ -421,6 +421,8 @@ class CampusSession:
                 raise HostError("timeout" if timeout else "network", f"{svc.title} {what}{tail}") from None
             except BodyTooLarge as e:
                 raise HostError("limit", str(e)) from None
+            except (httpx.InvalidURL, httpx.ProtocolError) as e:  # e.g. `Location: https:\\x`, which httpx cannot join
+                raise HostError("network", f"{svc.title} sent an answer the app cannot follow ({e})") from None
             if result[0] >= 500 and attempt + 1 < attempts:
                 await asyncio.sleep(self.backoff[attempt])
                 continue

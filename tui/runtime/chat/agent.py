@@ -3,21 +3,28 @@
 Every tool call goes through `Gate.call` as the `agent` (nothing else runs a tool) and every call is answered
 with a tool message — also when it was refused, declined, failed or had arguments that did not parse (those are
 never executed). The model sees results cut at 12,000 characters (the gate's copy); the UI keeps the full
-result in `_ui`. A turn that read untrusted text is tainted (the gate tracks it), so every later change in it
-asks. After `MAX_ROUNDS` rounds of tool calls the turn stops and says so.
+result in `_ui`. A conversation whose messages hold untrusted text is tainted for as long as that text is
+sent to the model (derived from the history at every round, `context.py`), so every change asks meanwhile.
+After `MAX_ROUNDS` rounds of tool calls the turn stops and says so.
+
+Every tool call the model makes is answered with a tool message whatever happens — also when the gate itself
+fails, and when the turn is stopped (Esc) while calls are pending — so the stored history never holds a
+`tool_call_id` without its reply, which model servers refuse in every later request.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from tui.runtime.chat.client import Completion, ModelClient, ModelError, StreamEvent, Usage
-from tui.runtime.chat.history import ChatHistory, for_model
+from tui.runtime.chat.context import context_turn, model_messages, tool_ui
+from tui.runtime.chat.history import ChatHistory
 from tui.runtime.gate import Turn
 from tui.runtime.permissions import Actor
 
@@ -25,6 +32,8 @@ if TYPE_CHECKING:
     from tui.runtime.runtime import Runtime
 
 MAX_ROUNDS = 8
+
+log = logging.getLogger(__name__)
 
 SYSTEM_PROMPT = """You are PKU harness, a campus assistant for Peking University students, in a terminal app.
 Answer in the student's language (Chinese unless they write English). Use the tools to look things up instead of
@@ -114,14 +123,16 @@ class Agent:
     async def run_turn(self, cid: str) -> TurnResult:
         """Run the model on the conversation as stored (after `send`, or a retry that removed the last answer)."""
         result = TurnResult()
-        turn = Turn(session_id=cid)
         for _round in range(MAX_ROUNDS):
             tools, instructions = self.runtime.gate.model_tools(read_only=self.actor == "scheduler")
             names = ToolNames([t["function"]["name"] for t in tools], self.client.config.preset.max_tool_name)
             for t in tools:
                 t["function"]["name"] = names.to_model[t["function"]["name"]]
             system = SYSTEM_PROMPT + ("\n\n# Plugins\n\n" + instructions if instructions else "")
-            messages = [{"role": "system", "content": system}, *map(for_model, self.history.messages(cid))]
+            stored = self.history.messages(cid)
+            # Taint and the plugins seen come from exactly the messages the model is sent now (item 16).
+            turn = context_turn(cid, stored, self.runtime.registry.find)
+            messages = [{"role": "system", "content": system}, *model_messages(stored)]
             try:
                 completion = await self.client.complete(messages, tools, self._stream)
             except ModelError as e:
@@ -136,12 +147,21 @@ class Agent:
                 result.answer = completion.content
                 await self.emit(AgentEvent("done", text=completion.content))
                 return result
-            for call in completion.tool_calls:
-                view = await self._call(cid, call, names, turn)
-                result.calls.append(view)
-                tool = self.runtime.registry.find(view.tool_id)
-                if view.status == "ok" and tool is not None and tool.effect != "read":
-                    result.wrote = True
+            answered: set[str] = set()
+            try:
+                for call in completion.tool_calls:
+                    view = await self._call(cid, call, names, turn, answered)
+                    result.calls.append(view)
+                    tool = self.runtime.registry.find(view.tool_id)
+                    if view.status == "ok" and tool is not None and tool.effect != "read":
+                        result.wrote = True
+            except BaseException:  # stopped (Esc) or the UI failed: no call is left without its reply
+                for call in completion.tool_calls:
+                    if call.id not in answered:
+                        note = "stopped before it finished; it may or may not have run"
+                        tool_id = names.from_model.get(call.name, call.name)
+                        self._reply(cid, call.id, json.dumps({"error": note}), tool_ui(tool_id, "error", False))
+                raise
         message = f"stopped after {MAX_ROUNDS} rounds of tool calls; ask again to continue"
         result.error = ModelError("bad_request", message)
         await self.emit(AgentEvent("error", text=message, error=result.error))
@@ -168,7 +188,7 @@ class Agent:
             message["_ui"] = ui
         self.history.append(cid, message)
 
-    async def _call(self, cid: str, call: Any, names: ToolNames, turn: Turn) -> ToolView:
+    async def _call(self, cid: str, call: Any, names: ToolNames, turn: Turn, answered: set[str]) -> ToolView:
         real = names.from_model.get(call.name, call.name)
         tool = self.runtime.registry.find(real)
         view = ToolView(
@@ -182,25 +202,38 @@ class Agent:
         )
         await self.emit(AgentEvent("tool_start", call=view))
         started = time.monotonic()
+        taints = False
         if call.error is not None:  # never executed: the model gets the reason and may try again properly
             view.status, view.message = "error", call.error
             content = json.dumps({"error": f"{call.error}; the call was not run"}, ensure_ascii=False)
         else:
-            outcome = await self.runtime.gate.call(real, call.arguments, actor=self.actor, turn=turn, now=self.now)
-            view.status, view.result, view.message = outcome.status, outcome.result, outcome.message
-            if outcome.status == "ok":
-                content = outcome.model_text
+            try:
+                outcome = await self.runtime.gate.call(real, call.arguments, actor=self.actor, turn=turn, now=self.now)
+            except Exception as e:  # the gate answers every run itself; this is the last guard for the history
+                log.exception("the gate failed on %s", view.tool_id)
+                view.status, view.message = "error", f"internal error in {view.tool_id}: {type(e).__name__}"
+                content = json.dumps({"error": view.message}, ensure_ascii=False)
+                taints = True
             else:
-                content = outcome.model_text or json.dumps({outcome.status: outcome.message}, ensure_ascii=False)
+                view.status, view.result, view.message = outcome.status, outcome.result, outcome.message
+                taints = outcome.taints
+                if outcome.status == "ok":
+                    content = outcome.model_text
+                else:
+                    content = outcome.model_text or json.dumps({outcome.status: outcome.message}, ensure_ascii=False)
         view.duration_ms = int((time.monotonic() - started) * 1000)
-        ui = {"status": view.status, "title": view.title, "tool": view.tool_id, "ms": view.duration_ms}
+        ui = {**tool_ui(view.tool_id, view.status, taints), "title": view.title, "ms": view.duration_ms}
         if view.result is not None:
             ui["result"] = view.result
         if view.message:
             ui["message"] = view.message
-        self.history.append(cid, {"role": "tool", "tool_call_id": call.id, "content": content, "_ui": ui})
+        self._reply(cid, call.id, content, ui)
+        answered.add(call.id)
         await self.emit(AgentEvent("tool_end", call=view))
         return view
+
+    def _reply(self, cid: str, call_id: str, content: str, ui: dict[str, Any]) -> None:
+        self.history.append(cid, {"role": "tool", "tool_call_id": call_id, "content": content, "_ui": ui})
 
 
 def _add(a: Usage, b: Usage) -> Usage:

@@ -1,5 +1,10 @@
 """Scheduled checks in the store: create, list, pause, remove; claiming a due one (a lease in the store, so two
-processes never run it at once); finishing a run (next time, backoff, the run log with a retention limit)."""
+processes never run it at once); finishing a run (next time, backoff, the run log with a retention limit).
+
+An assistant task a plugin created (not the student: the app, the CLI, or the assistant's `scheduler.create`
+the student approved) waits for the student's approval before its first run (issue 15 item 17): it is never
+due until `approve`, which only the student's own surfaces call (`pku-harness scheduler approve`, 设置 → 定时检查).
+"""
 
 from __future__ import annotations
 
@@ -19,6 +24,8 @@ LEASE_MS = 5 * 60 * 1000
 """How long a claimed run may take before another process may take it over (a crashed runner)."""
 MAX_BACKOFF_MS = 6 * 3600 * 1000
 OUTCOMES = ("ok", "met", "refused", "error")
+WAITING = "waiting for your approval"
+"""The state of a plugin's assistant task before the student approved it."""
 
 
 @dataclass
@@ -43,6 +50,8 @@ class Check:
     last_result: Any = None
     last_error: str | None = None
     failures: int = 0
+    awaiting_approval: bool = False
+    """A plugin created this assistant task: it does not run until the student approves it."""
 
     def to_json(self) -> dict[str, Any]:
         """What `scheduler.list` and the CLI show."""
@@ -53,6 +62,8 @@ class Check:
         if self.args:
             out["args"] = self.args
         out.update(enabled=self.enabled, nextMs=self.next_ms, lastMs=self.last_ms, source=self.source)
+        if self.awaiting_approval:
+            out["awaitingApproval"] = True
         return out
 
 
@@ -66,7 +77,9 @@ class Run:
     detail: str
 
 
-_COLUMNS = "id, title, cron, kind, spec, enabled, next_ms, last_ms, last_result, last_error, failures"
+_COLUMNS = (
+    "id, title, cron, kind, spec, enabled, next_ms, last_ms, last_result, last_error, failures, awaiting_approval"
+)
 
 
 def _check(row: Any) -> Check:
@@ -88,6 +101,7 @@ def _check(row: Any) -> Check:
         last_result=json.loads(row[8]) if row[8] else None,
         last_error=row[9],
         failures=int(row[10]),
+        awaiting_approval=bool(row[11]),
     )
 
 
@@ -122,9 +136,11 @@ class Checks:
         message: str | None = None,
         prompt: str | None = None,
         source: str = "user",
+        needs_approval: bool = False,
         now: int | None = None,
     ) -> Check:
-        """Store a new check; its first run is the schedule's next time.
+        """Store a new check; its first run is the schedule's next time (after the student's approval, for an
+        assistant task with `needs_approval`: one a plugin created).
 
         Raises:
             ValueError: a bad schedule, neither or both of tool and prompt, a condition that does not compile.
@@ -149,10 +165,10 @@ class Checks:
         check_id = "s-" + uuid.uuid4().hex[:10]
         with self.store.lock:
             self.store.db.execute(
-                "INSERT INTO schedules (id, title, cron, kind, spec, enabled, created_ms, updated_ms, next_ms) "
-                "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)",
+                "INSERT INTO schedules (id, title, cron, kind, spec, enabled, created_ms, updated_ms, next_ms, "
+                "awaiting_approval) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?)",
                 (check_id, title, parsed.text, "prompt" if prompt else "check", json.dumps(spec, ensure_ascii=False),
-                 at, at, parsed.next_after(at)),
+                 at, at, parsed.next_after(at), int(bool(prompt) and needs_approval)),
             )  # fmt: skip
         found = self.get(check_id)
         assert found is not None
@@ -189,12 +205,23 @@ class Checks:
             )
         return True
 
+    def approve(self, check_id: str, now: int | None = None) -> bool:
+        """The student lets a plugin's assistant task run (from its next time on); False when there is no such
+        check. Only the student's own surfaces call this — no ability or host tool does."""
+        at = now_ms() if now is None else now
+        with self.store.lock:
+            return bool(
+                self.store.db.execute(
+                    "UPDATE schedules SET awaiting_approval = 0, updated_ms = ? WHERE id = ?", (at, check_id)
+                ).rowcount
+            )
+
     def due(self, now: int) -> list[Check]:
-        """Enabled checks whose time has come and that no runner holds."""
+        """Enabled, approved checks whose time has come and that no runner holds."""
         with self.store.lock:
             rows = self.store.db.execute(
-                f"SELECT {_COLUMNS} FROM schedules WHERE enabled = 1 AND next_ms <= ? AND lease_until_ms <= ? "
-                "ORDER BY next_ms",
+                f"SELECT {_COLUMNS} FROM schedules WHERE enabled = 1 AND awaiting_approval = 0 AND next_ms <= ? "
+                "AND lease_until_ms <= ? ORDER BY next_ms",
                 (now, now),
             ).fetchall()
         return [_check(r) for r in rows]
@@ -204,8 +231,8 @@ class Checks:
         with self.store.lock:
             return (
                 self.store.db.execute(
-                    "UPDATE schedules SET lease_until_ms = ? WHERE id = ? AND enabled = 1 AND next_ms <= ? "
-                    "AND lease_until_ms <= ?",
+                    "UPDATE schedules SET lease_until_ms = ? WHERE id = ? AND enabled = 1 AND awaiting_approval = 0 "
+                    "AND next_ms <= ? AND lease_until_ms <= ?",
                     (now + LEASE_MS, check_id, now, now),
                 ).rowcount
                 == 1

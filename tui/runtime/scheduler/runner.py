@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from tui.lang.expr import LangError, Run, beijing_now, evaluate, from_json, render, to_text
 from tui.lang.expr.values import truthy
 from tui.runtime.audit import now_ms
-from tui.runtime.scheduler.checks import Check, Checks
+from tui.runtime.scheduler.checks import WAITING, Check, Checks
 from tui.runtime.scheduler.notices import Notices
 
 if TYPE_CHECKING:
@@ -58,7 +58,10 @@ class Scheduler:
         return reports
 
     async def run(self, check: Check) -> RunReport:
-        """Run one (claimed) check and record it."""
+        """Run one (claimed) check and record it; a plugin's assistant task the student has not approved is skipped
+        (it is never due, so this only guards a direct call)."""
+        if check.awaiting_approval:
+            return RunReport(check.id, check.title, "waiting", WAITING)
         started = time.monotonic()
         try:
             if check.kind == "prompt":

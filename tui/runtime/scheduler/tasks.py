@@ -41,8 +41,9 @@ def task_runner(runtime: Runtime, client: ModelClient | None = None) -> TaskRunn
             return "error", str(result.error), cid
         answer = (result.answer or "").strip() or "（没有回答）"
         if refused:
-            names = ", ".join(sorted({c.tool_id for c in refused}))
-            return "refused", f"{answer}\n\n（定时任务只能用只读工具，已拒绝：{names}）", cid
+            # The run log says which calls were refused and why (the gate's audit rows say it too).
+            reasons = "\n".join(f"- {c.tool_id}: {c.message}" for c in refused)
+            return "refused", f"{answer}\n\n（定时任务拒绝了这些调用 refused calls）\n{reasons}", cid
         return "ok", answer, cid
 
     return run
