@@ -60,7 +60,8 @@ def describe(v: Any) -> str:
     return article(type_of(v))
 
 
-def _refused(v: Any) -> str | None:
+def refusal_of(v: Any) -> str | None:
+    """Why `v` refuses to be read at all (a secret's message naming its ability), or None."""
     return v.refusal() if isinstance(v, Opaque) else None
 
 
@@ -156,7 +157,7 @@ def to_str(v: Any) -> str:
         return "true" if v else "false"
     if c is float or c is int:
         return num_to_str(v)
-    why = _refused(v)
+    why = refusal_of(v)
     if why:
         raise EvalError(why)
     raise EvalError(f"cannot turn {article(type_of(v))} into text here; use str(x) or join()")
@@ -254,7 +255,7 @@ def _stringify(v: Any, out: _JsonOut, depth: int, indent: int | None) -> None:
     elif c is Closure:
         out.add("null")
     else:
-        raise EvalError(_refused(v) or f"cannot turn {article(type_of(v))} into JSON")
+        raise EvalError(refusal_of(v) or f"cannot turn {article(type_of(v))} into JSON")
 
 
 def to_json(v: Any, path: str = "result") -> Any:
@@ -291,7 +292,7 @@ def _to_json(v: Any, path: str, depth: int) -> Any:
             )
             for k, x in v.items()
         }
-    why = _refused(v)
+    why = refusal_of(v)
     if why:
         raise EvalError(f"{path}: {why}")
     raise EvalError(f"{path} is {article(type_of(v))}, which cannot be part of a result")
