@@ -87,6 +87,10 @@ class FakeCampus:
     bind_user: str | None = None
     bind_sms_ok: bool = False
     bind_secret: str | None = None
+    barcodes: list[str] = field(default_factory=list)
+    """The payment codes the card endpoint handed out last."""
+    unregistered: list[str] = field(default_factory=list)
+    """The fresh credentials the last echo handed out (CAS ticket, jsessionid, token, access_token)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     # -- controls -----------------------------------------------------------------------------------
@@ -238,8 +242,9 @@ class FakeCampus:
         if path.startswith("/v3/hole/list_comments"):
             return _json({"code": 20000, "success": True, "data": {"list": [{"pid": 1, "text": "hello"}]}}, 200, canary)
         if path == "/v3/echo":
-            # Echoes what a plugin could learn about its own request: the test checks none of it is a credential.
-            return _json({"success": True, "data": {"headers": seen.headers, "query": seen.query}}, 200, canary)
+            # Reflects the signed request (its headers, its URL) and hands out credentials nobody registered:
+            # the tests check that a plugin sees none of it.
+            return self.echo(seen, canary)
         if path == "/v3/away":
             return _redirect("https://evil.example/steal")
         if path == "/v3/flaky":
@@ -253,6 +258,20 @@ class FakeCampus:
         self.sms[purpose] = f"{secrets.randbelow(10**6):06d}"
         self.sms_sent_at[purpose] = now
         return _json({"code": 20000, "success": True, "message": "发送成功"}, 200, headers)
+
+    def echo(self, seen: Seen, headers: dict[str, str]) -> Answer:
+        """The signed request reflected back (headers with the JWT, uuid and cookies; the URL), plus fresh
+        credentials in the shapes campus services use, in the body and in headers."""
+        url = f"https://{seen.host}{seen.path}" + (f"?{urlencode(seen.query, doseq=True)}" if seen.query else "")
+        fresh = secrets.token_hex(10)
+        self.unregistered = [f"ST-4242-{fresh}-cas", f"JSID{fresh}", f"tok{fresh}", f"acc{fresh}"]
+        nxt = (
+            f"https://{seen.host}/app;jsessionid={self.unregistered[1]}?ticket={self.unregistered[0]}"
+            f"&token={self.unregistered[2]}&access_token={self.unregistered[3]}"
+        )
+        doc = {"success": True, "data": {"headers": seen.headers, "query": seen.query, "url": url, "next": nxt,
+                                         "session": {"token": self.unregistered[2]}}}  # fmt: skip
+        return _json(doc, 200, {**headers, "x-next": nxt, "location": nxt})
 
     # -- the card chain -------------------------------------------------------------------------------
     def portal(self, seen: Seen) -> Answer:
@@ -281,6 +300,12 @@ class FakeCampus:
             return _json({"code": 400, "success": False, "msg": "bad client"})
         if seen.path == "/berserker-app/ykt/tsm/queryCard":
             return _json({"code": 200, "success": True, "data": {"card": [CARD]}, "msg": "ok"})
+        if seen.path == "/berserker-app/ykt/tsm/batchGetBarCodeGet":
+            # Payment codes (campus.md §3.2): show on screen only, never in tool results.
+            self.barcodes = [f"{secrets.randbelow(10**18):018d}" + "7" for _ in range(2)]
+            return _json({"code": 200, "success": True, "data": {"barcode": self.barcodes}, "msg": "ok"})
+        if seen.path == "/berserker-app/echo":
+            return self.echo(seen, {})
         return _json({"code": 404, "success": False, "msg": "no such path"})
 
     # -- bdkj (a cookie service) ----------------------------------------------------------------------

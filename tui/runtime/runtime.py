@@ -100,6 +100,8 @@ class Runtime:
         self.ui = ui
         self.plugin_fetcher: PluginFetcher | None = None
         """The installer's fetcher when not the default (tests serve plugins through their own transport)."""
+        self.fetch_options: dict[str, Any] = {}
+        """Extra PolicyFetcher arguments for plugins' public requests (tests give a transport and a resolver)."""
         self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
         self.sources = DataSources(self.gate, store)
         self.notices = Notices(store, desktop=not demo)
@@ -209,9 +211,10 @@ class Runtime:
             folder = self.folders.get(pid)
             yield demo_host(installed.source, recorded_test_files(folder) if folder else [], beijing_now())
             return
-        async with PolicyFetcher() as fetcher:
+        check = self.abilities.guard.for_plugin(pid)
+        async with PolicyFetcher(**self.fetch_options, guard=check) as fetcher:
             yield PluginHost(
-                pid, self.kv, fetcher, self.abilities, self.campus, tuple(installed.plugin.manifest.campus)
+                pid, self.kv, fetcher, self.abilities, self.campus, tuple(installed.plugin.manifest.campus), check
             )
 
     def close(self) -> None:
