@@ -73,6 +73,8 @@ class FakeCampus:
     """App ids of successful IAAA password logins."""
     tokens: dict[str, tuple[str, str]] = field(default_factory=dict)
     """One-time IAAA tokens → (app id, student id)."""
+    issued: list[str] = field(default_factory=list)
+    """Every one-time IAAA token ever handed out (spent ones too)."""
     treehole_jwts: set[str] = field(default_factory=set)
     card_jwts: set[str] = field(default_factory=set)
     treehole_needs_login_sms: bool = False
@@ -90,7 +92,7 @@ class FakeCampus:
     barcodes: list[str] = field(default_factory=list)
     """The payment codes the card endpoint handed out last."""
     unregistered: list[str] = field(default_factory=list)
-    """The fresh credentials the last echo handed out (CAS ticket, jsessionid, token, access_token)."""
+    """The fresh credentials every echo handed out (CAS ticket, jsessionid, token, access_token)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     # -- controls -----------------------------------------------------------------------------------
@@ -102,6 +104,15 @@ class FakeCampus:
 
     def count(self, path_part: str) -> int:
         return sum(1 for s in self.seen if path_part in s.path)
+
+    def credentials(self, password: str = "correct horse") -> list[str]:
+        """Every credential this campus handed out or was sent, and the student's password: none may show."""
+        sent = [s.headers.get(h, "") for s in self.seen for h in ("authorization", "synjones-auth", "uuid", "cookie")]
+        bearer = [v[7:] for v in sent if v.lower().startswith("bearer ")]
+        cookies = [c.split("=", 1)[1] for v in sent if "=" in v for c in v.split("; ")]
+        uuids = [s.headers["uuid"] for s in self.seen if "uuid" in s.headers]
+        handed = [*self.treehole_jwts, *self.card_jwts, *self.issued, *self.unregistered, *self.barcodes]
+        return [c for c in {*bearer, *cookies, *uuids, *handed, CANARY, password} if len(c) >= 6]
 
     # -- dispatch -------------------------------------------------------------------------------------
     def serve(self, seen: Seen) -> Answer:
@@ -148,6 +159,7 @@ class FakeCampus:
     def _token(self, app_id: str, user: str) -> str:
         token = "iaaa-" + secrets.token_hex(8)
         self.tokens[token] = (app_id, user)
+        self.issued.append(token)
         return token
 
     def _password_login(self, form: dict[str, str]) -> Answer:
@@ -264,13 +276,11 @@ class FakeCampus:
         credentials in the shapes campus services use, in the body and in headers."""
         url = f"https://{seen.host}{seen.path}" + (f"?{urlencode(seen.query, doseq=True)}" if seen.query else "")
         fresh = secrets.token_hex(10)
-        self.unregistered = [f"ST-4242-{fresh}-cas", f"JSID{fresh}", f"tok{fresh}", f"acc{fresh}"]
-        nxt = (
-            f"https://{seen.host}/app;jsessionid={self.unregistered[1]}?ticket={self.unregistered[0]}"
-            f"&token={self.unregistered[2]}&access_token={self.unregistered[3]}"
-        )
+        ticket, jsid, token, access = f"ST-4242-{fresh}-cas", f"JSID{fresh}", f"tok{fresh}", f"acc{fresh}"
+        self.unregistered += [ticket, jsid, token, access]
+        nxt = f"https://{seen.host}/app;jsessionid={jsid}?ticket={ticket}&token={token}&access_token={access}"
         doc = {"success": True, "data": {"headers": seen.headers, "query": seen.query, "url": url, "next": nxt,
-                                         "session": {"token": self.unregistered[2]}}}  # fmt: skip
+                                         "session": {"token": token}}}  # fmt: skip
         return _json(doc, 200, {**headers, "x-next": nxt, "location": nxt})
 
     # -- the card chain -------------------------------------------------------------------------------
@@ -283,7 +293,9 @@ class FakeCampus:
         if seen.path == "/portal2017/util/redirectToCard.do":
             if "SESSION=portal-" not in seen.headers.get("cookie", ""):
                 return _redirect("https://iaaa.pku.edu.cn/iaaa/oauth.jsp")
-            return _redirect("https://bdcard.pku.edu.cn/berserker-auth/cas/login/pku?token=t1&targetUrl=x")
+            cas = "cas-" + secrets.token_hex(8)
+            self.issued.append(cas)
+            return _redirect(f"https://bdcard.pku.edu.cn/berserker-auth/cas/login/pku?token={cas}&targetUrl=x")
         return 404, {}, b""
 
     def card(self, seen: Seen) -> Answer:

@@ -100,8 +100,6 @@ class Runtime:
         self.ui = ui
         self.plugin_fetcher: PluginFetcher | None = None
         """The installer's fetcher when not the default (tests serve plugins through their own transport)."""
-        self.fetch_options: dict[str, Any] = {}
-        """Extra PolicyFetcher arguments for plugins' public requests (tests give a transport and a resolver)."""
         self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
         self.sources = DataSources(self.gate, store)
         self.notices = Notices(store, desktop=not demo)
@@ -212,7 +210,7 @@ class Runtime:
             yield demo_host(installed.source, recorded_test_files(folder) if folder else [], beijing_now())
             return
         check = self.abilities.guard.for_plugin(pid)
-        async with PolicyFetcher(**self.fetch_options, guard=check) as fetcher:
+        async with PolicyFetcher(guard=check) as fetcher:
             yield PluginHost(
                 pid, self.kv, fetcher, self.abilities, self.campus, tuple(installed.plugin.manifest.campus), check
             )
