@@ -104,3 +104,15 @@ def test_a_code_is_a_number_of_its_own_and_lapses() -> None:
 def test_views_decode_a_few_rounds_deep() -> None:
     found = views("POST", "https://x/%2541%2542", {"a": "b"}, b'{"k": "\\u0043"}')
     assert any("AB" in v for v in found) and any("C" in v for v in found)
+
+
+def test_a_date_or_a_short_value_in_a_cookie_is_not_a_credential() -> None:
+    """A service's `lastLogin=20261130` or `lang=zh_CN` cookie must not make an innocent request look like a leak."""
+    secrets = Secrets()
+    for value in ("20261130", "1796725079", "zh_CN_x"):
+        secrets.add(value, "cookie")
+    secrets.add("a1B2c3D4e5", "cookie")
+    guard = SecretGuard(secrets)
+    guard.check("p", "GET", f"https://{DOMAIN}/day/20261130?t=1796725079&l=zh_CN_x", {}, None)
+    with pytest.raises(HostError, match="campus cookie"):
+        guard.check("p", "GET", f"https://{DOMAIN}/x?c=a1B2c3D4e5", {}, None)

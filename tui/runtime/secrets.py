@@ -10,6 +10,7 @@ putting secrets there in the first place (threats.md S2, S3).
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
 import time
@@ -24,6 +25,9 @@ from tui.runtime.credentials import mask_credentials
 MASK = SECRET_MASK
 #: Secrets shorter than this are not scrubbed: a 3-character "secret" would mangle ordinary text.
 MIN_SECRET = 6
+#: Session cookies are long and random; a short or all-digit cookie value (a date, `lang=zh_CN`) is not one,
+#: and treating it as a secret would refuse an innocent request that happens to hold the same date.
+MIN_COOKIE = 8
 
 Kind = Literal["token", "cookie", "password", "otp", "otp-secret", "payment", "uuid"]
 #: How a refusal names each kind (never the value).
@@ -54,12 +58,17 @@ class Secrets:
         """value → (kind, forget-after on `clock`, or None)."""
         self._lock = threading.Lock()
         self._clock = clock
+        self._sorted: list[tuple[str, str]] | None = None
+        """(value, kind), longest first: built once per change, since the gate scrubs every string of a result."""
+        self._next_lapse = math.inf
         _live(self)
 
     def add(self, value: str | None, kind: Kind = "token", lifetime: float | None = None) -> None:
         """Remember a secret to keep out of every sink (an OTP code is forgotten after OTP_LIFETIME)."""
         if not isinstance(value, str) or len(value) < MIN_SECRET:
             return
+        if kind == "cookie" and (len(value) < MIN_COOKIE or value.isdigit()):
+            return  # a timestamp, date or counter a service keeps in a cookie is not a credential
         if lifetime is None and kind == "otp":
             lifetime = OTP_LIFETIME
         until = None if lifetime is None else self._clock() + lifetime
@@ -68,19 +77,29 @@ class Secrets:
             if old is not None and old[1] is None:
                 until = None  # a lasting secret stays lasting
             self._values[value] = (old[0] if old else kind, until)
+            self._sorted = None
+            if until is not None:
+                self._next_lapse = min(self._next_lapse, until)
 
     def discard(self, value: str) -> None:
         with self._lock:
             self._values.pop(value, None)
+            self._sorted = None
 
     def items(self, guessable: bool = True) -> list[tuple[str, str]]:
         """(value, kind) pairs, longest first (so one cannot hide inside another); lapsed ones dropped."""
         now = self._clock()
         with self._lock:
-            for v in [v for v, (_, until) in self._values.items() if until is not None and until <= now]:
-                del self._values[v]
-            pairs = [(v, k) for v, (k, _) in self._values.items() if guessable or k not in GUESSABLE]
-        return sorted(pairs, key=lambda p: len(p[0]), reverse=True)
+            if now >= self._next_lapse:
+                for v in [v for v, (_, until) in self._values.items() if until is not None and until <= now]:
+                    del self._values[v]
+                self._next_lapse = min((u for _, u in self._values.values() if u is not None), default=math.inf)
+                self._sorted = None
+            if self._sorted is None:
+                pairs = [(v, k) for v, (k, _) in self._values.items()]
+                self._sorted = sorted(pairs, key=lambda p: len(p[0]), reverse=True)
+            pairs = self._sorted
+        return pairs if guessable else [p for p in pairs if p[1] not in GUESSABLE]
 
     def scrub_text(self, text: str, guessable: bool = True) -> str:
         """`text` with every known secret masked (all-digit ones only where no digit touches them)."""
