@@ -104,3 +104,28 @@ def test_exception_text_and_arguments_are_scrubbed(caplog: pytest.LogCaptureFixt
     log.debug("redirect to %s", "https://bdcard.pku.edu.cn/plat/?synjones-auth=unregistered-jwt-9f8e&name=x")
     assert "jwt-in-an-exception-0123" not in caplog.text and "unregistered-jwt-9f8e" not in caplog.text
     assert "HostError" in caplog.text and "synjones-auth=‹secret›" in caplog.text
+
+
+async def test_a_token_a_redirect_hands_on_is_registered_before_the_hop_that_carries_it(
+    session: CampusSession, fake: FakeCampus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The card chain's CAS hop and treehole's exchange carry one-time tokens in their URLs: each is a known
+    secret before that URL is sent (and logged), not only after the login finished."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from tui.runtime.campus.net import CampusNet
+
+    unknown_when_sent: list[str] = []
+    send = CampusNet.send
+
+    async def watching(self: CampusNet, jar: object, method: str, url: str, **kw: object) -> object:
+        tokens = parse_qs(urlsplit(url).query).get("token", [])
+        unknown_when_sent.extend(t for t in tokens if session.secrets.scrub_text(t) == t)  # not masked: unknown
+        return await send(self, jar, method, url, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CampusNet, "send", watching)
+    await session.login("card", USER, PASSWORD)
+    await session.login("treehole", USER, PASSWORD)
+    cas = [t for t in fake.issued if t.startswith("cas-")]
+    assert cas and any(cas[0] in s.query.get("token", []) for s in fake.seen)  # the CAS hop was made …
+    assert unknown_when_sent == []  # … and no hop carried a token the app did not already treat as secret
