@@ -209,10 +209,9 @@ class Runtime:
             folder = self.folders.get(pid)
             yield demo_host(installed.source, recorded_test_files(folder) if folder else [], beijing_now())
             return
-        check = self.abilities.guard.for_plugin(pid)
-        async with PolicyFetcher(guard=check) as fetcher:
+        async with PolicyFetcher() as fetcher:
             yield PluginHost(
-                pid, self.kv, fetcher, self.abilities, self.campus, tuple(installed.plugin.manifest.campus), check
+                pid, self.kv, fetcher, self.abilities, self.campus, tuple(installed.plugin.manifest.campus)
             )
 
     def close(self) -> None:
