@@ -45,6 +45,12 @@ def _json(doc: Any, status: int = 200, headers: dict[str, str] | None = None) ->
     return status, {"content-type": "application/json", **(headers or {})}, json.dumps(doc, ensure_ascii=False).encode()
 
 
+def _current(secret: str, code: Any) -> bool:
+    """The code of this 30 s step or the one before, as TOTP servers accept (a test may cross a step)."""
+    now = time.time()
+    return code in (totp(secret, now), totp(secret, now - 30))
+
+
 def _redirect(location: str, headers: dict[str, str] | None = None) -> Answer:
     return 302, {"location": location, **(headers or {})}, b""
 
@@ -73,6 +79,8 @@ class FakeCampus:
     """App ids of successful IAAA password logins."""
     tokens: dict[str, tuple[str, str]] = field(default_factory=dict)
     """One-time IAAA tokens → (app id, student id)."""
+    issued: list[str] = field(default_factory=list)
+    """Every one-time IAAA token ever handed out (spent ones too)."""
     treehole_jwts: set[str] = field(default_factory=set)
     card_jwts: set[str] = field(default_factory=set)
     treehole_needs_login_sms: bool = False
@@ -87,6 +95,10 @@ class FakeCampus:
     bind_user: str | None = None
     bind_sms_ok: bool = False
     bind_secret: str | None = None
+    barcodes: list[str] = field(default_factory=list)
+    """The payment codes the card endpoint handed out last."""
+    unregistered: list[str] = field(default_factory=list)
+    """The fresh credentials every echo handed out (CAS ticket, jsessionid, token, access_token)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     # -- controls -----------------------------------------------------------------------------------
@@ -98,6 +110,15 @@ class FakeCampus:
 
     def count(self, path_part: str) -> int:
         return sum(1 for s in self.seen if path_part in s.path)
+
+    def credentials(self, password: str = "correct horse") -> list[str]:
+        """Every credential this campus handed out or was sent, and the student's password: none may show."""
+        sent = [s.headers.get(h, "") for s in self.seen for h in ("authorization", "synjones-auth", "uuid", "cookie")]
+        bearer = [v[7:] for v in sent if v.lower().startswith("bearer ")]
+        cookies = [c.split("=", 1)[1] for v in sent if "=" in v for c in v.split("; ")]
+        uuids = [s.headers["uuid"] for s in self.seen if "uuid" in s.headers]
+        handed = [*self.treehole_jwts, *self.card_jwts, *self.issued, *self.unregistered, *self.barcodes]
+        return [c for c in {*bearer, *cookies, *uuids, *handed, CANARY, password} if len(c) >= 6]
 
     # -- dispatch -------------------------------------------------------------------------------------
     def serve(self, seen: Seen) -> Answer:
@@ -144,6 +165,7 @@ class FakeCampus:
     def _token(self, app_id: str, user: str) -> str:
         token = "iaaa-" + secrets.token_hex(8)
         self.tokens[token] = (app_id, user)
+        self.issued.append(token)
         return token
 
     def _password_login(self, form: dict[str, str]) -> Answer:
@@ -155,7 +177,7 @@ class FakeCampus:
         if self.users.get(user) != password:
             return _json({"success": False, "errors": {"code": "E01", "msg": "用户名或密码错误"}})
         secret = self.otp.get(user)
-        if secret and form.get("otpCode") != totp(secret):
+        if secret and not _current(secret, form.get("otpCode")):
             return _json({"success": False, "errors": {"code": "E05", "msg": "手机令牌动态口令错误"}})
         self.iaaa_logins.append(form.get("appid", ""))
         return _json({"success": True, "token": self._token(form.get("appid", ""), user)})
@@ -180,7 +202,7 @@ class FakeCampus:
                 {"success": True, "personId": self.bind_user, "personName": "张三", "secKey": self.bind_secret}
             )
         if path == f"{base}/userBind.do" and self.bind_secret and self.bind_user:
-            if form.get("otpCode") != totp(self.bind_secret):
+            if not _current(self.bind_secret, form.get("otpCode")):
                 return _json({"success": False, "errMsg": "令牌验证码错误"})
             self.otp[self.bind_user] = self.bind_secret
             return _json({"success": True})
@@ -224,7 +246,7 @@ class FakeCampus:
         if path in ("/course/mobile_message_get_token", "/course/password_get_token"):
             secret = self.otp.get("2100012345")
             if path.endswith("password_get_token"):
-                ok = bool(secret) and body.get("code") == totp(secret or "")
+                ok = bool(secret) and _current(secret or "", body.get("code"))
             else:
                 ok = body.get("code") == self.sms.get("course")
             self.treehole_course_authorised = self.treehole_course_authorised or ok
@@ -238,8 +260,9 @@ class FakeCampus:
         if path.startswith("/v3/hole/list_comments"):
             return _json({"code": 20000, "success": True, "data": {"list": [{"pid": 1, "text": "hello"}]}}, 200, canary)
         if path == "/v3/echo":
-            # Echoes what a plugin could learn about its own request: the test checks none of it is a credential.
-            return _json({"success": True, "data": {"headers": seen.headers, "query": seen.query}}, 200, canary)
+            # Reflects the signed request (its headers, its URL) and hands out credentials nobody registered:
+            # the tests check that a plugin sees none of it.
+            return self.echo(seen, canary)
         if path == "/v3/away":
             return _redirect("https://evil.example/steal")
         if path == "/v3/flaky":
@@ -254,6 +277,18 @@ class FakeCampus:
         self.sms_sent_at[purpose] = now
         return _json({"code": 20000, "success": True, "message": "发送成功"}, 200, headers)
 
+    def echo(self, seen: Seen, headers: dict[str, str]) -> Answer:
+        """The signed request reflected back (headers with the JWT, uuid and cookies; the URL), plus fresh
+        credentials in the shapes campus services use, in the body and in headers."""
+        url = f"https://{seen.host}{seen.path}" + (f"?{urlencode(seen.query, doseq=True)}" if seen.query else "")
+        fresh = secrets.token_hex(10)
+        ticket, jsid, token, access = f"ST-4242-{fresh}-cas", f"JSID{fresh}", f"tok{fresh}", f"acc{fresh}"
+        self.unregistered += [ticket, jsid, token, access]
+        nxt = f"https://{seen.host}/app;jsessionid={jsid}?ticket={ticket}&token={token}&access_token={access}"
+        doc = {"success": True, "data": {"headers": seen.headers, "query": seen.query, "url": url, "next": nxt,
+                                         "session": {"token": token}}}  # fmt: skip
+        return _json(doc, 200, {**headers, "x-next": nxt, "location": nxt})
+
     # -- the card chain -------------------------------------------------------------------------------
     def portal(self, seen: Seen) -> Answer:
         if seen.path == "/portal2017/ssoLogin.do":
@@ -264,7 +299,9 @@ class FakeCampus:
         if seen.path == "/portal2017/util/redirectToCard.do":
             if "SESSION=portal-" not in seen.headers.get("cookie", ""):
                 return _redirect("https://iaaa.pku.edu.cn/iaaa/oauth.jsp")
-            return _redirect("https://bdcard.pku.edu.cn/berserker-auth/cas/login/pku?token=t1&targetUrl=x")
+            cas = "cas-" + secrets.token_hex(8)
+            self.issued.append(cas)
+            return _redirect(f"https://bdcard.pku.edu.cn/berserker-auth/cas/login/pku?token={cas}&targetUrl=x")
         return 404, {}, b""
 
     def card(self, seen: Seen) -> Answer:
@@ -281,6 +318,12 @@ class FakeCampus:
             return _json({"code": 400, "success": False, "msg": "bad client"})
         if seen.path == "/berserker-app/ykt/tsm/queryCard":
             return _json({"code": 200, "success": True, "data": {"card": [CARD]}, "msg": "ok"})
+        if seen.path == "/berserker-app/ykt/tsm/batchGetBarCodeGet":
+            # Payment codes (campus.md §3.2): show on screen only, never in tool results.
+            self.barcodes = [f"{secrets.randbelow(10**18):018d}" + "7" for _ in range(2)]
+            return _json({"code": 200, "success": True, "data": {"barcode": self.barcodes}, "msg": "ok"})
+        if seen.path == "/berserker-app/echo":
+            return self.echo(seen, {})
         return _json({"code": 404, "success": False, "msg": "no such path"})
 
     # -- bdkj (a cookie service) ----------------------------------------------------------------------

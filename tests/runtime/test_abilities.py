@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tui.lang.expr.secret import SecretValue, open_for
 from tui.lang.host import HostError
 from tui.runtime.abilities import KEYRING_SERVICE, Abilities
 from tui.runtime.campus.totp import totp
@@ -82,8 +83,11 @@ async def test_otp_code_from_keyring_or_null(abilities: Abilities, memory_keyrin
     abilities.campus.set_otp_secret(secret)
     assert secret in memory_keyring.items[(KEYRING_SERVICE, "campus:otp")]  # kept in keyring, as JSON
     abilities.campus.clock = lambda: 1_796_000_400.0
-    code = await abilities.call("grades", "otp.code", {})
-    assert code == totp(secret, 1_796_000_400)
+    value = await abilities.call("grades", "otp.code", {})
+    # An opaque secret value (it used to be the code as plain text): only a verify.* ability's `code` opens it.
+    assert isinstance(value, SecretValue) and value.ability == "otp.code"
+    code = open_for("verify.treehole", {"code": value})["code"]
+    assert code == totp(secret, 1_796_000_400) and code not in repr(value) + str(value)
     assert len(code) == 6 and code.isdigit()
     assert abilities.secrets.scrub_text(f"s={secret}") == "s=‹secret›"  # the secret itself is never shown
     assert abilities.secrets.scrub_text(f"code {code}") == "code ‹secret›"  # nor the code it gives
@@ -119,4 +123,4 @@ async def test_otp_code_matches_the_rfc_6238_vector(abilities: Abilities, memory
     # the IAAA token uses 6 digits, the last six of the same truncation.
     abilities.campus.set_otp_secret("GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")
     abilities.campus.clock = lambda: 59.0
-    assert await abilities.call("grades", "otp.code", {}) == "287082"
+    assert open_for("verify.treehole", {"code": await abilities.call("grades", "otp.code", {})})["code"] == "287082"

@@ -47,12 +47,16 @@ class HttpResponse:
 
 
 class HostError(Exception):
-    """A failure of the outside world, with the kind a `catch` sees (`network`, `timeout`, `ability` …)."""
+    """A failure of the outside world, with the kind a `catch` sees (`network`, `timeout`, `ability` …).
 
-    def __init__(self, kind: str, message: str, status: int | None = None) -> None:
+    A `final` error ends the run: no `catch` sees it (a request refused for carrying a secret).
+    """
+
+    def __init__(self, kind: str, message: str, status: int | None = None, final: bool = False) -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status
+        self.final = final
 
 
 class KvQuotaError(HostError):

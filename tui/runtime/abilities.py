@@ -15,10 +15,12 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tui.lang.expr.secret import SecretValue
 from tui.lang.host import HostError
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.treehole import Treehole
 from tui.runtime.campus.vault import KEYRING_SERVICE
+from tui.runtime.outgoing import SecretGuard
 from tui.runtime.scheduler.checks import Checks, read_tool
 from tui.runtime.scheduler.notices import Notices
 from tui.runtime.secrets import Secrets
@@ -73,6 +75,8 @@ class Abilities:
         self.notices: Notices | None = None
         """The notification centre (set by the runtime): a plugin's assistant task tells the student it waits."""
         self.treehole = Treehole(self.campus)
+        self.guard = SecretGuard(secrets)
+        """The app session's outgoing-request check: plugin hosts and verify.treehole's request use it."""
 
     async def call(self, plugin_id: str, name: str, args: Any) -> Any:
         """Run `group.op` for a plugin (the interpreter has already checked the declaration and the effect)."""
@@ -232,9 +236,13 @@ class Abilities:
         return {"id": schedule_id, "removed": Checks(self.store).remove(schedule_id)}
 
     # -- secrets and crypto ---------------------------------------------------------------------------
-    async def _otp_code(self, plugin: str, args: dict[str, Any]) -> str | None:
-        """The mobile token's current code (SHA-1, 6 digits, 30 s), or null when none is bound."""
-        return self.campus.otp_code()
+    async def _otp_code(self, plugin: str, args: dict[str, Any]) -> SecretValue | None:
+        """The mobile token's current code (SHA-1, 6 digits, 30 s) as a secret value, or null when none is bound.
+
+        The plugin can pass it to verify.treehole and do nothing else with it (threats.md S2).
+        """
+        code = self.campus.otp_code()
+        return None if code is None else SecretValue("otp.code", code)
 
     async def _crypto_sha256(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
         text = _need(args, "text", str, "crypto.sha256")
@@ -266,7 +274,10 @@ class Abilities:
 
     # -- treehole's second factor ---------------------------------------------------------------------
     async def _verify_treehole(self, plugin: str, args: dict[str, Any]) -> Any:
-        return await self.treehole.verify(args)
+        check = self.guard.for_plugin(plugin)
+        # The plugin wrote the request inside (url, query, json): checked like any of its requests; the code
+        # argument is the secret this ability exists to receive, and goes only to treehole's check endpoint.
+        return await self.treehole.verify(args, lambda r: check(r.method, r.url, r.headers, r.body))
 
     async def _verify_treeholeSendCode(self, plugin: str, args: dict[str, Any]) -> Any:
         return await self.treehole.send_code(args)

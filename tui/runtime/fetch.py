@@ -26,6 +26,8 @@ MAX_REDIRECTS = 10
 USER_AGENT = "pku-harness/0.1 (+https://github.com/pkuinfo/pku-harness-plugins)"
 
 Resolver = Callable[[str], Awaitable[list[str]]]
+Guard = Callable[[str, str, dict[str, str], bytes | None], None]
+"""Called with (method, url, headers, body) before every hop is sent; raises HostError to refuse it."""
 
 
 async def system_resolve(host: str) -> list[str]:
@@ -111,7 +113,8 @@ class PolicyFetcher:
     """Sends public requests for one run. Use as `async with PolicyFetcher() as f: await f.fetch(...)`.
 
     With no `transport`, connections go through the PinnedTransport. A test passes an in-memory transport
-    and a `resolve` that the fetcher then checks before each request instead.
+    and a `resolve` that the fetcher then checks before each request instead. `guard` sees every hop before
+    it is sent (the runtime's check that no registered secret leaves, outgoing.py).
     """
 
     def __init__(
@@ -120,6 +123,7 @@ class PolicyFetcher:
         resolve: Resolver = system_resolve,
         timeout: float = 20.0,
         max_body: int = MAX_BODY,
+        guard: Guard | None = None,
     ) -> None:
         self.precheck = transport is not None
         self.client = httpx.AsyncClient(
@@ -131,6 +135,7 @@ class PolicyFetcher:
         )
         self.resolve = resolve
         self.max_body = max_body
+        self.guard = guard
 
     async def __aenter__(self) -> PolicyFetcher:
         return self
@@ -151,6 +156,8 @@ class PolicyFetcher:
                 u = check_public_url(url, allowed)
             except PolicyError as e:
                 raise HostError("network", f"refused: {e}") from None
+            if self.guard is not None:
+                self.guard(method, url, headers, body)
             if self.precheck:
                 await self._check_addresses(u.host)
             status, final_url, resp_headers, data = await self._send(method, url, headers, body)

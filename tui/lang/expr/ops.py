@@ -10,14 +10,14 @@ import math
 from typing import Any
 
 from tui.lang.expr.errors import EvalError
-from tui.lang.expr.values import Closure, Opaque, article, int_to_float, is_num, num_to_str, to_str, type_of
+from tui.lang.expr.values import Closure, Opaque, describe, int_to_float, is_num, num_to_str, to_str
 
 _inf = math.inf
 _nan = math.nan
 
 
 def _desc(v: Any) -> str:
-    return article(type_of(v))
+    return describe(v)
 
 
 def need_num(v: Any, op: str) -> float:
@@ -41,7 +41,8 @@ def add(a: Any, b: Any, run: Any) -> Any:
             or isinstance(b, Opaque | Closure)
         ):
             bad = a if ca is not str else b
-            raise EvalError(f"'+' cannot join text and {_desc(bad)}; use join() or str()")
+            why = bad.refusal() if isinstance(bad, Opaque) else None
+            raise EvalError(why or f"'+' cannot join text and {_desc(bad)}; use join() or str()")
         sa, sb = to_str(a), to_str(b)
         run.charge_text(len(sa) + len(sb))
         return sa + sb

@@ -1,7 +1,8 @@
 """The value model: what an expression can produce, and JavaScript's rules for turning values into text.
 
 Values are `None` (null), `bool`, `float` (an IEEE double; `int` from outside data is accepted and read as a
-number), `str`, `list`, `dict`, `Closure` (an arrow function), `Node` (parsed HTML) and `Regex`.
+number), `str`, `list`, `dict`, `Closure` (an arrow function), `Node` (parsed HTML), `Regex` and `SecretValue`
+(what `otp.code` gives: it can be passed along, never read).
 """
 
 from __future__ import annotations
@@ -38,10 +39,30 @@ class Closure:
 
 
 class Opaque:
-    """Base of the values that are not JSON and cannot leave the interpreter (nodes, regexes)."""
+    """Base of the values that are not JSON and cannot leave the interpreter (nodes, regexes, secrets)."""
 
     __slots__ = ()
     type_name = "opaque"
+
+    def describe(self) -> str:
+        """How an error message names this value ('a node'); a secret also says where it came from."""
+        return article(self.type_name)
+
+    def refusal(self) -> str | None:
+        """Why this value may never become text or JSON, when the value says so itself (a secret), else None."""
+        return None
+
+
+def describe(v: Any) -> str:
+    """A value's type as error messages name it: 'an array', 'null', or what an opaque value says of itself."""
+    if isinstance(v, Opaque):
+        return v.describe()
+    return article(type_of(v))
+
+
+def refusal_of(v: Any) -> str | None:
+    """Why `v` refuses to be read at all (a secret's message naming its ability), or None."""
+    return v.refusal() if isinstance(v, Opaque) else None
 
 
 def int_to_float(v: int) -> float:
@@ -136,6 +157,9 @@ def to_str(v: Any) -> str:
         return "true" if v else "false"
     if c is float or c is int:
         return num_to_str(v)
+    why = refusal_of(v)
+    if why:
+        raise EvalError(why)
     raise EvalError(f"cannot turn {article(type_of(v))} into text here; use str(x) or join()")
 
 
@@ -231,7 +255,7 @@ def _stringify(v: Any, out: _JsonOut, depth: int, indent: int | None) -> None:
     elif c is Closure:
         out.add("null")
     else:
-        raise EvalError(f"cannot turn {article(type_of(v))} into JSON")
+        raise EvalError(refusal_of(v) or f"cannot turn {article(type_of(v))} into JSON")
 
 
 def to_json(v: Any, path: str = "result") -> Any:
@@ -268,6 +292,9 @@ def _to_json(v: Any, path: str, depth: int) -> Any:
             )
             for k, x in v.items()
         }
+    why = refusal_of(v)
+    if why:
+        raise EvalError(f"{path}: {why}")
     raise EvalError(f"{path} is {article(type_of(v))}, which cannot be part of a result")
 
 

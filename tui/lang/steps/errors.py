@@ -14,14 +14,17 @@ class ToolError(Exception):
         kind: what failed (language.md §9: http network timeout limit check expression ability; input).
         message: a message a user can read.
         status: the HTTP status, for kind 'http'.
+        final: no `catch` (nor a cache's staleOnError) may handle it: the run ends here. A host's refusal of a
+            request that carries a secret is final, so a plugin cannot probe with it and carry on.
         tool: `plugin.tool`; step: `2` or `3.1` (nested); file and line: where that step is written.
     """
 
-    def __init__(self, kind: ErrorKind, message: str, status: int | None = None) -> None:
+    def __init__(self, kind: ErrorKind, message: str, status: int | None = None, final: bool = False) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.status = status
+        self.final = final
         self.tool: str | None = None
         self.step: str | None = None
         self.file: str | None = None

@@ -28,6 +28,7 @@ from tui.lang.documents.tool import (
     ValueStep,
 )
 from tui.lang.expr import LangError, beijing_now, compile_expression, from_json, render, stringify, to_json
+from tui.lang.expr.secret import as_secret, open_for
 from tui.lang.expr.stdlib.dates import parse as parse_date
 from tui.lang.expr.values import truthy
 from tui.lang.host import Host, HostError, KvQuotaError
@@ -194,6 +195,8 @@ class Interpreter:
             try:
                 return await self.steps(tool, step.children.get("try", []), dict(scope), state)
             except ToolError as e:
+                if e.final:
+                    raise  # a refusal that ends the run: no catch may go on after it
                 caught = dict(scope)
                 caught["error"] = from_json(e.catch_value())
                 return await self.steps(tool, step.children.get("catch", []), caught, state)
@@ -304,8 +307,8 @@ class Interpreter:
             return from_json(stored["v"])
         try:
             value = await self.steps(tool, step.children.get("steps", []), dict(scope), state)
-        except ToolError:
-            if m.cache.staleOnError and fresh and now_ms - stored["t"] < MAX_STALE_MS:
+        except ToolError as e:
+            if m.cache.staleOnError and fresh and not e.final and now_ms - stored["t"] < MAX_STALE_MS:
                 state.stale = True
                 return from_json(stored["v"])
             raise
@@ -347,7 +350,8 @@ class Interpreter:
             raise ToolError("ability", f"{m.ability} needs treehole in the manifest's campus list")
         if EFFECT_ORDER[effect] > EFFECT_ORDER[tool.definition.effect]:
             raise ToolError("ability", f"a {tool.definition.effect} tool cannot use {m.ability} ({effect})")
-        args = to_json(self.eval(m.args, scope, state), "ability args")
+        # A secret (otp.code) is opened only as a verify.* ability's `code`; anywhere else to_json refuses it.
+        args = to_json(open_for(m.ability, self.eval(m.args, scope, state)), "ability args")
         state.check_deadline()
         try:
             async with asyncio.timeout(state.remaining()):
@@ -355,8 +359,8 @@ class Interpreter:
         except TimeoutError:
             raise ToolError("timeout", f"{m.ability} did not answer within the run's time") from None
         except HostError as e:
-            raise ToolError("ability", str(e), e.status) from None
-        return from_json(result)
+            raise ToolError("ability", str(e), e.status, final=e.final) from None
+        return as_secret(m.ability, from_json(result))
 
 
 def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:

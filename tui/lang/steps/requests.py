@@ -124,7 +124,7 @@ async def send(request: HttpRequest, host: Any, state: RunState, network: tuple[
             raise ToolError("timeout", f"the run's 60 s ran out waiting for {request.url}") from None
         except HostError as e:
             kind = e.kind if e.kind in ("http", "network", "timeout", "limit", "ability") else "network"
-            raise ToolError(kind, str(e), e.status) from None  # type: ignore[arg-type]
+            raise ToolError(kind, str(e), e.status, final=e.final) from None  # type: ignore[arg-type]
         finally:
             state.in_flight -= 1
     if len(response.body) > MAX_RESPONSE_BYTES:

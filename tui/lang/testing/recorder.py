@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from ruamel.yaml import YAML
 
+from tui.lang.expr.secret import SECRET_MASK, SecretValue
 from tui.lang.host import HostError, HttpRequest, HttpResponse
 from tui.lang.netpolicy import CAMPUS_HOSTS
 
@@ -65,7 +66,9 @@ class RecordingHost:
         except HostError as e:
             self.abilities.append({"call": name, "error": str(e)})
             raise
-        self.abilities.append({"call": name, "result": result})
+        # A secret's text never goes into a test file; replayed, the placeholder is a secret again.
+        kept = SECRET_MASK if isinstance(result, SecretValue) else result
+        self.abilities.append({"call": name, "result": kept})
         return result
 
 

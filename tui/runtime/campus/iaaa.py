@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from tui.runtime.campus.net import BodyTooLarge, CampusNet
+from tui.runtime.credentials import credential_values
 
 IAAA = "https://iaaa.pku.edu.cn/iaaa"
 _XHR = {"X-Requested-With": "XMLHttpRequest", "Referer": f"{IAAA}/oauth.jsp"}
@@ -77,15 +78,22 @@ def _failure(doc: dict[str, Any]) -> LoginError:
 
 
 async def login_send(net: CampusNet, jar: httpx.Cookies, method: str, url: str, **kw: Any) -> httpx.Response:
-    """`net.send` for a login flow: a network failure becomes LoginError("network") naming who did not answer."""
+    """`net.send` for a login flow: a network failure becomes LoginError("network") naming who did not answer.
+
+    A token the hop carries in its URL is registered as a secret before the hop is sent (and logged), and one
+    its redirect hands on before the next hop carries it.
+    """
     host = httpx.URL(url).host
     who = "IAAA" if host == "iaaa.pku.edu.cn" else host
+    net.register(credential_values(url))
     try:
-        return await net.send(jar, method, url, **kw)
+        response = await net.send(jar, method, url, **kw)
     except httpx.TimeoutException:
         raise LoginError("network", f"{who} did not answer in time") from None
     except (httpx.HTTPError, BodyTooLarge) as e:
         raise LoginError("network", f"cannot reach {who} ({type(e).__name__})") from None
+    net.register(credential_values(response.headers.get("location", "")))
+    return response
 
 
 async def password_login(

@@ -1,5 +1,8 @@
 """The campus HTTP client: one connection pool, no cookies of its own (each service keeps its jar), at most two
 requests at once per host, and an optional reroute of every campus host to one origin (tests, mirrors).
+
+Every cookie an answer sets is registered as a secret as soon as it arrives (login flows' throw-away jars
+too); `iaaa.login_send` also registers the tokens a login hop carries in its URL or its redirect.
 """
 
 from __future__ import annotations
@@ -10,6 +13,9 @@ import os
 from typing import Any
 
 import httpx
+
+from tui.runtime.credentials import cookie_values
+from tui.runtime.secrets import Kind, Secrets
 
 ORIGIN_ENV = "PKU_HARNESS_CAMPUS_ORIGIN"
 PER_HOST = 2
@@ -66,6 +72,8 @@ class CampusNet:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client: httpx.AsyncClient | None = None
         self._hosts: dict[str, asyncio.Semaphore] = {}
+        self.secrets: Secrets | None = None
+        """Where credentials seen on the wire are registered (the campus session sets its own)."""
 
     def _fresh_for_this_loop(self) -> None:
         # The CLI runs one event loop per command and tests one per test: pools and semaphores belong to a loop.
@@ -132,7 +140,15 @@ class CampusNet:
                 await response.aclose()
         response._content = bytes(body)  # what .content/.json() read; the stream is finished
         jar.extract_cookies(response)
+        for value in response.headers.get_list("set-cookie"):
+            self.register(cookie_values(value), "cookie")
         return response
+
+    def register(self, values: list[str], kind: Kind = "token") -> None:
+        """Remember credentials seen on the wire as secrets (when a session gave this client its registry)."""
+        if self.secrets is not None:
+            for v in values:
+                self.secrets.add(v, kind)
 
     async def aclose(self) -> None:
         if self._client is not None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.lang.netpolicy import CAMPUS_HOSTS
+from tui.runtime.secrets import Kind
 
 CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 #: The card server answers only the official Android app's client (campus.md §3.2).
@@ -51,11 +52,14 @@ class ServiceState:
             extra=extra if isinstance(extra, dict) else {},
         )
 
-    def secret_values(self) -> list[str]:
-        """Everything here that must never reach a plugin, a log or the model."""
-        values = [self.token or ""] + [str(c.get("value", "")) for c in self.cookies]
-        values += [str(v) for k, v in self.extra.items() if k in ("fullUuid", "subToken")]
-        return [v for v in values if v]
+    def secret_values(self) -> list[tuple[str, Kind]]:
+        """Everything here that must never reach a plugin, a log or the model, each with its kind."""
+        values: list[tuple[str, Kind]] = [(self.token or "", "token")]
+        values += [(str(c.get("value", "")), "cookie") for c in self.cookies]
+        for k, v in self.extra.items():
+            if k in ("fullUuid", "subToken"):
+                values.append((str(v), "uuid" if k == "fullUuid" else "token"))
+        return [(v, kind) for v, kind in values if v]
 
 
 Signer = Callable[[ServiceState, dict[str, str]], dict[str, str]]
@@ -137,6 +141,9 @@ class Service:
     """How long a login is trusted when the server does not say (pkucli's guess for most services)."""
     extra_hosts: tuple[str, ...] = ()
     """Other hosts the login chain sets cookies on (the card's portal hop)."""
+    secret_fields: tuple[str, ...] = ()
+    """JSON members of its answers that hold secrets (the card's payment codes), masked before a plugin reads
+    them and registered so no sink shows them (campus.md §3.2: "show on screen only, never in tool results")."""
 
     def title_for(self, locale: str) -> str:
         return self.title_en if locale == "en" and self.title_en else self.title
@@ -165,6 +172,7 @@ SERVICES: dict[str, Service] = {
             sign=_sign_card,
             expired=_expired_card,
             extra_hosts=("portal.pku.edu.cn",),
+            secret_fields=("barcode",),  # batchGetBarCodeGet's data.barcode[]: payment codes
         ),
         Service(
             "blackboard",

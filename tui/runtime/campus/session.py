@@ -2,7 +2,8 @@
 
 A plugin's request arrives as a path on a service (already joined and host-checked by the interpreter). Here it
 is checked again, stripped of any header the app owns, signed with the service's credentials, sent at most two
-at a time per host, and answered without a credential header or token parameter. An expired session is renewed
+at a time per host, and answered without a credential header, and with every secret of the session masked in
+its body, headers and URL (answers.py). An expired session is renewed
 once with the stored credentials (one renewal at a time per service) and the request retried once; a request
 that may have changed something is never retried after an ambiguous failure.
 """
@@ -21,14 +22,14 @@ from typing import Any
 import httpx
 
 from tui.lang.host import HostError, HttpRequest, HttpResponse
-from tui.lang.steps.requests import CREDENTIAL_HEADERS, scrub_url
 from tui.runtime.campus import exchanges
+from tui.runtime.campus.answers import scrub_answer
 from tui.runtime.campus.iaaa import LoginError, password_login
 from tui.runtime.campus.net import BodyTooLarge, CampusNet
 from tui.runtime.campus.services import SERVICES, Service, ServiceState, UnsupportedService, service
 from tui.runtime.campus.totp import BadSecret, totp
 from tui.runtime.campus.vault import NO_KEYRING, FileVault, KeyringVault, MemoryVault, Vault, VaultError, keyring_usable
-from tui.runtime.secrets import Secrets
+from tui.runtime.secrets import Kind, Secrets
 from tui.runtime.settings import read_setting, write_setting
 from tui.runtime.store import Store
 
@@ -37,6 +38,8 @@ APP_HEADERS = frozenset({"cookie", "authorization", "host", "synjones-auth", "sy
                          "proxy-authorization", "x-xsrf-token"})  # fmt: skip
 ENV_USER, ENV_PASSWORD = "PKU_USERNAME", "PKU_PASSWORD"
 MAX_HOPS = 5
+#: The members of vault entries that are secrets, with their kinds.
+_VAULT_SECRETS: tuple[tuple[str, Kind], ...] = (("password", "password"), ("secret", "otp-secret"), ("token", "token"))
 
 
 class LoginRequired(HostError):
@@ -82,6 +85,8 @@ class CampusSession:
         self.secrets = secrets
         self._vault = vault
         self.net = net or CampusNet()
+        if self.net.secrets is None:
+            self.net.secrets = secrets  # cookies and login tokens are registered the moment they arrive
         self.backoff = backoff
         self.clock = clock
         self._states: dict[str, ServiceState] = {}
@@ -123,9 +128,9 @@ class CampusSession:
             value = self.vault.get(name)
         except VaultError:
             return None
-        for k in ("password", "secret", "token"):
+        for k, kind in _VAULT_SECRETS:
             if value and isinstance(value.get(k), str):
-                self.secrets.add(value[k])
+                self.secrets.add(value[k], kind)
         return value
 
     def account(self) -> tuple[str, str] | None:
@@ -135,7 +140,7 @@ class CampusSession:
                 return str(source["username"]), str(source["password"])
         user, password = os.environ.get(ENV_USER), os.environ.get(ENV_PASSWORD)
         if user and password:
-            self.secrets.add(password)
+            self.secrets.add(password, "password")
             return user, password
         return None
 
@@ -152,7 +157,7 @@ class CampusSession:
         Raises:
             VaultError: the vault refused (the credentials are still kept for this session).
         """
-        self.secrets.add(password)
+        self.secrets.add(password, "password")
         self._memory_account = {"username": username, "password": password}
         if remember:
             self.vault.put("account", {"username": username, "password": password})
@@ -176,8 +181,8 @@ class CampusSession:
         from tui.runtime.campus.totp import normalise_secret
 
         clean = normalise_secret(secret)
-        self.secrets.add(clean)
-        self.secrets.add(clean.rstrip("="))
+        self.secrets.add(clean, "otp-secret")
+        self.secrets.add(clean.rstrip("="), "otp-secret")
         self.vault.put("otp", {"secret": clean, "personId": person})
 
     def otp_code(self) -> str | None:
@@ -189,7 +194,7 @@ class CampusSession:
             code = totp(secret, self.clock())
         except BadSecret:
             return None
-        self.secrets.add(code)
+        self.secrets.add(code, "otp")
         return code
 
     def state(self, name: str) -> ServiceState | None:
@@ -202,8 +207,8 @@ class CampusSession:
         return self._states.get(name)
 
     def _remember(self, name: str, state: ServiceState) -> None:
-        for value in state.secret_values():
-            self.secrets.add(value)
+        for value, kind in state.secret_values():
+            self.secrets.add(value, kind)
         self._states[name] = state
         jar = httpx.Cookies()
         for c in state.cookies:
@@ -222,7 +227,7 @@ class CampusSession:
             for c in self._jars[name].jar  # session cookies too: the service needs them (campus.md §6)
         ]
         for c in cookies:
-            self.secrets.add(c["value"])
+            self.secrets.add(c["value"], "cookie")
         if cookies == state.cookies and name in self._saved:
             return
         state.cookies = cookies
@@ -283,19 +288,21 @@ class CampusSession:
             if stored is None:
                 raise LoginError("missing", f"no stored campus login for {svc.title}: please log in")
             username, password = stored
-        self.secrets.add(password)
+        self.secrets.add(password, "password")
         jar = httpx.Cookies()
         self.logins += 1
         if svc.app_id is None:
             state = await exchanges.its(self.net, jar, username, password, svc)
         else:
+            if otp_code:
+                self.secrets.add(otp_code, "otp")  # typed by the student: as secret as a computed one
             code = otp_code or self.otp_code()
             assert svc.redirect is not None
             device = self.device()
             token = await password_login(
                 self.net, svc.app_id, svc.redirect.format(device=device), username, password, code
             )
-            self.secrets.add(token)
+            self.secrets.add(token, "token")
             state = await exchanges.EXCHANGES[svc.name](self.net, jar, svc, token, device)
         return self._install(svc.name, state, jar)
 
@@ -307,7 +314,7 @@ class CampusSession:
         """
         svc = service(name)
         jar = httpx.Cookies()
-        self.secrets.add(iaaa_token)
+        self.secrets.add(iaaa_token, "token")
         self.logins += 1
         state = await exchanges.EXCHANGES[svc.name](self.net, jar, svc, iaaa_token, self.device())
         return self._install(svc.name, state, jar)
@@ -391,9 +398,8 @@ class CampusSession:
             status, final, resp_headers, body = await self._send(svc, state, *sent)
             if svc.expired(status, resp_headers, body):
                 raise HostError("network", f"{svc.title} still says the session expired after logging in again")
-        self._save(name)
-        safe = {k: v for k, v in resp_headers.items() if k.lower() not in CREDENTIAL_HEADERS}
-        return HttpResponse(status, scrub_url(final), safe, body)
+        self._save(name)  # registers the cookies this answer set, so they are masked in it too
+        return scrub_answer(self.secrets, svc, status, final, resp_headers, body)
 
     async def _send(
         self,

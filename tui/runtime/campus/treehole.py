@@ -8,6 +8,7 @@ session, so "send a code" and "here is the code" can come in later calls (or lat
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from tui.lang.host import HostError, HttpRequest
@@ -103,9 +104,14 @@ class Treehole:
             raise HostError("ability", f"treehole did not accept the code: {doc.get('message') or '验证失败'}")
 
     # -- the abilities ------------------------------------------------------------------------------------
-    async def verify(self, args: dict[str, Any]) -> dict[str, Any]:
-        """`verify.treehole { request, code?, via?, kind? }`: treehole's JSON answer, or verification_required."""
+    async def verify(self, args: dict[str, Any], check: Callable[[HttpRequest], None] | None = None) -> dict[str, Any]:
+        """`verify.treehole { request, code?, via?, kind? }`: treehole's JSON answer, or verification_required.
+
+        `check` sees the plugin's request before anything is sent (the outgoing-secret check).
+        """
         request = self._request(args.get("request"))
+        if check is not None:
+            check(request)
         code = args.get("code")
         via = args.get("via") or "sms"
         if via not in ("sms", "otp"):

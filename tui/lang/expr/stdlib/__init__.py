@@ -6,7 +6,7 @@ from typing import Any
 
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.stdlib.registry import FUNCTIONS, Builtin
-from tui.lang.expr.values import Closure, article, type_of
+from tui.lang.expr.values import Closure, describe, refusal_of
 
 # Importing the modules registers their functions.
 from tui.lang.expr.stdlib import (  # noqa: F401  isort: skip
@@ -49,7 +49,7 @@ def call_method(run: Any, recv: Any, name: str, args: list[Any], desc: str, opti
         if f.__class__ is not Closure:
             if f is None and optional:
                 return None
-            raise EvalError(f"{desc} is {article(type_of(f))}, not a function")
+            raise EvalError(f"{desc} is {describe(f)}, not a function")
         run.charge(1)
         return f.fn(*args)
     if recv is None:
@@ -59,8 +59,8 @@ def call_method(run: Any, recv: Any, name: str, args: list[Any], desc: str, opti
         if optional:
             return None
         if name in _NOT_PROVIDED:
-            raise EvalError(_NOT_PROVIDED[name])
-        raise EvalError(f"{article(type_of(recv))} has no method '{name}' ({desc})")
+            raise EvalError(refusal_of(recv) or _NOT_PROVIDED[name])
+        raise EvalError(f"{describe(recv)} has no method '{name}' ({desc})")
     b.check_arity(len(args) + 1)
     return b.impl(run, recv, *args)
 

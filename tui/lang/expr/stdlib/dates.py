@@ -11,7 +11,7 @@ from typing import Any
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run
 from tui.lang.expr.stdlib.registry import builtin, want_num, want_str
-from tui.lang.expr.values import is_num, num_to_str
+from tui.lang.expr.values import describe, is_num, num_to_str
 
 G = "dates"
 BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
@@ -42,7 +42,9 @@ def parse(run: Run, x: Any, fname: str = "date") -> datetime:
             # NaN, Infinity, and times outside the years 1-9999 that Python's datetime can hold
             raise EvalError(f"{fname}(): {num_to_str(ms)} is not a valid time in milliseconds") from None
     if x.__class__ is not str:
-        raise EvalError(f"{fname}() expects a date (ISO text, 'YYYY-MM-DD HH:mm', 'M月D日' or milliseconds)")
+        raise EvalError(
+            f"{fname}() expects a date (ISO text, 'YYYY-MM-DD HH:mm', 'M月D日' or milliseconds), got {describe(x)}"
+        )
     s: str = x.strip()
     try:
         m = _ISO.fullmatch(s)

@@ -9,7 +9,7 @@ from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run
 from tui.lang.expr.stdlib.calling import keys_of
 from tui.lang.expr.stdlib.registry import builtin, want_list, want_num
-from tui.lang.expr.values import Closure, stringify, to_str, type_of
+from tui.lang.expr.values import Closure, describe, stringify, to_str, type_of
 
 G = "lists"
 
@@ -75,7 +75,7 @@ def _sort_rank(k: Any) -> tuple[int, Any]:
         return (2, k)
     if k is None:
         return (3, 0)
-    raise EvalError(f"sortBy() keys must be numbers, text, booleans or null, got {type_of(k)}")
+    raise EvalError(f"sortBy() keys must be numbers, text, booleans or null, got {describe(k)}")
 
 
 @builtin(
@@ -99,7 +99,7 @@ def sortBy(run: Run, items: Any, key: Any, order: Any = "asc") -> list[Any]:
 
 def _group_key(k: Any) -> str:
     if k.__class__ in (list, dict) or k.__class__ is Closure:
-        raise EvalError(f"group keys must be text, numbers, booleans or null, got {type_of(k)}")
+        raise EvalError(f"group keys must be text, numbers, booleans or null, got {describe(k)}")
     return to_str(k)
 
 

@@ -12,7 +12,7 @@ from tui.lang.expr.values import to_text, type_of
 
 @builtin(
     "misc",
-    "The type name: null, boolean, number, string, array, object, function, node or regex.",
+    "The type name: null, boolean, number, string, array, object, function, node, regex or secret.",
     ("type([])", "array"),
     ("type(null)", "null"),
 )

@@ -10,7 +10,7 @@ from typing import Any
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run
 from tui.lang.expr.stdlib.registry import bad, builtin, want_int, want_num
-from tui.lang.expr.values import int_to_float, is_num, num_to_str
+from tui.lang.expr.values import int_to_float, is_num, num_to_str, refusal_of
 
 G = "numbers"
 # Enough digits for any double below 1e21 with 100 decimals (the default 28 would raise InvalidOperation).
@@ -29,6 +29,9 @@ def parse_number(x: Any) -> float | None:
     if x.__class__ is bool:
         return 1.0 if x else 0.0
     if x.__class__ is not str:
+        why = refusal_of(x)
+        if why:
+            raise EvalError(why)  # "no number in it" would still be an answer about a secret
         return None
     t = x.strip()
     if len(t) > 400:  # no number has that many digits that float() needs; avoids slow scans of junk

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui.lang.expr.errors import EvalError
-from tui.lang.expr.values import Closure, article, int_to_float, is_num, type_of
+from tui.lang.expr.values import Closure, describe, int_to_float, is_num
 
 Impl = Callable[..., Any]
 
@@ -86,7 +86,7 @@ def alias(new: str, old: str, doc: str, *examples: tuple[str, Any]) -> None:
 # -- argument checks shared by the library -----------------------------------------------------------------
 def bad(fname: str, what: str, v: Any) -> EvalError:
     """The error for an argument of the wrong type."""
-    return EvalError(f"{fname}() expects {what}, got {article(type_of(v))}")
+    return EvalError(f"{fname}() expects {what}, got {describe(v)}")
 
 
 def want_list(v: Any, fname: str) -> list[Any]:
