@@ -1,6 +1,12 @@
-"""Entry point of `pku-harness` and `python -m tui`."""
+"""Entry point of `pku-harness` and `python -m tui`.
+
+Exit codes: 0 done, 1 an error the command reports, 2 a usage error, 3 the data store cannot be used (a damaged,
+newer or read-only database, a full disk: one sentence on stderr names the file and what to do, nothing changed).
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 import click
 
@@ -11,9 +17,34 @@ from tui.cli.plugin import plugin
 from tui.cli.plugins import open_link, plugins
 from tui.cli.scheduler import scheduler
 from tui.cli.tools import audit, permissions, tools
+from tui.runtime.store_faults import StoreError, os_fault
+
+#: The exit code of a command that met a store it cannot use.
+STORE_EXIT = 3
 
 
-@click.group(invoke_without_command=True)
+class StoreFault(click.ClickException):
+    """A StoreError at the top of a command: its one sentence on stderr, exit code 3, no traceback."""
+
+    exit_code = STORE_EXIT
+
+
+class HarnessGroup(click.Group):
+    """The command group: a fault of the data store, met by any command or the app's start, ends it plainly."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except StoreError as e:
+            raise StoreFault(str(e)) from None
+        except OSError as e:
+            fault = os_fault(e, e.filename or "the data folder")
+            if fault is None:
+                raise
+            raise StoreFault(str(fault)) from None
+
+
+@click.group(cls=HarnessGroup, invoke_without_command=True)
 @click.option("--demo", is_flag=True, help="Start with the embedded demo data (no network, no login).")
 @click.option(
     "--lang",

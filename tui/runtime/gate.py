@@ -158,7 +158,12 @@ class Gate:
             actor: who is calling: user, agent or scheduler.
             turn: the chat turn, for agent calls (its taint is read and updated).
             now: Beijing time for the run (tests and demos fix it).
+
+        Raises:
+            StoreError: the store was opened read-only (nothing was run).
         """
+        # A read-only store could not keep the audit row: refuse before anything is asked or sent.
+        self.audit.store.check_writable("running a tool needs to record it in the audit log")
         started = time.monotonic()
         tool = self.registry.find(name)
         if tool is None:
