@@ -208,3 +208,30 @@ def test_a_new_database_that_cannot_be_made_leaves_nothing(tmp_path: Path) -> No
     with pytest.raises(StoreError, match="does not exist and cannot be made"):
         Store(path, read_only=True)
     assert not path.exists()
+
+
+def test_a_large_file_skips_the_page_by_page_check_at_open_but_not_before_a_migration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above QUICK_CHECK_MAX_BYTES the open costs O(1) (the header catches truncation); a migration still reads
+    every page first, so a damaged file is never copied and upgraded."""
+    import tui.runtime.store as store_module
+
+    path = tmp_path / "pku-harness.sqlite3"
+    made_store(path, upto=len(MIGRATIONS) - 1)
+    data = bytearray(path.read_bytes())
+    data[4096 : 4096 + 64] = b"\xff" * 64
+    path.write_bytes(bytes(data))
+    monkeypatch.setattr(store_module, "QUICK_CHECK_MAX_BYTES", 0)
+    before = listing(tmp_path)
+    with pytest.raises(StoreError, match="is damaged"):
+        Store(path)  # it needs migration 7: checked page by page first
+    assert listing(tmp_path) == before
+    fine = tmp_path / "fine.sqlite3"
+    made_store(fine)
+    checks: list[str] = []
+    monkeypatch.setattr(
+        store_module, "check_opened", lambda db, p, known, thorough: checks.append(str(thorough)) or len(MIGRATIONS)
+    )
+    Store(fine).close()
+    assert checks == ["False"]

@@ -106,9 +106,9 @@ def probe_header(path: Path, known: int, wal_exists: bool) -> None:
         raise newer(path, version, known)
 
 
-def check_opened(db: sqlite3.Connection, path: str, known: int) -> int:
+def check_opened(db: sqlite3.Connection, path: str, known: int, thorough: bool) -> int:
     """The checks made through SQLite before anything is written: the schema version (the log may hold a newer
-    one than the header) and `PRAGMA quick_check`. Returns the version.
+    one than the header) and, when `thorough`, `PRAGMA quick_check` (every page read once). Returns the version.
 
     Raises:
         StoreError: the file is damaged or newer than this app.
@@ -117,12 +117,13 @@ def check_opened(db: sqlite3.Connection, path: str, known: int) -> int:
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         if version > known:
             raise newer(path, version, known)
-        problems = [str(r[0]) for r in db.execute("PRAGMA quick_check(3)").fetchall()]
+        if thorough:
+            problems = [str(r[0]) for r in db.execute("PRAGMA quick_check(3)").fetchall()]
+            if problems != ["ok"]:
+                raise damaged(path, "; ".join(problems)[:300])
     except sqlite3.Error as e:
         fault = translate(e, path)
         raise fault if isinstance(fault, StoreError) else damaged(path, str(e)) from None
-    if problems != ["ok"]:
-        raise damaged(path, "; ".join(problems)[:300])
     return version
 
 
