@@ -192,6 +192,8 @@ class Store:
         except OSError as e:
             raise StoreError(file, f"{file} cannot be read ({e.strerror}); check its permissions {ELSEWHERE}") from None
         writable = os.access(file, os.W_OK) and os.access(folder, os.W_OK)
+        if wal and not os.path.exists(f"{file}-shm") and not os.access(folder, os.W_OK):
+            raise read_only(file, "its log (-wal) can only be read with an index file (-shm) SQLite cannot make there")
         # The check reads through a read-only connection: it never creates a log or index file, never checkpoints.
         probe = connect(self.path, "ro" if wal else "immutable")
         try:
@@ -274,6 +276,7 @@ class Store:
         final = Path(target)
         partial = final.with_name(final.name + ".partial")
         try:
+            partial.unlink(missing_ok=True)  # a copy an interrupted upgrade left half-written
             out = sqlite3.connect(partial)
             try:
                 self.db.backup(out)
