@@ -235,3 +235,26 @@ def test_a_large_file_skips_the_page_by_page_check_at_open_but_not_before_a_migr
     )
     Store(fine).close()
     assert checks == ["False"]
+
+
+def test_a_migration_that_meets_a_full_disk_leaves_the_file_and_no_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tui.runtime.store as store_module
+
+    path = tmp_path / "pku-harness.sqlite3"
+    made_store(path)
+    before = listing(tmp_path)
+    grow = "CREATE TABLE big (x BLOB); INSERT INTO big VALUES (randomblob(200000));"
+    monkeypatch.setattr(store_module, "MIGRATIONS", [*MIGRATIONS, grow])
+    pragmas = Store._pragmas
+
+    def capped(self: Store) -> None:
+        pragmas(self)
+        (pages,) = self.db.execute("PRAGMA page_count").fetchone()
+        self.db.execute(f"PRAGMA max_page_count = {pages}")
+
+    monkeypatch.setattr(Store, "_pragmas", capped)
+    with pytest.raises(StoreError, match="cannot be written: the disk is full"):
+        Store(path)
+    assert listing(tmp_path) == before  # rolled back, and the copy made before it is gone again

@@ -229,9 +229,13 @@ class Store:
             self._pragmas()
             self.migrate()
         except BaseException:
+            try:
+                unchanged = self.version == version
+            except StoreError:
+                unchanged = False
             self.db.close()
-            if backup is not None:
-                backup.unlink(missing_ok=True)  # the file was left as it was: its copy says nothing new
+            if backup is not None and unchanged:
+                backup.unlink(missing_ok=True)  # no step went through: the copy says nothing new
             raise
         return self.db
 
