@@ -11,8 +11,10 @@ import httpx
 import pytest
 
 from tests.runtime.fake_github import FakeGitHub, plugin_files
+from tui.lang.documents.source import DirectorySource
+from tui.lang.documents.validator import validate
 from tui.runtime.installer import Installer, InstallError
-from tui.runtime.plugin_fetch import PluginFetcher
+from tui.runtime.plugin_fetch import PluginFetcher, content_hash
 from tui.runtime.runtime import Runtime
 
 TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"
@@ -65,7 +67,11 @@ def test_install_from_a_folder_link_fetches_one_commit_and_only_the_named_files(
     record = inst.install(prepared)
     assert (record.current.commit, record.current.version, record.official) == (sha, "1.0.0", False)
     assert record.current.hash.startswith("sha256:") and record.current.hash == prepared.fetched.content_hash
-    assert sorted(p.name for p in Path(record.current.dir).rglob("*") if p.is_file()) == ["PLUGIN.md", "list.yaml"]
+    files = sorted(p.name for p in Path(record.current.dir).rglob("*") if p.is_file())
+    assert files == [".pku-harness-version", "PLUGIN.md", "list.yaml"]  # the named files, and the app's mark
+    loaded, _ = validate(DirectorySource(Path(record.current.dir)))
+    assert loaded is not None and sorted(loaded.files) == ["PLUGIN.md", "tools/list.yaml"]  # the mark is not loaded
+    assert content_hash(loaded.files) == record.current.hash  # so the hash still covers exactly the loaded files
     assert runtime.registry.find("notes.list") is not None
     assert runtime.grants.mode("notes", "write", False, None) == "ask"  # community: write starts at ask
 
@@ -215,7 +221,11 @@ def test_a_plugin_cannot_take_a_built_in_id_or_be_installed_twice(runtime: Runti
 
 
 def test_a_crash_before_the_switch_leaves_no_half_install(runtime: Runtime, github: FakeGitHub) -> None:
+    """The folder written before the crash is moved to the trash at the next start (the store names another
+    install: with none, the sweep moves nothing, see tests/runtime/test_version_folders.py)."""
+    github.push("someone", "other-plugin", plugin_files(pid="other"))
     inst = installer(runtime, github)
+    inst.install(inst.prepare("https://github.com/someone/other-plugin"))
     prepared = inst.prepare(TREE)
 
     def crash(*args: object) -> None:
@@ -224,10 +234,13 @@ def test_a_crash_before_the_switch_leaves_no_half_install(runtime: Runtime, gith
     runtime.installs.insert = crash  # type: ignore[method-assign]
     with pytest.raises(OSError, match="disk full"):
         inst.install(prepared)
+    written = next((runtime.installs.root / "notes").iterdir())
     again = Runtime.open(runtime.store.path)  # the next start sweeps the written but unrecorded folder
     try:
-        assert again.installs.all() == [] and "notes" not in again.registry.plugins
+        assert [r.id for r in again.installs.all()] == ["other"] and "notes" not in again.registry.plugins
         assert not (again.installs.root / "notes").exists()
+        [trashed] = (again.installs.root / ".trash").iterdir()  # moved, not deleted
+        assert trashed.name.startswith(f"notes-{written.name}-") and (trashed / "PLUGIN.md").is_file()
     finally:
         again.close()
 

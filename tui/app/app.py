@@ -399,11 +399,18 @@ def make_app(
     """The one factory the CLI, the tests and the screenshot script use.
 
     Demo mode keeps its data in a throw-away directory and answers from the plugins' recordings.
+
+    Raises:
+        StoreError: the database cannot be used, or only read (the caller prints the sentence).
     """
     if demo and data_dir is None:
         data_dir = Path(tempfile.mkdtemp(prefix="pku-harness-demo-"))
     db = data_dir / "pku-harness.sqlite3" if data_dir is not None else None
     runtime = Runtime.open(db, demo=demo, locale=locale or "zh", **kwargs)
+    if runtime.store.read_only:
+        # The app keeps its settings, layout, audit log and chats there: it starts only on a store it can write.
+        runtime.close()
+        runtime.store.check_writable("the app needs to write to it (only commands that read work on it)")
     chosen = locale or runtime.settings.get("language")  # --lang wins over the saved setting
     if demo and now is None:
         now = DEMO_NOW  # the recordings' own day, so "today" and "next bus" match their data

@@ -1,19 +1,45 @@
-"""Entry point of `pku-harness` and `python -m tui`."""
+"""Entry point of `pku-harness` and `python -m tui`.
+
+Exit codes: 0 done, 1 an error the command reports, 2 a usage error, 3 the data store cannot be used (a damaged,
+newer or read-only database, a full disk: one sentence on stderr names the file and what to do, nothing changed).
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 import click
 
 from tui import __version__
 from tui.cli.campus import login, logout, status
 from tui.cli.chat import chat, model
+from tui.cli.output import fail_with
 from tui.cli.plugin import plugin
 from tui.cli.plugins import open_link, plugins
 from tui.cli.scheduler import scheduler
 from tui.cli.tools import audit, permissions, tools
+from tui.runtime.store_faults import StoreError, os_fault
+
+#: The exit code of a command that met a store it cannot use.
+STORE_EXIT = 3
 
 
-@click.group(invoke_without_command=True)
+class HarnessGroup(click.Group):
+    """The command group: a fault of the data store, met by any command or the app's start, ends it plainly."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except StoreError as e:  # its one sentence on stderr, exit code 3, no traceback
+            raise fail_with(e, STORE_EXIT) from None
+        except OSError as e:
+            fault = os_fault(e, e.filename or "the data folder")
+            if fault is None:
+                raise
+            raise fail_with(fault, STORE_EXIT) from None
+
+
+@click.group(cls=HarnessGroup, invoke_without_command=True)
 @click.option("--demo", is_flag=True, help="Start with the embedded demo data (no network, no login).")
 @click.option(
     "--lang",

@@ -58,6 +58,13 @@ def fail(message: object) -> click.ClickException:
     return click.ClickException(clean(str(message)))
 
 
+def fail_with(message: object, exit_code: int) -> click.ClickException:
+    """`fail()` with its own exit code (3: the data store cannot be used)."""
+    error = fail(message)
+    error.exit_code = exit_code
+    return error
+
+
 def bad_parameter(message: object, hint: str) -> click.BadParameter:
     """A refused command-line value (exit 2), naming the parameter; the message is cleaned."""
     return click.BadParameter(clean(str(message)), param_hint=hint)
@@ -68,4 +75,15 @@ def usage_error(message: str) -> click.UsageError:
     return click.UsageError(clean(message))
 
 
-__all__ = ["ask", "bad_parameter", "confirm", "echo", "echo_json", "echo_json_text", "fail", "line", "usage_error"]
+__all__ = [
+    "ask",
+    "bad_parameter",
+    "confirm",
+    "echo",
+    "echo_json",
+    "echo_json_text",
+    "fail",
+    "fail_with",
+    "line",
+    "usage_error",
+]

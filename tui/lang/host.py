@@ -1,7 +1,9 @@
 """The interpreter's window on the world (architecture.md rule 3): HTTP, campus requests, KV, abilities.
 
 `tui/runtime` implements `Host` for the app; the recorded-test runner implements it with recordings. The
-interpreter itself enforces the policy and the limits, so every host gets the same guarantees.
+interpreter itself enforces the policy and the limits, so every host gets the same guarantees. A run's KV
+changes are kept by the interpreter and handed to the host in one batch when the run succeeds, so a failing run
+leaves nothing behind (threats.md).
 """
 
 from __future__ import annotations
@@ -66,6 +68,33 @@ class KvQuotaError(HostError):
         super().__init__("limit", message)
 
 
+@dataclass(frozen=True, slots=True)
+class KvWrite:
+    """One change a run made to its plugin's store, kept until the run ends: a JSON value with its time to live,
+    or with `deleted` a removal."""
+
+    value: Any = None
+    ttl_ms: int | None = None
+    deleted: bool = False
+
+
+KvBatch = dict[str, KvWrite]
+"""A run's pending changes: each key's last change (reads in the run see them; they are written together)."""
+
+
+def check_batch(used: int, replaced: int, batch: KvBatch, quota: int) -> None:
+    """Judge a batch against the quota: `used` is what the plugin keeps now, `replaced` what the entries of the
+    batch's keys take among it. A batch may end over the quota only if it does not grow the store (deletes and
+    smaller values are always allowed).
+
+    Raises:
+        KvQuotaError: the store would pass its quota.
+    """
+    after = used - replaced + sum(entry_size(k, w.value) for k, w in batch.items() if not w.deleted)
+    if after > quota and after > used:
+        raise KvQuotaError(f"the plugin's store would hold {after:,} bytes; the limit is {quota // 1024} KB")
+
+
 class Host(Protocol):
     """What a tool run may ask of the app."""
 
@@ -89,16 +118,22 @@ class Host(Protocol):
         """The stored value, or None when missing or expired."""
         ...
 
-    async def kv_set(self, key: str, value: Any, ttl_ms: int | None) -> None:
-        """Store a JSON value atomically.
+    async def kv_check(self, batch: KvBatch) -> None:
+        """Judge the run's pending changes against the quota as the store is now (a dry run: nothing changes).
+        The interpreter asks before each write, so a quota error is met at the step that causes it.
 
         Raises:
-            KvQuotaError: the plugin's store would pass its quota (the old value stays).
+            KvQuotaError: writing `batch` now would take the plugin's store past its quota.
         """
         ...
 
-    async def kv_delete(self, key: str) -> None:
-        """Remove a key (no error when missing)."""
+    async def kv_commit(self, batch: KvBatch) -> None:
+        """Write a run's pending changes in one transaction, the quota checked inside it (another run may have
+        used the space since the last check); the interpreter calls it once, when the run has succeeded.
+
+        Raises:
+            KvQuotaError: the store would pass its quota; nothing is written.
+        """
         ...
 
     async def ability(self, name: str, args: Any) -> Any:

@@ -33,6 +33,7 @@ from tui.runtime.flows import cross_plugin_refusal
 from tui.runtime.permissions import Actor, Decision, Grants, decide
 from tui.runtime.registry import InstalledPlugin, NativeTool, Registry, ToolInfo
 from tui.runtime.secrets import Secrets
+from tui.runtime.store_faults import StoreError
 
 #: Longest copy of a result kept in the model's history; the UI keeps the whole output (seed page).
 MODEL_RESULT_CHARS = 12_000
@@ -190,7 +191,13 @@ class Gate:
             turn: what the model's context holds, for agent and scheduled-task calls (read, and updated with
                 what this call brings in).
             now: Beijing time for the run (tests and demos fix it).
+
+        Raises:
+            StoreError: the store was opened read-only (nothing was run), or failed while the call ran (a full
+                disk): the app's own fault, which its top level reports; every other failure is an outcome.
         """
+        # A read-only store could not keep the audit row: refuse before anything is asked or sent.
+        self.audit.store.check_writable("running a tool needs to record it in the audit log")
         started = time.monotonic()
         tool = self.registry.find(name)
         if tool is None:
@@ -203,6 +210,8 @@ class Gate:
             # Stopped (Esc, the app quitting): a request may have been sent, so the log still says so.
             self._log(tool, actor, mode, decision, started, CallOutcome("error", message="stopped before it ended"))
             raise
+        except StoreError:
+            raise  # the app's own store failed (a full disk): not the plugin's error, for the top level to report
         except Exception as e:  # the approver or the bookkeeping failed: still an answer and an audit row
             outcome = self._internal(tool, e)
         if turn is not None and outcome.brought_in:
@@ -275,6 +284,8 @@ class Gate:
             return CallOutcome(
                 "error", message=message, model_text=json.dumps({"error": message}, ensure_ascii=False), untrusted=True
             )
+        except StoreError:
+            raise
         except Exception as e:  # a bug, or a library refusing what a server sent: an answer, never a traceback
             return self._internal(tool, e)
         result = self.secrets.scrub(run.value)
@@ -293,6 +304,8 @@ class Gate:
         except (ToolError, HostError) as e:
             message = self.secrets.scrub_text(f"{tool.id}: {e}")
             return CallOutcome("error", message=message, model_text=json.dumps({"error": message}, ensure_ascii=False))
+        except StoreError:
+            raise
         except Exception as e:
             return self._internal(tool, e)
         result = self.secrets.scrub(value)

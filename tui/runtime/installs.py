@@ -1,25 +1,29 @@
 """Installed plugins on disk and in the store: one folder per version, switched atomically.
 
-A version's files are written into a staging folder, flushed, and renamed to `<root>/<id>/<hash>` — a rename
-is atomic, so a folder with a final name is always complete. The store row (one transaction) then names the
-folder in use; the row is the truth, so a crash between the rename and the row leaves only an unreferenced
-folder, which `sweep()` removes at the next start. Each row keeps the version in use, the previous one (with the
-modes in force before the update, for rollback), a paused update awaiting approval, and a declined hash.
+A version's files are written into a marked staging folder, flushed, and renamed to `<root>/<id>/<hash>`
+(`version_folders`) — a rename is atomic, so a folder with a final name is always complete. The store row (one
+transaction) then names the folder in use; the row is the truth, so a crash between the rename and the row leaves
+only an unreferenced folder, which `sweep()` moves to the trash at the next start. Only folders the app marked
+for this database are ever moved or removed. Each row keeps the version in use, the previous one (with the modes
+in force before the update, for rollback), a paused update awaiting approval, and a declined hash.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import shutil
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tui.lang.documents.source import check_path
+from tui.runtime import version_folders as vf
 from tui.runtime.audit import now_ms
 from tui.runtime.store import Store
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -108,25 +112,9 @@ class Installs:
         return _record(row) if row else None
 
     def write_version(self, plugin_id: str, files: dict[str, str], digest: str) -> Path:
-        """Write a version's files; returns its final folder (reused when that hash is already on disk)."""
-        final = self.root / plugin_id / digest.replace(":", "-")[:23]
-        if final.is_dir():
-            return final
-        final.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=final.parent))
-        try:
-            for rel, text in files.items():
-                target = staging / check_path(rel)  # paths were checked at load; checked again before writing
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with open(target, "w", encoding="utf-8", newline="") as f:
-                    f.write(text)
-                    f.flush()
-                    os.fsync(f.fileno())
-            os.rename(staging, final)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
-        return final
+        """Write a version's files into a marked folder; returns it (reused when this database already wrote
+        the same files there)."""
+        return vf.write_version(self.root, plugin_id, files, digest, self.store.identity)
 
     def insert(self, record: InstallRecord) -> None:
         """Record a new install."""
@@ -175,26 +163,66 @@ class Installs:
             self.store.db.execute("UPDATE installed_plugins SET checked_ms = ? WHERE id = ?", (at_ms, plugin_id))
 
     def delete(self, plugin_id: str) -> None:
-        """Forget the plugin and remove its folders."""
+        """Forget the plugin and remove the version folders its row names that the app marked (never another
+        folder in its plugin folder), then the plugin folder once it is empty."""
+        record = self.get(plugin_id)
         with self.store.lock:
             self.store.db.execute("DELETE FROM installed_plugins WHERE id = ?", (plugin_id,))
-        shutil.rmtree(self.root / plugin_id, ignore_errors=True)
+        if record is None:
+            return
+        self._adopt([record])
+        store = self.store.identity
+        for v in (record.current, record.previous, record.pending):
+            if v is not None and vf.ours(Path(v.dir), self.root, store):
+                shutil.rmtree(v.dir, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            (self.root / plugin_id).rmdir()  # kept unless empty
 
     def sweep(self) -> list[Path]:
-        """Remove version folders no row names (a crash mid-install, a replaced update); returns them."""
-        keep: set[Path] = set()
-        for r in self.all():
-            keep |= {Path(v.dir).resolve() for v in (r.current, r.previous, r.pending) if v is not None}
-        removed: list[Path] = []
-        if not self.root.is_dir():
-            return removed
-        for plugin_dir in self.root.iterdir():
-            if not plugin_dir.is_dir():
+        """Move the version folders this database wrote and no row names (a crash mid-install, a replaced
+        update) into the trash; returns where they were. Unmarked folders are never touched, and nothing is moved
+        while no plugin is installed (a new or re-created database: a warning says so)."""
+        if self.store.read_only or not self.root.is_dir():
+            return []
+        records = self.all()
+        self._adopt(records)
+        named = {Path(v.dir).resolve() for r in records for v in (r.current, r.previous, r.pending) if v is not None}
+        store = self.store.identity
+        if not records:
+            # A new or re-created database: whatever is there is not its to judge.
+            marked = vf.candidates(self.root, None)
+            if marked:
+                log.warning(
+                    "%s holds %d version folder(s) the app wrote, but no plugin is installed: they are left as "
+                    "they are", self.root, len(marked),
+                )  # fmt: skip
+            return []
+        at = now_ms()
+        moved = []
+        for folder in (d for d in vf.candidates(self.root, store) if d.resolve() not in named):
+            try:
+                vf.to_trash(folder, self.root, at)
+            except OSError as e:  # tidying never stops the app from starting
+                log.warning("%s could not be moved to the trash: %s", folder, e)
                 continue
-            for version_dir in plugin_dir.iterdir():
-                if version_dir.resolve() not in keep:
-                    shutil.rmtree(version_dir, ignore_errors=True)
-                    removed.append(version_dir)
-            if not any(plugin_dir.iterdir()):
-                plugin_dir.rmdir()
-        return removed
+            moved.append(folder)
+        vf.tidy(self.root, store, at, {d.parent for d in moved})
+        return moved
+
+    def _adopt(self, records: list[InstallRecord]) -> None:
+        """Mark the folders an older app wrote before marks existed: a row names them, and they lie exactly where
+        that app put them (`<root>/<id>/<hash name>`). Nothing else is ever marked after the fact."""
+        store = self.store.identity
+        if store is None or self.store.read_only:
+            return
+        for r in records:
+            for v in (r.current, r.previous, r.pending):
+                if v is None:
+                    continue
+                folder = Path(v.dir)
+                where_written = (self.root / r.id / vf.folder_name(v.hash)).resolve()
+                if folder.is_symlink() or not folder.is_dir() or folder.resolve() != where_written:
+                    continue
+                if not os.path.lexists(folder / vf.MARKER):
+                    with contextlib.suppress(OSError):
+                        vf.write_mark(folder, vf.Mark(r.id, folder.name, store))

@@ -1,4 +1,4 @@
-"""The plugins' KV store in SQLite: atomic per write, the 256 KB quota checked inside the transaction."""
+"""The plugins' KV store in SQLite: a run's changes in one transaction, the 256 KB quota checked inside it."""
 
 from __future__ import annotations
 
@@ -7,8 +7,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tui.lang.host import KV_QUOTA_BYTES, KvQuotaError, entry_size
+from tui.lang.host import KV_QUOTA_BYTES, KvBatch, KvWrite, check_batch
 from tui.runtime.store import Store
+from tui.runtime.store_faults import GuardedCursor
+
+#: Keys asked about in one statement (well under SQLite's limit of bound parameters).
+_CHUNK = 500
 
 
 class SqliteKv:
@@ -42,16 +46,42 @@ class SqliteKv:
             return None
         return json.loads(row[0])
 
-    def set(self, plugin: str, key: str, value: Any, ttl_ms: int | None = None, now_ms: int | None = None) -> None:
-        """Store a JSON value. The quota is checked in the same transaction as the write.
+    def _judge(self, cur: GuardedCursor, plugin: str, batch: KvBatch, now: int) -> None:
+        """Check `batch` against what the plugin keeps now (entries past their time do not count)."""
+        live = "plugin = ? AND (expires_ms IS NULL OR expires_ms > ?)"
+        (used,) = cur.execute(f"SELECT COALESCE(SUM(size), 0) FROM plugin_kv WHERE {live}", (plugin, now)).fetchone()
+        keys = list(batch)
+        replaced = 0
+        for i in range(0, len(keys), _CHUNK):
+            part = keys[i : i + _CHUNK]
+            (n,) = cur.execute(
+                f"SELECT COALESCE(SUM(size), 0) FROM plugin_kv WHERE {live} AND key IN ({','.join('?' * len(part))})",
+                (plugin, now, *part),
+            ).fetchone()
+            replaced += n
+        check_batch(int(used), int(replaced), batch, self.quota)
+
+    def check(self, plugin: str, batch: KvBatch, now_ms: int | None = None) -> None:
+        """Judge a run's pending changes against the quota as the store is now; nothing changes.
+
+        Raises:
+            KvQuotaError: writing `batch` now would pass the quota.
+        """
+        now = self._now_ms() if now_ms is None else now_ms
+        with self._lock:
+            self._judge(self._db.cursor(), plugin, batch, now)
+
+    def commit(self, plugin: str, batch: KvBatch, now_ms: int | None = None) -> None:
+        """Write a run's changes in one transaction; the quota is checked inside it, so two runs racing for the
+        last bytes never take the store past it together.
 
         Raises:
             KvQuotaError: the plugin's entries would pass the quota; nothing changes.
+            StoreError: the disk is full or the store is read-only; nothing changes.
         """
+        if not batch:
+            return
         now = self._now_ms() if now_ms is None else now_ms
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        size = entry_size(key, value)
-        expires = None if ttl_ms is None else now + ttl_ms
         with self._lock:
             cur = self._db.cursor()
             cur.execute("BEGIN IMMEDIATE")
@@ -60,27 +90,36 @@ class SqliteKv:
                     "DELETE FROM plugin_kv WHERE plugin = ? AND expires_ms IS NOT NULL AND expires_ms <= ?",
                     (plugin, now),
                 )
-                (used,) = cur.execute(
-                    "SELECT COALESCE(SUM(size), 0) FROM plugin_kv WHERE plugin = ? AND key != ?", (plugin, key)
-                ).fetchone()
-                if used + size > self.quota:
-                    raise KvQuotaError(
-                        f"the plugin's store would hold {used + size:,} bytes; the limit is {self.quota // 1024} KB"
+                self._judge(cur, plugin, batch, now)
+                for key, write in batch.items():
+                    if write.deleted:
+                        cur.execute("DELETE FROM plugin_kv WHERE plugin = ? AND key = ?", (plugin, key))
+                        continue
+                    text = json.dumps(write.value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+                    size = len(key.encode()) + len(text.encode())
+                    expires = None if write.ttl_ms is None else now + write.ttl_ms
+                    cur.execute(
+                        "INSERT INTO plugin_kv (plugin, key, value, size, expires_ms) VALUES (?, ?, ?, ?, ?) "
+                        "ON CONFLICT (plugin, key) DO UPDATE SET value = excluded.value, size = excluded.size, "
+                        "expires_ms = excluded.expires_ms",
+                        (plugin, key, text, size, expires),
                     )
-                cur.execute(
-                    "INSERT INTO plugin_kv (plugin, key, value, size, expires_ms) VALUES (?, ?, ?, ?, ?) "
-                    "ON CONFLICT (plugin, key) DO UPDATE SET value = excluded.value, size = excluded.size, "
-                    "expires_ms = excluded.expires_ms",
-                    (plugin, key, text, size, expires),
-                )
                 cur.execute("COMMIT")
             except BaseException:
-                cur.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite may have rolled back itself (a full disk)
+                    cur.execute("ROLLBACK")
                 raise
 
+    def set(self, plugin: str, key: str, value: Any, ttl_ms: int | None = None, now_ms: int | None = None) -> None:
+        """Store one JSON value at once (a batch of one).
+
+        Raises:
+            KvQuotaError: the plugin's entries would pass the quota; nothing changes.
+        """
+        self.commit(plugin, {key: KvWrite(value, ttl_ms)}, now_ms)
+
     def delete(self, plugin: str, key: str) -> None:
-        with self._lock:
-            self._db.execute("DELETE FROM plugin_kv WHERE plugin = ? AND key = ?", (plugin, key))
+        self.commit(plugin, {key: KvWrite(deleted=True)})
 
     def used(self, plugin: str) -> int:
         with self._lock:

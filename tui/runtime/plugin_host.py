@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.lang.host import HostError, HttpRequest, HttpResponse
+from tui.lang.host import HostError, HttpRequest, HttpResponse, KvBatch
 from tui.runtime.abilities import Abilities
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.fetch import PolicyFetcher
@@ -50,11 +50,11 @@ class PluginHost:
     async def kv_get(self, key: str) -> Any:
         return self.kv.get(self.plugin_id, key)
 
-    async def kv_set(self, key: str, value: Any, ttl_ms: int | None) -> None:
-        self.kv.set(self.plugin_id, key, value, ttl_ms)
+    async def kv_check(self, batch: KvBatch) -> None:
+        self.kv.check(self.plugin_id, batch)
 
-    async def kv_delete(self, key: str) -> None:
-        self.kv.delete(self.plugin_id, key)
+    async def kv_commit(self, batch: KvBatch) -> None:
+        self.kv.commit(self.plugin_id, batch)
 
     async def ability(self, name: str, args: Any) -> Any:
         return await self.abilities.call(self.plugin_id, name, args)

@@ -3,13 +3,36 @@
 Tables: plugin KV, permission grants, the audit log, todos, timetable, schedules, memory, chat history and
 installed plugins. Secrets never live here (they are in keyring). One connection, shared by the services of
 the runtime behind a lock; WAL so readers do not wait for a writer and a killed process leaves no torn value.
+
+Opening never changes a file it refuses: the header is read first (a folder, a foreign or truncated file, a
+newer schema), then the file is checked through a read-only connection (`user_version`, `PRAGMA quick_check`),
+and only then is it opened for writing, copied (before a migration) and migrated. A data folder the app may not
+write is opened read-only: reading commands work, and the first write is a `StoreError`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import threading
 from pathlib import Path
+
+from tui.runtime.store_faults import (
+    ELSEWHERE,
+    MIN_FREE_BYTES,
+    GuardedConnection,
+    StoreError,
+    check_opened,
+    connect,
+    free_bytes,
+    full,
+    os_fault,
+    probe_header,
+    read_only,
+    side_files,
+    translate,
+)
 
 #: Each migration moves the schema from version N-1 to N; never edit one that has shipped, add another.
 MIGRATIONS: list[str] = [
@@ -105,39 +128,211 @@ MIGRATIONS: list[str] = [
     UPDATE schedules SET awaiting_approval = 1 WHERE kind = 'prompt'
         AND coalesce(json_extract(spec, '$.source'), 'user') NOT IN ('user', 'scheduler');
     """,
+    # 8: this database's own id: the version folders it writes carry it, so another database never sweeps them
+    """
+    INSERT OR IGNORE INTO app_settings (key, value) VALUES ('store_id', '"' || lower(hex(randomblob(16))) || '"');
+    """,
 ]
+
+#: How many copies made before a migration are kept beside the database (the newest ones).
+KEEP_BACKUPS = 3
+
+#: Files up to this size get `PRAGMA quick_check` at every open (it reads every page: about 1 ms a megabyte, 30
+#: ms for a year of heavy use); a larger one gets it before a migration only, and the header's O(1) checks
+#: (which catch truncation) always.
+QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024
 
 
 def default_path() -> Path:
     """The database in the platformdirs data directory (PKU_HARNESS_DATA overrides the directory)."""
-    import os
-
     from platformdirs import user_data_dir
 
     base = Path(os.environ.get("PKU_HARNESS_DATA") or user_data_dir("pku-harness"))
-    base.mkdir(parents=True, exist_ok=True)
     return base / "pku-harness.sqlite3"
 
 
 class Store:
-    """The database: migrated on open; services share its connection and lock."""
+    """The database: checked, then migrated on open; services share its connection and lock.
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    Raises:
+        StoreError: the file is damaged, newer than this app, cannot be created, or the disk is full (the
+            message names the file and what to do; the file is left as it was).
+    """
+
+    def __init__(self, path: str | Path | None = None, read_only: bool | None = None) -> None:
+        """Open (or create) the database at `path`; `read_only` True opens it for reading even when it could be
+        written, None (the default) opens it read-only only when the file or its folder cannot be written."""
         self.path = str(path if path is not None else default_path())
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)  # `--data-dir` may name a new folder
         self.lock = threading.RLock()
         """Serialises use of the one connection across worker threads."""
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        self.read_only = False
+        """Opened for reading only (a read-only data folder or file, a full disk): every write is a StoreError."""
+        self.refusal: str | None = None
+        """Why a write is refused when that is not a read-only file (a full disk)."""
+        if self.path == ":memory:":
+            self.db = connect(self.path)
+            self._migrate_new()
+            return
+        self.db = self._open(bool(read_only))
+
+    # -- opening --------------------------------------------------------------------------------------
+    def _open(self, want_read_only: bool) -> GuardedConnection:
+        file = Path(self.path)
+        folder = file.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)  # `--data-dir` may name a new folder
+        except OSError as e:
+            raise os_fault(e, folder) or StoreError(
+                folder, f"{folder} cannot be made ({e.strerror}) {ELSEWHERE}"
+            ) from None
+        if not os.path.lexists(file):
+            if want_read_only or not os.access(folder, os.W_OK):
+                raise StoreError(
+                    file,
+                    f"{file} does not exist and cannot be made: {folder} is read-only; make it writable {ELSEWHERE}",
+                )
+            if free_bytes(folder) < MIN_FREE_BYTES:
+                raise full(file)
+            return self._create(file)
+        wal = os.path.exists(f"{file}-wal")
+        try:
+            probe_header(file, len(MIGRATIONS), wal)
+        except OSError as e:
+            raise StoreError(file, f"{file} cannot be read ({e.strerror}); check its permissions {ELSEWHERE}") from None
+        writable = os.access(file, os.W_OK) and os.access(folder, os.W_OK)
+        if wal and not os.path.exists(f"{file}-shm") and not os.access(folder, os.W_OK):
+            raise read_only(file, "its log (-wal) can only be read with an index file (-shm) SQLite cannot make there")
+        # The check reads through a read-only connection: it never creates a log or index file, never checkpoints.
+        probe = connect(self.path, "ro" if wal else "immutable")
+        try:
+            version = self._check(probe, file)
+        except StoreError:
+            probe.close()
+            if wal or not os.path.exists(f"{file}-wal"):
+                raise
+            # Another process opened it while the file alone was read: judge it again through its log.
+            probe = connect(self.path, "ro")
+            try:
+                version = self._check(probe, file)
+            except BaseException:
+                probe.close()
+                raise
+        # On a full disk SQLite could not make its index file: reading commands still work, read-only.
+        disk_full = writable and not want_read_only and free_bytes(folder) < MIN_FREE_BYTES
+        if want_read_only or not writable or disk_full:
+            if version < len(MIGRATIONS):
+                probe.close()
+                if disk_full:
+                    raise full(file)
+                raise read_only(file, f"it holds schema v{version} and this app must upgrade it to v{len(MIGRATIONS)}")
+            self.read_only = True
+            self.refusal = probe.refusal = str(full(file)) if disk_full else None
+            return probe
+        probe.close()
+        self.db = connect(self.path)
+        backup = None
+        try:
+            if version < len(MIGRATIONS) and file.stat().st_size > 0:
+                backup = self.backup(f"{file}.before-v{version + 1}.bak")
+            self._pragmas()
+            self.migrate()
+        except BaseException:
+            try:
+                unchanged = self.version == version
+            except StoreError:
+                unchanged = False
+            self.db.close()
+            if backup is not None and unchanged:
+                backup.unlink(missing_ok=True)  # no step went through: the copy says nothing new
+            raise
+        return self.db
+
+    def _check(self, probe: GuardedConnection, file: Path) -> int:
+        """The schema version, after the integrity check (always before a migration changes the file)."""
+        small = file.stat().st_size <= QUICK_CHECK_MAX_BYTES
+        version = check_opened(probe, self.path, len(MIGRATIONS), thorough=small)
+        if not small and version < len(MIGRATIONS):
+            check_opened(probe, self.path, len(MIGRATIONS), thorough=True)
+        return version
+
+    def _create(self, file: Path) -> GuardedConnection:
+        self.db = connect(self.path)
+        try:
+            self._migrate_new()
+        except BaseException:
+            # A new database that could not be made (a full disk) leaves nothing behind.
+            self.db.close()
+            for p in (str(file), *side_files(str(file))):
+                with contextlib.suppress(OSError):
+                    os.unlink(p)
+            raise
+        return self.db
+
+    def _migrate_new(self) -> None:
+        self._pragmas()
+        self.migrate()
+
+    def _pragmas(self) -> None:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
-        self.migrate()
 
+    def backup(self, target: str | Path) -> Path:
+        """Copy the database to `target` (SQLite's backup API: a consistent copy while it is open), written
+        under a temporary name and renamed, so a copy with its final name is always whole; older copies beyond
+        the newest KEEP_BACKUPS are removed.
+
+        Raises:
+            StoreError: the copy cannot be written (a full disk); nothing is left of it.
+        """
+        final = Path(target)
+        partial = final.with_name(final.name + ".partial")
+        try:
+            partial.unlink(missing_ok=True)  # a copy an interrupted upgrade left half-written
+            out = sqlite3.connect(partial)
+            try:
+                self.db.backup(out)
+            finally:
+                out.close()
+            with open(partial, "rb+") as f:
+                os.fsync(f.fileno())
+            os.replace(partial, final)
+        except (sqlite3.Error, OSError) as e:
+            with contextlib.suppress(OSError):
+                partial.unlink()
+            fault = translate(e, str(final)) if isinstance(e, sqlite3.Error) else os_fault(e, final)
+            if isinstance(fault, StoreError):
+                raise fault from None
+            raise StoreError(
+                final, f"{final} (a copy of the database before its upgrade) cannot be written: {e}"
+            ) from None
+        copies = sorted(final.parent.glob(f"{Path(self.path).name}.before-v*.bak"), key=lambda p: p.stat().st_mtime)
+        for old in copies[:-KEEP_BACKUPS]:
+            with contextlib.suppress(OSError):
+                old.unlink()
+        return final
+
+    # -- use ------------------------------------------------------------------------------------------
     @property
     def version(self) -> int:
         """The schema version in the file."""
         return int(self.db.execute("PRAGMA user_version").fetchone()[0])
+
+    @property
+    def identity(self) -> str | None:
+        """This database's own id (made by migration 8), or None when it has none."""
+        with self.lock:
+            row = self.db.execute("SELECT value FROM app_settings WHERE key = 'store_id'").fetchone()
+        return str(row[0]).strip('"') if row else None
+
+    def check_writable(self, what: str) -> None:
+        """Refuse up front something that will need to write, when the store was opened read-only.
+
+        Raises:
+            StoreError: the store is read-only (the sentence says what could not be done).
+        """
+        if self.read_only:
+            raise StoreError(self.path, self.refusal) if self.refusal else read_only(self.path, what)
 
     def migrate(self) -> None:
         """Apply every migration the file has not seen, each in its own transaction."""
@@ -153,7 +348,8 @@ class Store:
                     self.db.execute(f"PRAGMA user_version = {number}")
                     self.db.execute("COMMIT")
                 except BaseException:
-                    self.db.execute("ROLLBACK")
+                    if self.db.in_transaction:  # SQLite may have rolled back itself (a full disk)
+                        self.db.execute("ROLLBACK")
                     raise
 
     def close(self) -> None:

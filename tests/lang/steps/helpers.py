@@ -8,7 +8,7 @@ from typing import Any
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.source import MemorySource
 from tui.lang.documents.validator import validate
-from tui.lang.host import HostError, HttpRequest, HttpResponse
+from tui.lang.host import HostError, HttpRequest, HttpResponse, KvBatch
 from tui.lang.testing.memorykv import MemoryKv
 
 NOW = "2026-11-30T09:00:00+08:00"
@@ -62,11 +62,11 @@ class CountingHost:
     async def kv_get(self, key: str) -> Any:
         return self.kv.get(key, 0)
 
-    async def kv_set(self, key: str, value: Any, ttl_ms: int | None) -> None:
-        self.kv.set(key, value, ttl_ms, 0)
+    async def kv_check(self, batch: KvBatch) -> None:
+        self.kv.check(batch, 0)
 
-    async def kv_delete(self, key: str) -> None:
-        self.kv.delete(key)
+    async def kv_commit(self, batch: KvBatch) -> None:
+        self.kv.commit(batch, 0)
 
     async def ability(self, name: str, args: Any) -> Any:
         raise HostError("ability", "no abilities here")

@@ -31,7 +31,7 @@ from tui.lang.expr import LangError, beijing_now, compile_expression, from_json,
 from tui.lang.expr.secret import as_secret, open_for
 from tui.lang.expr.stdlib.dates import parse as parse_date
 from tui.lang.expr.values import truthy
-from tui.lang.host import Host, HostError, KvQuotaError
+from tui.lang.host import Host, HostError, KvQuotaError, KvWrite
 from tui.lang.steps import requests
 from tui.lang.steps.errors import ToolError
 from tui.lang.steps.extract import run_extract
@@ -101,9 +101,29 @@ class Interpreter:
         if entry is not None:
             state.effect = entry.definition.effect
         value = await self.run_tool(tool_name, raw_input, state)
+        await self.commit(tool_name, state)
         return RunResult(
             value, state.stale, state.truncated, state.steps, state.requests, state.expr.used, state.peak_in_flight
         )
+
+    async def commit(self, tool_name: str, state: RunState) -> None:
+        """Write the run's KV changes, all together, now that it has succeeded (a failed, cancelled or timed-out
+        run never gets here, so it leaves nothing behind).
+
+        Raises:
+            ToolError: kind 'limit': another run used the space since the last check; nothing was written.
+        """
+        if not state.kv:
+            return
+        try:
+            await self.host.kv_commit(dict(state.kv))
+        except KvQuotaError as e:
+            tool = self.plugin.tools.get(tool_name)
+            raise ToolError(
+                "limit", f"{e}, after another run used the space; none of this run's KV changes were kept"
+            ).locate(f"{self.plugin.manifest.id}.{tool_name}", None, tool.file if tool else None, None) from None
+        except HostError as e:
+            raise ToolError("network", str(e)) from None
 
     async def run_tool(self, tool_name: str, raw_input: Any, state: RunState) -> Any:
         """Run a tool inside a run (also for `call`): the result as plain JSON."""
@@ -276,15 +296,33 @@ class Interpreter:
 
     async def kv(self, m: KvStep, scope: Scope, state: RunState) -> Any:
         key = self._key(m.key, scope, state, "kv")
+        if m.kv == "get":
+            return from_json(await self._kv_read(key, state))
+        if m.kv == "delete":
+            await self._kv_write(key, KvWrite(deleted=True), state)
+            return None
+        value = self.eval(m.value or "null", scope, state)
+        await self._kv_write(key, KvWrite(to_json(value, f"kv value {key!r}"), m.ttl), state)
+        return value
+
+    async def _kv_read(self, key: str, state: RunState) -> Any:
+        """The value as this run sees it: its own pending change first, else the store's."""
+        pending = state.kv.get(key)
+        if pending is not None:
+            return None if pending.deleted else pending.value
         try:
-            if m.kv == "get":
-                return from_json(await self.host.kv_get(key))
-            if m.kv == "delete":
-                await self.host.kv_delete(key)
-                return None
-            value = self.eval(m.value or "null", scope, state)
-            await self.host.kv_set(key, to_json(value, f"kv value {key!r}"), m.ttl)
-            return value
+            return await self.host.kv_get(key)
+        except HostError as e:
+            raise ToolError("network", str(e)) from None
+
+    async def _kv_write(self, key: str, write: KvWrite, state: RunState) -> None:
+        """Keep a change for the end of the run; with it, the run's changes must fit the quota now, so a quota
+        error is met (and can be caught) at the step that causes it, and the change is not kept."""
+        try:
+            async with state.kv_lock:
+                if not write.deleted:
+                    await self.host.kv_check({**state.kv, key: write})
+                state.kv[key] = write
         except KvQuotaError as e:
             raise ToolError("limit", str(e)) from None
         except HostError as e:
@@ -301,7 +339,7 @@ class Interpreter:
     async def cache(self, tool: Tool, step: Step, m: CacheStep, scope: Scope, state: RunState) -> Any:
         key = self._key(m.cache.key, scope, state, "cache")
         now_ms = parse_date(state.expr, state.expr.now).timestamp() * 1000
-        stored = await self.host.kv_get(key)
+        stored = await self._kv_read(key, state)
         fresh = isinstance(stored, dict) and "v" in stored and isinstance(stored.get("t"), int | float)
         if fresh and now_ms - stored["t"] < m.cache.ttl:
             return from_json(stored["v"])
@@ -314,10 +352,7 @@ class Interpreter:
             raise
         # With staleOnError the entry must outlive its freshness, so the store keeps it without a TTL.
         ttl = None if m.cache.staleOnError else m.cache.ttl
-        try:
-            await self.host.kv_set(key, {"v": to_json(value, "cached value"), "t": int(now_ms)}, ttl)
-        except KvQuotaError as e:
-            raise ToolError("limit", str(e)) from None
+        await self._kv_write(key, KvWrite({"v": to_json(value, "cached value"), "t": int(now_ms)}, ttl), state)
         return value
 
     async def call(self, tool: Tool, m: CallStep, scope: Scope, state: RunState) -> Any:

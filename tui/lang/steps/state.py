@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 
 from tui.lang.expr import Run
+from tui.lang.host import KvWrite
 from tui.lang.steps.errors import ToolError
 
 MAX_STEPS = 200
@@ -45,6 +46,11 @@ class RunState:
     call_stack: list[str] = field(default_factory=list)
     effect: str = "read"
     """The effect of the tool the run started with (requests carry it to the host)."""
+    kv: dict[str, KvWrite] = field(default_factory=dict)
+    """The run's KV changes (its called tools' and cache entries' too), written together when the run succeeds;
+    the run's own reads see them first."""
+    kv_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Makes "check the changes against the quota, then keep the new one" one step for concurrent `each` items."""
 
     @classmethod
     def start(cls, now: str, locale: str = "zh", deadline_s: float = DEADLINE_SECONDS) -> RunState:

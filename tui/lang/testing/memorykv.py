@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.lang.host import KV_QUOTA_BYTES, KvQuotaError, entry_size
+from tui.lang.host import KV_QUOTA_BYTES, KvBatch, KvWrite, check_batch, entry_size
 
 
 class MemoryKv:
@@ -27,13 +27,36 @@ class MemoryKv:
             return None
         return value
 
+    def _expire(self, now_ms: float) -> None:
+        for key in [k for k, (_, e) in self.values.items() if e is not None and now_ms >= e]:
+            del self.values[key]
+
+    def check(self, batch: KvBatch, now_ms: float) -> None:
+        """Judge a batch against the quota (nothing changes but expired entries going).
+
+        Raises:
+            KvQuotaError: the batch would take the store past its quota.
+        """
+        self._expire(now_ms)
+        replaced = sum(entry_size(k, self.values[k][0]) for k in batch if k in self.values)
+        check_batch(self.used(), replaced, batch, self.quota)
+
+    def commit(self, batch: KvBatch, now_ms: float) -> None:
+        """Apply a batch, all or nothing.
+
+        Raises:
+            KvQuotaError: the batch would take the store past its quota; nothing changes.
+        """
+        self.check(batch, now_ms)
+        for key, write in batch.items():
+            if write.deleted:
+                self.values.pop(key, None)
+            else:
+                self.values[key] = (write.value, None if write.ttl_ms is None else now_ms + write.ttl_ms)
+
     def set(self, key: str, value: Any, ttl_ms: int | None, now_ms: float) -> None:
-        old = self.values.get(key)
-        new_total = self.used() - (entry_size(key, old[0]) if old else 0) + entry_size(key, value)
-        if new_total > self.quota:
-            limit = self.quota // 1024
-            raise KvQuotaError(f"the plugin's store would hold {new_total:,} bytes; the limit is {limit} KB")
-        self.values[key] = (value, None if ttl_ms is None else now_ms + ttl_ms)
+        """Store one value at once (a batch of one)."""
+        self.commit({key: KvWrite(value, ttl_ms)}, now_ms)
 
     def delete(self, key: str) -> None:
         self.values.pop(key, None)

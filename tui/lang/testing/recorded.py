@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl, urlsplit
 from tui.lang.documents.source import BudgetedReader, SourceError
 from tui.lang.expr import Run
 from tui.lang.expr.stdlib.dates import parse as parse_date
-from tui.lang.host import HostError, HttpRequest, HttpResponse
+from tui.lang.host import HostError, HttpRequest, HttpResponse, KvBatch
 from tui.lang.netpolicy import campus_url
 from tui.lang.testing.memorykv import MemoryKv
 from tui.lang.testing.model import AbilityAnswer, Case, Exchange
@@ -100,11 +100,11 @@ class RecordedHost:
     async def kv_get(self, key: str) -> Any:
         return self.kv.get(key, self.now_ms)
 
-    async def kv_set(self, key: str, value: Any, ttl_ms: int | None) -> None:
-        self.kv.set(key, value, ttl_ms, self.now_ms)
+    async def kv_check(self, batch: KvBatch) -> None:
+        self.kv.check(batch, self.now_ms)
 
-    async def kv_delete(self, key: str) -> None:
-        self.kv.delete(key)
+    async def kv_commit(self, batch: KvBatch) -> None:
+        self.kv.commit(batch, self.now_ms)
 
     async def ability(self, name: str, args: Any) -> Any:
         self.ability_calls.append(name)

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from ruamel.yaml import YAML
 
 from tui.lang.expr.secret import SECRET_MASK, SecretValue
-from tui.lang.host import HostError, HttpRequest, HttpResponse
+from tui.lang.host import HostError, HttpRequest, HttpResponse, KvBatch
 from tui.lang.netpolicy import CAMPUS_HOSTS
 
 
@@ -54,11 +54,11 @@ class RecordingHost:
     async def kv_get(self, key: str) -> Any:
         return await self.inner.kv_get(key)
 
-    async def kv_set(self, key: str, value: Any, ttl_ms: int | None) -> None:
-        await self.inner.kv_set(key, value, ttl_ms)
+    async def kv_check(self, batch: KvBatch) -> None:
+        await self.inner.kv_check(batch)
 
-    async def kv_delete(self, key: str) -> None:
-        await self.inner.kv_delete(key)
+    async def kv_commit(self, batch: KvBatch) -> None:
+        await self.inner.kv_commit(batch)
 
     async def ability(self, name: str, args: Any) -> Any:
         try:
