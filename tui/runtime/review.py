@@ -13,6 +13,7 @@ from tui.lang.documents.common import EFFECT_ORDER
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.manifest import Manifest
 from tui.lang.netpolicy import host_matches
+from tui.runtime.links import ResolvedRef
 from tui.runtime.permissions import EFFECTS, default_mode
 
 #: Official plugins come from this repository (or are built in); every other source is a community plugin.
@@ -43,6 +44,8 @@ class InstallReview:
     official: bool
     source: str
     """The link it was installed from (or `built-in`)."""
+    ref: ResolvedRef | None = None
+    """What a GitHub link's ref resolved to: branch, tag or commit, and the commit every file came from."""
     campus: list[str] = field(default_factory=list)
     network: list[str] = field(default_factory=list)
     abilities: list[str] = field(default_factory=list)
@@ -141,7 +144,9 @@ class UpdateReview:
         return self.wider_scope
 
 
-def install_review(plugin: Plugin, source: str, official: bool, locale: str = "zh") -> InstallReview:
+def install_review(
+    plugin: Plugin, source: str, official: bool, locale: str = "zh", ref: ResolvedRef | None = None
+) -> InstallReview:
     """The review of a plugin that validated (built by the installer before anything is stored)."""
     m = plugin.manifest
     return InstallReview(
@@ -152,6 +157,7 @@ def install_review(plugin: Plugin, source: str, official: bool, locale: str = "z
         description=m.description_for(locale),
         official=official,
         source=source,
+        ref=ref,
         campus=list(m.campus),
         network=list(m.network),
         abilities=list(m.abilities),
