@@ -122,6 +122,13 @@ class FakeGitHub:
         r = self.repos[owner, repo]
         return self._commit(r, files, prefix, r.refs[on], salt="fork")
 
+    def force_push(self, owner: str, repo: str, files: dict[str, str], ref: str = "main", prefix: str = "") -> str:
+        """Rewrite `ref`'s history: a new commit with no parent (the old commits are still served by id)."""
+        r = self.repos[owner, repo]
+        sha = self._commit(r, files, prefix, None, salt="rewritten")
+        r.refs[ref] = sha
+        return sha
+
     def tag(self, owner: str, repo: str, name: str, sha: str, annotated: bool = False) -> None:
         """Tag a commit."""
         r = self.repos[owner, repo]
