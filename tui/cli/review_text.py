@@ -56,7 +56,10 @@ def update_text(r: UpdateReview) -> str:
             lines.append(f"  + {label}: {', '.join(values)}")
     lines += [f"  effect: {c.tool}: {c.old or 'new tool'} → {c.new}" for c in r.stronger]
     lines += [f"  looser start: {c.effect} {c.old} → {c.new}" for c in r.loosened]
-    lines += [f"  {g.tool} is no longer {g.guard}" for g in r.lost_guards]
+    lines += [
+        f"  new tool {g.tool} is not {g.guard}, as {g.had} was" if g.had else f"  {g.tool} is no longer {g.guard}"
+        for g in r.lost_guards
+    ]
     if r.remote:
         lines.append(f"  remote MCP server: {r.remote[0] or 'none'} → {r.remote[1] or 'none'}")
     if r.removed_tools:
