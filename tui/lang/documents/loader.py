@@ -21,6 +21,8 @@ from tui.lang.documents.yamlsafe import Located, Path, count_entries, load_yaml
 MANIFEST_FILE = "PLUGIN.md"
 #: How many `tools` entries the early count reads before it stops (a flood is refused without being parsed).
 TOOLS_SCAN_CAP = 1000
+#: Frontmatter larger than this is counted before it is composed (64 tools by file take about 2 KB).
+EARLY_COUNT_BYTES = 16 * 1024
 #: Fields whose text is one expression (seed page, 表达式); an unquoted `{ … }` there is a YAML mapping.
 EXPRESSION_FIELDS = frozenset({"value", "each", "if", "check", "return", "next", "items", "from", "input", "args"})
 #: The fields of each step kind that hold nested steps.
@@ -173,8 +175,10 @@ class Loader:
                 [Problem(MANIFEST_FILE, 1, "PLUGIN.md must start with YAML frontmatter between '---' lines")]
             )
         front, body, offset = parts
-        counted = count_entries(front, "tools", TOOLS_SCAN_CAP)
-        if counted is not None and counted[0] > MAX_TOOLS:  # refused before a flood of tools is read
+        # A large frontmatter is counted from its YAML events first: a flood of tools is refused before it is
+        # composed (seconds). A small one (every real manifest) costs less to compose than to scan twice.
+        counted = count_entries(front, "tools", TOOLS_SCAN_CAP) if len(front) > EARLY_COUNT_BYTES else None
+        if counted is not None and counted[0] > MAX_TOOLS:
             many = f"more than {TOOLS_SCAN_CAP}" if counted[0] > TOOLS_SCAN_CAP else str(counted[0])
             raise DocumentError([Problem(MANIFEST_FILE, counted[1] + offset, f"tools: {too_many_tools(many)}")])
         located, problems = load_yaml(front, MANIFEST_FILE, line_offset=offset)
