@@ -86,3 +86,21 @@ def test_install_review_snapshot(snap_compare: Any, locale: str) -> None:
 @pytest.mark.parametrize("locale", ["zh", "en"])
 def test_update_approval_snapshot(snap_compare: Any, locale: str) -> None:
     assert snap_compare(Host(UpdateApprovalDialog(SAMPLE_UPDATE, locale)), terminal_size=(100, 40))
+
+
+@pytest.mark.parametrize(
+    ("kind", "locale", "want"),
+    [
+        ("branch", "zh", "分支 main · 提交 " + "a" * 40),
+        ("tag", "en", "tag v1.0.0 · commit " + "a" * 40),
+        ("commit", "en", "commit " + "a" * 40 + " on the default branch"),
+    ],
+)
+async def test_install_review_shows_the_resolved_ref(kind: str, locale: str, want: str) -> None:
+    from tui.runtime.links import ResolvedRef
+
+    name = {"branch": "main", "tag": "v1.0.0", "commit": "a" * 40}[kind]
+    review = dataclasses.replace(SAMPLE_INSTALL, ref=ResolvedRef(kind, name, "a" * 40))  # type: ignore[arg-type]
+    app = Host(InstallReviewDialog(review, locale=locale))
+    async with app.run_test(size=(120, 40)):
+        assert want in shown(app)

@@ -1,5 +1,7 @@
-"""A GitHub-like plugin host for install tests: the API's `repos` and `commits/<ref>` (sha media type), raw
-files by commit, and plain HTTPS sites — served in-process (an httpx transport) or on a loopback port.
+"""A GitHub-like plugin host for install tests: the API's `repos`, `commits/<ref>` (sha media type),
+`git/ref/heads|tags/<name>`, `git/tags/<sha>` and `compare/<base>...<head>`, raw files by commit (a fork's
+commits too, as GitHub serves them through the parent), and plain HTTPS sites — served in-process (an httpx
+transport) or on a loopback port.
 """
 
 from __future__ import annotations
@@ -66,7 +68,33 @@ def plugin_files(
 class Repo:
     default_branch: str = "main"
     refs: dict[str, str] = field(default_factory=dict)
+    """Branches: name → commit."""
     commits: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    tags: dict[str, str] = field(default_factory=dict)
+    """Tags: name → commit."""
+    annotated: set[str] = field(default_factory=set)
+    """Tags that are annotated (the ref points at a tag object, which points at the commit)."""
+    parents: dict[str, str | None] = field(default_factory=dict)
+
+    def find(self, ref: str) -> str | None:
+        """A branch, a tag, a commit id or a unique prefix of one (7 hex digits or more), as GitHub resolves."""
+        if ref in self.refs:
+            return self.refs[ref]
+        if ref in self.tags:
+            return self.tags[ref]
+        if len(ref) >= 7 and all(c in "0123456789abcdef" for c in ref):
+            found = [sha for sha in self.commits if sha.startswith(ref)]
+            return found[0] if len(found) == 1 else None
+        return None
+
+    def ancestors(self, sha: str) -> list[str]:
+        """`sha` and every commit before it."""
+        out: list[str] = []
+        at: str | None = sha
+        while at is not None and at not in out:
+            out.append(at)
+            at = self.parents.get(at)
+        return out
 
 
 class FakeGitHub:
@@ -84,10 +112,37 @@ class FakeGitHub:
     def push(self, owner: str, repo: str, files: dict[str, str], ref: str = "main", prefix: str = "") -> str:
         """Commit `files` under `prefix` and point `ref` at it; returns the commit id."""
         r = self.repos.setdefault((owner, repo), Repo())
-        tree = {f"{prefix}{k}": v.encode() for k, v in files.items()}
-        sha = hashlib.sha1(json.dumps(sorted((k, v.decode()) for k, v in tree.items())).encode()).hexdigest()
-        r.commits[sha] = tree
+        sha = self._commit(r, files, prefix, r.refs.get(ref))
         r.refs[ref] = sha
+        return sha
+
+    def push_fork(self, owner: str, repo: str, files: dict[str, str], prefix: str = "", on: str = "main") -> str:
+        """A commit made in a fork on top of `on`: GitHub serves it through the parent's API and raw URLs by id,
+        but no branch or tag of the parent has it. Returns its id."""
+        r = self.repos[owner, repo]
+        return self._commit(r, files, prefix, r.refs[on], salt="fork")
+
+    def force_push(self, owner: str, repo: str, files: dict[str, str], ref: str = "main", prefix: str = "") -> str:
+        """Rewrite `ref`'s history: a new commit with no parent (the old commits are still served by id)."""
+        r = self.repos[owner, repo]
+        sha = self._commit(r, files, prefix, None, salt="rewritten")
+        r.refs[ref] = sha
+        return sha
+
+    def tag(self, owner: str, repo: str, name: str, sha: str, annotated: bool = False) -> None:
+        """Tag a commit."""
+        r = self.repos[owner, repo]
+        r.tags[name] = sha
+        if annotated:
+            r.annotated.add(name)
+
+    @staticmethod
+    def _commit(r: Repo, files: dict[str, str], prefix: str, parent: str | None, salt: str = "") -> str:
+        tree = {f"{prefix}{k}": v.encode() for k, v in files.items()}
+        text = json.dumps([salt, parent, sorted((k, v.decode()) for k, v in tree.items())])
+        sha = hashlib.sha1(text.encode()).hexdigest()
+        r.commits[sha] = tree
+        r.parents.setdefault(sha, parent)
         return sha
 
     def serve(self, kind: str, path: str) -> Answer:
@@ -107,12 +162,21 @@ class FakeGitHub:
                 )
             if parts[3] == "commits" and len(parts) == 5:
                 ref = parts[4]
-                sha = repo.refs.get(ref) or (ref if ref in repo.commits else None)
+                sha = repo.find(ref)
                 if sha is None:
                     return 422, {}, b'{"message": "No commit found"}'
                 if self.on_resolve:
                     self.on_resolve(parts[1], ref)
                 return 200, {"content-type": "text/plain"}, sha.encode()
+            if parts[3:5] == ["git", "ref"] and len(parts) >= 7 and parts[5] in ("heads", "tags"):
+                return self._ref(repo, parts[5], "/".join(parts[6:]))
+            if parts[3:5] == ["git", "tags"] and len(parts) == 6:
+                name = next((n for n in repo.annotated if _tag_object(n) == parts[5]), None)
+                if name is None:
+                    return 404, {}, b'{"message": "Not Found"}'
+                return _json({"tag": name, "object": {"type": "commit", "sha": repo.tags[name]}})
+            if parts[3] == "compare" and len(parts) == 5 and "..." in parts[4]:
+                return self._compare(repo, *parts[4].split("...", 1))
             return 404, {}, b""
         if kind == "raw" and len(parts) >= 4:
             repo = self.repos.get((parts[0], parts[1]))
@@ -123,6 +187,38 @@ class FakeGitHub:
             body = self.sites.get((kind[5:], path))
             return (200, {}, body) if body is not None else (404, {}, b"")
         return 404, {}, b""
+
+    @staticmethod
+    def _ref(repo: Repo, kind: str, name: str) -> Answer:
+        """`git/ref/heads/NAME` or `git/ref/tags/NAME`: exact names only, as the singular `ref` endpoint is."""
+        if kind == "heads" and name in repo.refs:
+            target = {"type": "commit", "sha": repo.refs[name]}
+        elif kind == "tags" and name in repo.tags:
+            annotated = name in repo.annotated
+            sha = _tag_object(name) if annotated else repo.tags[name]
+            target = {"type": "tag" if annotated else "commit", "sha": sha}
+        else:
+            return 404, {}, b'{"message": "Not Found"}'
+        return _json({"ref": f"refs/{kind}/{name}", "object": target})
+
+    @staticmethod
+    def _compare(repo: Repo, base_ref: str, head_ref: str) -> Answer:
+        """`compare/BASE...HEAD`: identical, behind (HEAD is on BASE), ahead or diverged, with HEAD's own commits."""
+        base, head = repo.find(base_ref), repo.find(head_ref)
+        if base is None or head is None:
+            return 404, {}, b'{"message": "Not Found"}'
+        on_base, on_head = repo.ancestors(base), repo.ancestors(head)
+        own = [c for c in on_head if c not in on_base]
+        if base == head:
+            status = "identical"
+        elif head in on_base:
+            status = "behind"
+        elif base in on_head:
+            status = "ahead"
+        else:
+            status = "diverged"
+        commits = [{"sha": c, "commit": {"message": "x" * 200}} for c in own]
+        return _json({"status": status, "ahead_by": len(own), "commits": commits, "files": []})
 
     def transport(self) -> httpx.MockTransport:
         """In-process: api.github.com, raw.githubusercontent.com and any other host as a site."""
@@ -165,3 +261,12 @@ class FakeGitHub:
         finally:
             server.shutdown()
             server.server_close()
+
+
+def _tag_object(name: str) -> str:
+    """The id of an annotated tag's own object (not its commit's)."""
+    return hashlib.sha1(f"tag {name}".encode()).hexdigest()
+
+
+def _json(data: object) -> Answer:
+    return 200, {"content-type": "application/json"}, json.dumps(data).encode()

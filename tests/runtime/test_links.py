@@ -1,5 +1,6 @@
 """Install links: every form of the seeds' table parses; everything else is refused with the accepted forms;
-only exact links into pkuinfo/pku-harness-plugins under plugins/ are official."""
+only exact links into pkuinfo/pku-harness-plugins under plugins/ may claim the official mark (whether they get it
+is decided by the fetched ref: tests/runtime/test_official_mark.py)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def test_a_repository_root_and_a_file_link() -> None:
 def test_any_https_url_of_a_plugin_md() -> None:
     link = parse_link("https://gist.githubusercontent.com/u/abc/raw/PLUGIN.md")
     assert (link.kind, link.base_url) == ("url", "https://gist.githubusercontent.com/u/abc/raw/")
-    assert parse_link("https://plugins.example.org/notes/PLUGIN.md").official is False
+    assert parse_link("https://plugins.example.org/notes/PLUGIN.md").in_official_repo is False
 
 
 def test_a_deep_link_is_decoded_exactly_once() -> None:
@@ -100,5 +101,5 @@ def test_anything_else_is_refused_saying_why(link: str, why: str) -> None:
         ("https://raw.githubusercontent.com/pkuinfo/pku-harness-plugins/main/plugins/notes/PLUGIN.md", False),
     ],
 )
-def test_only_exact_links_into_the_official_repository_are_official(link: str, official: bool) -> None:
-    assert parse_link(link).official is official
+def test_only_exact_links_into_the_official_repository_may_claim_the_mark(link: str, official: bool) -> None:
+    assert parse_link(link).in_official_repo is official

@@ -133,6 +133,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "install_title": {"zh": "安装插件", "en": "Install plugin"},
     "official": {"zh": "官方插件", "en": "Official plugin"},
     "community": {"zh": "社区插件", "en": "Community plugin"},
+    "ref_branch": {"zh": "分支 {name} · 提交 {commit}", "en": "branch {name} · commit {commit}"},
+    "ref_tag": {"zh": "标签 {name} · 提交 {commit}", "en": "tag {name} · commit {commit}"},
+    "ref_commit": {"zh": "默认分支上的提交 {commit}", "en": "commit {commit} on the default branch"},
+    "ref_ref": {"zh": "{name} · 提交 {commit}", "en": "{name} · commit {commit}"},
     "reach": {"zh": "它能访问", "en": "What it can reach"},
     "campus": {
         "zh": "校园服务（用你的登录状态，插件看不到密码）",

@@ -90,6 +90,8 @@ class InstallReviewDialog(_Review[InstallReview]):
                 kind = "official" if r.official else "community"
                 yield Label(plain(t(kind, loc)), markup=False, classes=f"badge-{kind}", id="kind")
                 yield _line(f"{r.author} · {r.source}", "muted")
+                if r.ref:
+                    yield _line(t(f"ref_{r.ref.kind}", loc).format(name=r.ref.name, commit=r.ref.commit), "muted")
                 yield _line(r.description)
                 yield _line(t("reach", loc), "heading")
                 for key, values in (("campus", r.campus), ("network", r.network), ("abilities", r.abilities)):

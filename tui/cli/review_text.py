@@ -3,6 +3,7 @@ in its dialogs). Plugin text is untrusted: control characters are removed before
 
 from __future__ import annotations
 
+from tui.runtime.links import ResolvedRef
 from tui.runtime.review import InstallReview, UpdateReview
 from widgets_render.safe_text import clean  # the one rule for untrusted text on a terminal
 
@@ -13,6 +14,7 @@ def install_text(r: InstallReview) -> str:
         f"{clean(r.name)} ({r.plugin_id}) {r.version} — {clean(r.author)}",
         f"  {clean(r.description)}",
         f"  source: {clean(r.source)}",
+        *([f"  ref:    {ref_text(r.ref)}"] if r.ref else []),
         "  official plugin" if r.official else "  COMMUNITY plugin: its write, money and public tools start at ask",
         "",
         "May reach:",
@@ -33,6 +35,14 @@ def install_text(r: InstallReview) -> str:
     return "\n".join(lines)
 
 
+def ref_text(ref: ResolvedRef) -> str:
+    """`branch main at commit 0123…`: what the link's ref resolved to."""
+    if ref.kind == "commit":
+        return f"commit {ref.commit}, on the default branch"
+    kind = "" if ref.kind == "ref" else f"{ref.kind} "
+    return f"{kind}{clean(ref.name)} at commit {ref.commit}"
+
+
 def update_text(r: UpdateReview) -> str:
     """What an update changes; the first line says whether it waits for approval."""
     head = "needs your approval (wider scope)" if r.needs_approval else "same scope"
@@ -44,9 +54,12 @@ def update_text(r: UpdateReview) -> str:
     ):
         if values:
             lines.append(f"  + {label}: {', '.join(values)}")
-    lines += [f"  stronger: {c.tool}: {c.old or 'new tool'} → {c.new}" for c in r.stronger]
+    lines += [f"  effect: {c.tool}: {c.old or 'new tool'} → {c.new}" for c in r.stronger]
     lines += [f"  looser start: {c.effect} {c.old} → {c.new}" for c in r.loosened]
-    lines += [f"  {g.tool} is no longer {g.guard}" for g in r.lost_guards]
+    lines += [
+        f"  new tool {g.tool} is not {g.guard}, as {g.had} was" if g.had else f"  {g.tool} is no longer {g.guard}"
+        for g in r.lost_guards
+    ]
     if r.remote:
         lines.append(f"  remote MCP server: {r.remote[0] or 'none'} → {r.remote[1] or 'none'}")
     if r.removed_tools:

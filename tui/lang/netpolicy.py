@@ -44,7 +44,8 @@ def host_matches(host: str, patterns: Iterable[str]) -> bool:
     return False
 
 
-def _is_ip(host: str) -> bool:
+def is_ip_host(host: str) -> bool:
+    """True for an IP literal, or a host made of numbers that resolvers read as an address."""
     h = host.strip("[]")
     try:
         ipaddress.ip_address(h)
@@ -73,7 +74,7 @@ def check_public_url(url: str, patterns: Iterable[str]) -> httpx.URL:
     if u.port not in (None, 443):
         raise PolicyError(f"URL {url!r} uses port {u.port}; only HTTPS on port 443 is allowed")
     raw = u.raw_host.decode("ascii", "replace").lower().rstrip(".")
-    if not raw or _is_ip(raw):
+    if not raw or is_ip_host(raw):
         raise PolicyError(f"URL {url!r} names an IP address or no host; only declared domain names are allowed")
     if not host_matches(raw, patterns):
         raise PolicyError(f"{raw} is not declared in the manifest's network list")

@@ -3,46 +3,32 @@
 Redirects are followed by hand so that every hop is checked against the declared domains; bodies are read
 as a raw stream and decoded here with a bounded inflater, so neither a lying Content-Length nor a gzip bomb
 buffers more than 2 MB (plus one chunk); credential headers never reach the plugin; no cookie outlives its
-request; resolved addresses must be public.
+request; resolved addresses must be public (`tui.runtime.addresses`, checked where the connection is made:
+`tui.runtime.pinned`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import ipaddress
 import zlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-import httpcore
 import httpx
 
 from tui.lang.host import HostError, HttpRequest, HttpResponse
 from tui.lang.netpolicy import PolicyError, check_public_url
 from tui.lang.steps.requests import CREDENTIAL_HEADERS
+from tui.runtime.addresses import is_public, refused
+from tui.runtime.pinned import PinnedBackend, PinnedTransport, Resolver, system_resolve
 
 MAX_BODY = 2 * 1024 * 1024
 MAX_REDIRECTS = 10
 USER_AGENT = "pku-harness/0.1 (+https://github.com/pkuinfo/pku-harness-plugins)"
 
-Resolver = Callable[[str], Awaitable[list[str]]]
 Guard = Callable[[str, str, dict[str, str], bytes | None], None]
 """Called with (method, url, headers, body) before every hop is sent; raises HostError to refuse it."""
 
-
-async def system_resolve(host: str) -> list[str]:
-    """The addresses the system resolver gives for `host`."""
-    infos = await asyncio.get_running_loop().getaddrinfo(host, 443, type=0)
-    return [str(info[4][0]) for info in infos]
-
-
-def is_public(address: str) -> bool:
-    """True for a globally routable address (not loopback, private, link-local, reserved or multicast)."""
-    try:
-        ip = ipaddress.ip_address(address.split("%")[0])
-    except ValueError:
-        return False
-    return ip.is_global and not ip.is_multicast
+__all__ = ["Guard", "PinnedBackend", "PinnedTransport", "PolicyFetcher", "Resolver", "is_public", "system_resolve"]
 
 
 async def _once(data: bytes) -> AsyncIterator[bytes]:
@@ -62,51 +48,6 @@ class _Inflater:
             out += self.d.decompress(data, allowance + 1 - len(out))
             data = self.d.unconsumed_tail
         return bytes(out)
-
-
-class PinnedBackend(httpcore.AsyncNetworkBackend):
-    """Resolves, checks every address, and connects to a checked one — in one place, so a DNS answer cannot
-    change between the check and the connection (rebinding, threats.md N4). TLS still verifies the name."""
-
-    def __init__(self, resolve: Resolver = system_resolve) -> None:
-        self.inner = httpcore.AnyIOBackend()
-        self.resolve = resolve
-
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Any = None,
-    ) -> httpcore.AsyncNetworkStream:
-        try:
-            addresses = await self.resolve(host)
-        except OSError as e:
-            raise httpcore.ConnectError(f"cannot resolve {host} ({e.strerror or e})") from None
-        bad = [a for a in addresses if not is_public(a)]
-        if bad or not addresses:
-            listed = ", ".join(bad) or "none"
-            raise httpcore.ConnectError(f"refused: {host} resolves to a non-public address ({listed})")
-        return await self.inner.connect_tcp(addresses[0], port, timeout, local_address, socket_options)
-
-    async def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Any = None
-    ) -> httpcore.AsyncNetworkStream:
-        raise httpcore.ConnectError("unix sockets are never used for plugin requests")
-
-    async def sleep(self, seconds: float) -> None:
-        await self.inner.sleep(seconds)
-
-
-class PinnedTransport(httpx.AsyncHTTPTransport):
-    """httpx's transport with its connection pool on the PinnedBackend."""
-
-    def __init__(self, resolve: Resolver = system_resolve) -> None:
-        super().__init__(http2=False, retries=0)
-        self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(), network_backend=PinnedBackend(resolve), http1=True, http2=False
-        )
 
 
 class PolicyFetcher:
@@ -180,9 +121,9 @@ class PolicyFetcher:
             addresses = await self.resolve(host)
         except OSError as e:
             raise HostError("network", f"cannot resolve {host} ({e.strerror or e})") from None
-        bad = [a for a in addresses if not is_public(a)]
-        if bad or not addresses:
-            raise HostError("network", f"refused: {host} resolves to a non-public address ({', '.join(bad) or 'none'})")
+        error = refused(host, addresses)
+        if error:
+            raise HostError("network", error)
 
     async def _send(
         self, method: str, url: str, headers: dict[str, str], body: bytes | None

@@ -22,9 +22,10 @@ from tui.lang.documents.validator import validate
 from tui.runtime.audit import now_ms
 from tui.runtime.installs import InstallRecord, Installs, Version
 from tui.runtime.links import LinkError, parse_link
+from tui.runtime.official_mark import imitations
 from tui.runtime.permissions import EFFECTS, Mode
 from tui.runtime.plugin_fetch import Endpoints, Fetched, FetchError, PluginFetcher
-from tui.runtime.review import MODE_ORDER, InstallReview, UpdateReview, install_review, update_review
+from tui.runtime.review import MODE_ORDER, OFFICIAL_REPO, InstallReview, UpdateReview, install_review, update_review
 from tui.runtime.settings import read_setting, write_setting
 
 if TYPE_CHECKING:
@@ -100,8 +101,11 @@ class Installer:
             )
         if pid in self.runtime.registry.plugins:
             raise InstallError(f"{pid!r} is already loaded (an author's folder given with --with)")
-        official = fetched.link.official
-        review = install_review(fetched.plugin, fetched.link.text, official, self.runtime.registry.locale)
+        if not fetched.official:
+            refuse_imitation(fetched)
+        review = install_review(
+            fetched.plugin, fetched.link.text, fetched.official, self.runtime.registry.locale, fetched.ref
+        )
         return Prepared(fetched, review)
 
     def install(self, prepared: Prepared) -> InstallRecord:
@@ -113,7 +117,7 @@ class Installer:
         digest = f.content_hash
         folder = self.installs.write_version(pid, f.files, digest)
         record = InstallRecord(
-            pid, f.link.text, f.link.official, Version(f.plugin.manifest.version, str(folder), digest, f.commit)
+            pid, f.link.text, f.official, Version(f.plugin.manifest.version, str(folder), digest, f.commit)
         )
         self.installs.insert(record)
         self.runtime.load_installed(pid, folder, record.official)
@@ -163,6 +167,18 @@ class Installer:
             return UpdateOutcome(plugin_id, "error", f"{plugin_id}: update check failed: {e}")
         if fetched.plugin.manifest.id != plugin_id:
             return UpdateOutcome(plugin_id, "error", f"{record.source} now holds plugin {fetched.plugin.manifest.id!r}")
+        if record.official and not fetched.official:
+            return UpdateOutcome(
+                plugin_id,
+                "error",
+                f"{plugin_id}: {record.source} no longer resolves to a branch, a tag or a default-branch commit of "
+                "the official repository; not updated",
+            )
+        if not record.official:
+            try:
+                refuse_imitation(fetched)
+            except InstallError as e:
+                return UpdateOutcome(plugin_id, "error", f"{plugin_id}: not updated: {e}")
         digest = fetched.content_hash
         if digest == record.current.hash:
             return UpdateOutcome(plugin_id, "same", f"{plugin_id} {record.current.version} is up to date")
@@ -272,6 +288,20 @@ def endpoints(runtime: Runtime) -> Endpoints:
     api = read_setting(runtime.store, "github_api")
     raw = read_setting(runtime.store, "github_raw")
     return Endpoints.from_env(api if isinstance(api, str) else None, raw if isinstance(raw, str) else None)
+
+
+def refuse_imitation(fetched: Fetched) -> None:
+    """Refuse a plugin without the official mark whose id, name or author claims it (issue 15 item 14).
+
+    Raises:
+        InstallError: naming each field and what in it imitates the mark.
+    """
+    found = imitations(fetched.plugin.manifest)
+    if found:
+        raise InstallError(
+            f"{fetched.link.text} is a community plugin, but {'; '.join(found)}: only plugins built into the app or "
+            f"from {OFFICIAL_REPO} carry the official mark, so this one is refused"
+        )
 
 
 def _load(folder: Path) -> Plugin:

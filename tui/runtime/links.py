@@ -5,10 +5,12 @@ Accepted: a GitHub folder (`https://github.com/<owner>/<repo>/tree/<ref>/<path>`
 URL of a PLUGIN.md, the deep link `pkuharness://plugin?src=<one of those, URL-encoded>` (decoded once), and a
 local folder for authors. Anything else is refused with a message naming the accepted forms.
 
-Official means built in, or a GitHub link into `pkuinfo/pku-harness-plugins` under `plugins/`: owner and
-repository compared case-insensitively (GitHub's own rule), the path after normalising and with no `.`/`..`
-segment. A raw.githubusercontent.com or mirror URL is a community link even when it names the same files:
-only a link the student can read on github.com carries the official mark.
+A link can only *claim* to be official: a GitHub link into `pkuinfo/pku-harness-plugins` under `plugins/`
+(owner and repository compared case-insensitively, GitHub's own rule; the path after normalising, with no
+`.`/`..` segment). A raw.githubusercontent.com or mirror URL is a community link even when it names the same
+files. Whether the claim holds is decided when the link is fetched (`plugin_fetch`): GitHub serves a fork's
+commits through the parent repository's URLs, so only a named branch or tag of the official repository, or a
+commit reachable from its default branch, carries the mark.
 """
 
 from __future__ import annotations
@@ -66,8 +68,9 @@ class PluginLink:
     """For `local` links."""
 
     @property
-    def official(self) -> bool:
-        """A link into github.com/pkuinfo/pku-harness-plugins under plugins/ (see the module docstring)."""
+    def in_official_repo(self) -> bool:
+        """A link into github.com/pkuinfo/pku-harness-plugins under plugins/: necessary for the official mark, not
+        enough (the fetched ref decides, see the module docstring)."""
         if self.kind != "github":
             return False
         if (self.owner.lower(), self.repo.lower()) != (OFFICIAL_OWNER, OFFICIAL_REPO):
@@ -83,6 +86,22 @@ class PluginLink:
             return [(self.ref, self.path)]
         parts = self.ref_and_path.split("/")
         return [("/".join(parts[:i]), "/".join(parts[i:])) for i in range(1, len(parts) + 1)]
+
+
+RefKind = Literal["branch", "tag", "commit", "ref"]
+
+
+@dataclass(frozen=True)
+class ResolvedRef:
+    """What a GitHub link's ref turned out to be when it was fetched (shown on the review)."""
+
+    kind: RefKind
+    """`branch` or `tag` of the repository, a `commit` on its default branch, or `ref`: as written, not looked
+    up (only links into the official repository are looked up: the mark depends on it)."""
+    name: str
+    """The ref as resolved (a branch or tag name, or the commit id as written)."""
+    commit: str
+    """The 40-hex commit every file came from."""
 
 
 def parse_link(text: str, cwd: Path | None = None) -> PluginLink:

@@ -1,18 +1,21 @@
 """What a student sees before a plugin is installed or a paused update is applied: plain data, no UI.
 
 The install review answers the seeds' three questions (official or community; what it may reach; what it can
-do). The update review is the difference between two versions' declarations: a wider scope, stronger effects
-or changed tool texts pause an update until the student agrees; anything else applies by itself.
+do). The update review is the difference between two versions' declarations: a wider scope pauses an update
+until the student agrees — a new service, domain or ability, any change of a tool's effect (an update cannot
+show that a "narrower" effect is true), a guard (`userOnly`, `untrusted`) that the old version's tools had and
+a tool of the new one lacks, a looser starting mode, a new MCP server; changed texts are shown, and anything
+else applies by itself.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tui.lang.documents.common import EFFECT_ORDER
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.manifest import Manifest
 from tui.lang.netpolicy import host_matches
+from tui.runtime.links import ResolvedRef
 from tui.runtime.permissions import EFFECTS, default_mode
 
 #: Official plugins come from this repository (or are built in); every other source is a community plugin.
@@ -43,6 +46,8 @@ class InstallReview:
     official: bool
     source: str
     """The link it was installed from (or `built-in`)."""
+    ref: ResolvedRef | None = None
+    """What a GitHub link's ref resolved to: branch, tag or commit, and the commit every file came from."""
     campus: list[str] = field(default_factory=list)
     network: list[str] = field(default_factory=list)
     abilities: list[str] = field(default_factory=list)
@@ -58,7 +63,9 @@ class InstallReview:
 
 @dataclass(frozen=True)
 class EffectChange:
-    """A tool whose effect got stronger (or a new tool that is not read-only)."""
+    """A tool whose effect changed, either way (or a new tool that is not read-only): a declared effect is all
+    the app knows of what a tool does, so a "weaker" one (write → read on a tool that still POSTs, public →
+    money while money is on allow) may let it run where it asked before."""
 
     tool: str
     old: str | None
@@ -84,13 +91,20 @@ class ModeChange:
     new: str
 
 
+GUARDS = ("userOnly", "untrusted")
+"""Tool flags that restrict a tool: losing one widens what the plugin can do."""
+
+
 @dataclass(frozen=True)
 class GuardChange:
-    """A tool that lost `userOnly` (the assistant may now call it) or `untrusted` (its results now read as
-    instructions rather than data)."""
+    """A tool without `userOnly` (the assistant may call it) or `untrusted` (its results read as instructions
+    rather than data) that the old version guarded: the same tool that lost the flag, or a new tool without it
+    while old tools had it (a tool renamed without its flag)."""
 
     tool: str
     guard: str
+    had: str | None = None
+    """For a new tool: the old tools that had the guard (the ones it may have been renamed from)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +119,7 @@ class UpdateReview:
     added_network: list[str] = field(default_factory=list)
     added_abilities: list[str] = field(default_factory=list)
     stronger: list[EffectChange] = field(default_factory=list)
+    """Every change of a tool's effect, either way, and new tools that are not read-only (see EffectChange)."""
     added_tools: list[str] = field(default_factory=list)
     removed_tools: list[str] = field(default_factory=list)
     texts: list[TextChange] = field(default_factory=list)
@@ -117,8 +132,8 @@ class UpdateReview:
 
     @property
     def wider_scope(self) -> bool:
-        """A new campus service, domain or ability, a stronger effect or new non-read tool, a lost `userOnly` or
-        `untrusted`, a looser starting mode, or a changed remote MCP server."""
+        """A new campus service, domain or ability, any change of a tool's effect or a new non-read tool, a tool
+        without a guard the old version had, a looser starting mode, or a changed remote MCP server."""
         return bool(
             self.added_campus
             or self.added_network
@@ -141,7 +156,9 @@ class UpdateReview:
         return self.wider_scope
 
 
-def install_review(plugin: Plugin, source: str, official: bool, locale: str = "zh") -> InstallReview:
+def install_review(
+    plugin: Plugin, source: str, official: bool, locale: str = "zh", ref: ResolvedRef | None = None
+) -> InstallReview:
     """The review of a plugin that validated (built by the installer before anything is stored)."""
     m = plugin.manifest
     return InstallReview(
@@ -152,6 +169,7 @@ def install_review(plugin: Plugin, source: str, official: bool, locale: str = "z
         description=m.description_for(locale),
         official=official,
         source=source,
+        ref=ref,
         campus=list(m.campus),
         network=list(m.network),
         abilities=list(m.abilities),
@@ -184,24 +202,18 @@ MODE_ORDER = {"allow": 0, "ask": 1, "deny": 2}
 def update_review(old: Plugin, new: Plugin, official: bool = False) -> UpdateReview:
     """The declarations an update changes, tool by tool. `official` decides which starting modes apply."""
     o, n = old.manifest, new.manifest
-    stronger = []
+    effects = []
     texts = []
-    guards = []
     for name, tool in new.tools.items():
         d = tool.definition
         before = old.tools.get(name)
         if before is None:
             if d.effect != "read":
-                stronger.append(EffectChange(name, None, d.effect))
+                effects.append(EffectChange(name, None, d.effect))
             continue
         b = before.definition
-        if EFFECT_ORDER[d.effect] > EFFECT_ORDER[b.effect]:
-            stronger.append(EffectChange(name, b.effect, d.effect))
-        guards += [
-            GuardChange(name, guard)
-            for guard, was_on, is_on in (("userOnly", b.userOnly, d.userOnly), ("untrusted", b.untrusted, d.untrusted))
-            if was_on and not is_on
-        ]
+        if d.effect != b.effect:
+            effects.append(EffectChange(name, b.effect, d.effect))
         for what, was, now in (
             ("title", b.title, d.title),
             ("summary", b.summary or "", d.summary or ""),
@@ -217,15 +229,33 @@ def update_review(old: Plugin, new: Plugin, official: bool = False) -> UpdateRev
         added_campus=[c for c in n.campus if c not in o.campus],
         added_network=[d for d in n.network if not domain_covered(d, list(o.network))],
         added_abilities=[a for a in n.abilities if a not in o.abilities],
-        stronger=stronger,
+        stronger=effects,
         added_tools=[t for t in new.tools if t not in old.tools],
         removed_tools=[t for t in old.tools if t not in new.tools],
         texts=texts,
         loosened=loosened_modes(o, n, official),
-        lost_guards=guards,
+        lost_guards=lost_guards(old, new),
         remote=(_mcp(o), _mcp(n)) if _mcp(o) != _mcp(n) else None,
         instructions=(old.instructions, new.instructions) if old.instructions != new.instructions else None,
     )
+
+
+def lost_guards(old: Plugin, new: Plugin) -> list[GuardChange]:
+    """Guards compared as sets: a tool of `new` without a guard is a loss when the same-named old tool had it,
+    or when it is a new tool and any old tool had it (renaming a guarded tool must not drop the guard)."""
+    out = []
+    for guard in GUARDS:
+        guarded = [name for name, t in old.tools.items() if getattr(t.definition, guard)]
+        gone = [name for name in guarded if name not in new.tools]
+        for name, tool in new.tools.items():
+            if getattr(tool.definition, guard):
+                continue
+            before = old.tools.get(name)
+            if before is not None and getattr(before.definition, guard):
+                out.append(GuardChange(name, guard))
+            elif before is None and guarded:
+                out.append(GuardChange(name, guard, ", ".join(gone or guarded)))
+    return out
 
 
 def loosened_modes(old: Manifest, new: Manifest, official: bool) -> list[ModeChange]:

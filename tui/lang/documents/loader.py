@@ -12,13 +12,17 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tui.lang.documents.manifest import Manifest
+from tui.lang.documents.manifest import MAX_TOOLS, Manifest, too_many_tools
 from tui.lang.documents.problems import DocumentError, Problem
 from tui.lang.documents.source import BudgetedReader, PluginSource, SourceError
 from tui.lang.documents.tool import STEP_KINDS, StepBase, ToolDef, step_kind
-from tui.lang.documents.yamlsafe import Located, Path, load_yaml
+from tui.lang.documents.yamlsafe import Located, Path, count_entries, load_yaml
 
 MANIFEST_FILE = "PLUGIN.md"
+#: How many `tools` entries the early count reads before it stops (a flood is refused without being parsed).
+TOOLS_SCAN_CAP = 1000
+#: Frontmatter larger than this is counted before it is composed (64 tools by file take about 2 KB).
+EARLY_COUNT_BYTES = 16 * 1024
 #: Fields whose text is one expression (seed page, 表达式); an unquoted `{ … }` there is a YAML mapping.
 EXPRESSION_FIELDS = frozenset({"value", "each", "if", "check", "return", "next", "items", "from", "input", "args"})
 #: The fields of each step kind that hold nested steps.
@@ -171,6 +175,12 @@ class Loader:
                 [Problem(MANIFEST_FILE, 1, "PLUGIN.md must start with YAML frontmatter between '---' lines")]
             )
         front, body, offset = parts
+        # A large frontmatter is counted from its YAML events first: a flood of tools is refused before it is
+        # composed (seconds). A small one (every real manifest) costs less to compose than to scan twice.
+        counted = count_entries(front, "tools", TOOLS_SCAN_CAP) if len(front) > EARLY_COUNT_BYTES else None
+        if counted is not None and counted[0] > MAX_TOOLS:
+            many = f"more than {TOOLS_SCAN_CAP}" if counted[0] > TOOLS_SCAN_CAP else str(counted[0])
+            raise DocumentError([Problem(MANIFEST_FILE, counted[1] + offset, f"tools: {too_many_tools(many)}")])
         located, problems = load_yaml(front, MANIFEST_FILE, line_offset=offset)
         if located is None:
             raise DocumentError(problems)
@@ -186,6 +196,8 @@ class Loader:
         manifest, problems = _validate(Manifest, raw, MANIFEST_FILE, located, ())
         self.problems.extend(problems)
         tools: dict[str, Tool] = {}
+        if len(tools_raw) > MAX_TOOLS:
+            tools_raw = {}  # the manifest model reports it; reading thousands of tool files would be the flood
         for name, entry in tools_raw.items():
             if name in inline_tools:
                 tool = self.load_tool(name, inline_tools[name], MANIFEST_FILE, located, ("tools", name))

@@ -28,6 +28,8 @@ ABILITIES: dict[str, dict[str, Effect]] = {
     "crypto": {"sha256": "read"},
     "cloud": {"call": "read"},
 }
+#: Most tools one plugin may declare: each one's schema goes into every model request (issue 15 item 13).
+MAX_TOOLS = 64
 #: Ids of the app's own host plugins, which community plugins may not take.
 RESERVED_IDS = frozenset({"memory", "scheduler", "dashboard", "plugins", "todos", "timetable", "app", "host", "system"})
 
@@ -37,6 +39,14 @@ _SEMVER = re.compile(
 )
 _LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 _IPV4ISH = re.compile(r"[0-9.]+|0x[0-9a-f.x]+")
+
+
+def too_many_tools(count: str) -> str:
+    """The error for a manifest with `count` tools, over MAX_TOOLS."""
+    return (
+        f"{count} tools are declared; a plugin may declare at most {MAX_TOOLS} "
+        "(every tool is described to the model in every request)"
+    )
 
 
 def _scripts(label: str) -> set[str]:
@@ -309,6 +319,8 @@ class Manifest(Strict):
     @field_validator("tools")
     @classmethod
     def _tool_names(cls, v: dict[str, Any]) -> dict[str, Any]:
+        if len(v) > MAX_TOOLS:
+            raise ValueError(too_many_tools(str(len(v))))
         for name in v:
             if not TOOL_NAME_RE.fullmatch(name) or "__" in name:
                 raise ValueError(f"tool name {name!r}: use letters, digits, '_' and '-', starting with a letter")

@@ -16,6 +16,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, MappingStartEvent, ScalarEvent
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tui.lang.documents.problems import Problem
@@ -89,6 +90,51 @@ def load_yaml(text: str, file: str, line_offset: int = 0) -> tuple[Located | Non
     except _Refused as r:
         return None, [Problem(file, r.line, r.message)]
     return out, []
+
+
+def count_entries(text: str, key: str, cap: int) -> tuple[int, int] | None:
+    """(entries, line) of the top-level mapping `text` has under `key`, counting at most `cap` + 1 entries.
+
+    Reads YAML events as they are scanned and stops at the cap, so a manifest declaring thousands of entries is
+    refused before the whole text is composed (seconds for half a megabyte). None when there is no such mapping
+    or the text is not valid YAML (the full reading reports that).
+    """
+    stack: list[list[int]] = []  # per open collection: [is a mapping, nodes seen, is the counted mapping]
+    top_key: str | None = None
+    count, line = 0, 0
+    try:
+        for event in YAML(typ="safe", pure=True).parse(io.StringIO(text)):
+            if isinstance(event, ScalarEvent | AliasEvent | CollectionStartEvent):
+                parent = stack[-1] if stack else None
+                is_key = parent is not None and parent[0] == 1 and parent[1] % 2 == 0
+                if parent is not None and parent[2] and is_key:
+                    count += 1
+                    if count > cap:
+                        return count, line
+                if len(stack) == 1 and is_key:
+                    top_key = event.value if isinstance(event, ScalarEvent) else None
+                if isinstance(event, CollectionStartEvent):
+                    counted = len(stack) == 1 and not is_key and top_key == key
+                    if counted:
+                        line = int(event.start_mark.line) + 1  # where the mapping starts, as `Located` says
+                    stack.append(
+                        [
+                            int(isinstance(event, MappingStartEvent)),
+                            0,
+                            int(counted and isinstance(event, MappingStartEvent)),
+                        ]
+                    )
+                elif parent is not None:
+                    parent[1] += 1
+            elif isinstance(event, CollectionEndEvent):
+                done = stack.pop()
+                if done[2]:
+                    return count, line
+                if stack:
+                    stack[-1][1] += 1
+    except (YAMLError, RecursionError):
+        return None
+    return None
 
 
 def _line(node: Node, offset: int) -> int:

@@ -1,0 +1,153 @@
+"""Connections that only reach public addresses: httpcore network backends that resolve, check every address
+(`tui.runtime.addresses`) and connect to a checked one — in one place, so a DNS answer cannot change between
+the check and the connection (rebinding, threats.md N4). TLS still verifies the name the URL gave.
+
+Two flavours of the same rule: the async one under plugin requests (`PolicyFetcher`), the sync one under the
+installer (`PluginFetcher`). The sync one can exempt exact (host, port) pairs — the configured GitHub mirror on
+loopback that tests and local mirrors use — and then accepts loopback addresses for those pairs only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import httpcore
+import httpx
+
+from tui.runtime.addresses import refused
+
+Resolver = Callable[[str], Awaitable[list[str]]]
+SyncResolver = Callable[[str], list[str]]
+
+
+async def system_resolve(host: str) -> list[str]:
+    """The addresses the system resolver gives for `host`."""
+    infos = await asyncio.get_running_loop().getaddrinfo(host, 443, type=socket.SOCK_STREAM)
+    return [str(info[4][0]) for info in infos]
+
+
+def system_resolve_sync(host: str) -> list[str]:
+    """The addresses the system resolver gives for `host` (blocking)."""
+    return [str(info[4][0]) for info in socket.getaddrinfo(host, 443, type=socket.SOCK_STREAM)]
+
+
+def _loopback_only(host: str, addresses: list[str]) -> str | None:
+    def loop(a: str) -> bool:
+        try:
+            return ipaddress.ip_address(a.split("%")[0]).is_loopback
+        except ValueError:
+            return False
+
+    if addresses and all(loop(a) for a in addresses):
+        return None
+    return f"refused: the mirror {host} must resolve to loopback addresses only ({', '.join(addresses) or 'none'})"
+
+
+class PinnedBackend(httpcore.AsyncNetworkBackend):
+    """The async backend: connects only to public addresses."""
+
+    def __init__(self, resolve: Resolver = system_resolve, inner: httpcore.AsyncNetworkBackend | None = None) -> None:
+        self.inner = inner or httpcore.AnyIOBackend()
+        self.resolve = resolve
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Any = None,
+    ) -> httpcore.AsyncNetworkStream:
+        try:
+            addresses = await self.resolve(host)
+        except OSError as e:
+            raise httpcore.ConnectError(f"cannot resolve {host} ({e.strerror or e})") from None
+        error = refused(host, addresses)
+        if error:
+            raise httpcore.ConnectError(error)
+        return await self.inner.connect_tcp(addresses[0], port, timeout, local_address, socket_options)
+
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Any = None
+    ) -> httpcore.AsyncNetworkStream:
+        raise httpcore.ConnectError("unix sockets are never used for public requests")
+
+    async def sleep(self, seconds: float) -> None:
+        await self.inner.sleep(seconds)
+
+
+class SyncPinnedBackend(httpcore.NetworkBackend):
+    """The sync backend: connects only to public addresses, or to loopback for an exempt (host, port)."""
+
+    def __init__(
+        self,
+        resolve: SyncResolver = system_resolve_sync,
+        exempt: Iterable[tuple[str, int]] = (),
+        inner: httpcore.NetworkBackend | None = None,
+    ) -> None:
+        self.inner = inner or httpcore.SyncBackend()
+        self.resolve = resolve
+        self.exempt = frozenset((h.lower(), p) for h, p in exempt)
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Any = None,
+    ) -> httpcore.NetworkStream:
+        try:
+            addresses = self.resolve(host.strip("[]"))
+        except OSError as e:
+            raise httpcore.ConnectError(f"cannot resolve {host} ({e.strerror or e})") from None
+        if (host.lower().strip("[]"), port) in self.exempt:
+            error = _loopback_only(host, addresses)
+        else:
+            error = refused(host, addresses)
+        if error:
+            raise httpcore.ConnectError(error)
+        return self.inner.connect_tcp(addresses[0], port, timeout, local_address, socket_options)
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Any = None
+    ) -> httpcore.NetworkStream:
+        raise httpcore.ConnectError("unix sockets are never used for public requests")
+
+    def sleep(self, seconds: float) -> None:
+        self.inner.sleep(seconds)
+
+
+class PinnedTransport(httpx.AsyncHTTPTransport):
+    """httpx's async transport with its connection pool on the PinnedBackend."""
+
+    def __init__(self, resolve: Resolver = system_resolve, inner: httpcore.AsyncNetworkBackend | None = None) -> None:
+        super().__init__(http2=False, retries=0)
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=httpx.create_ssl_context(),
+            network_backend=PinnedBackend(resolve, inner),
+            http1=True,
+            http2=False,
+        )
+
+
+class SyncPinnedTransport(httpx.HTTPTransport):
+    """httpx's sync transport with its connection pool on the SyncPinnedBackend."""
+
+    def __init__(
+        self,
+        resolve: SyncResolver = system_resolve_sync,
+        exempt: Iterable[tuple[str, int]] = (),
+        inner: httpcore.NetworkBackend | None = None,
+    ) -> None:
+        super().__init__(http2=False, retries=0)
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=httpx.create_ssl_context(),
+            network_backend=SyncPinnedBackend(resolve, exempt, inner),
+            http1=True,
+            http2=False,
+        )
