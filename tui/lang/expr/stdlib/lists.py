@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from tui.lang.expr.errors import EvalError, LimitError
-from tui.lang.expr.limits import MAX_ITEMS, Run
+from tui.lang.expr.limits import MAX_ITEMS, MAX_STRING, Run, cap_text
 from tui.lang.expr.ops import eq
 from tui.lang.expr.stdlib.calling import first_true, results
 from tui.lang.expr.stdlib.registry import bad, builtin, want_fn, want_int, want_list, want_num, want_str
@@ -76,8 +76,8 @@ def every(run: Run, items: Any, fn: Any) -> bool:
         if not truthy(f(x, float(i)) if two else f(x)):
             run.check()
             return False
-        if run.used > run.limit:
-            raise run.exceeded()
+        if run.used > run.stop:
+            run.over()
     return True
 
 
@@ -101,8 +101,8 @@ def reduce(run: Run, items: Any, fn: Any, *init: Any) -> Any:
     for i in range(start, len(lst)):
         run.used += 1
         acc = f(acc, lst[i], float(i)) if three else f(acc, lst[i])
-        if run.used > run.limit:
-            raise run.exceeded()
+        if run.used > run.stop:
+            run.over()
     return acc
 
 
@@ -173,17 +173,44 @@ def indexOf(run: Run, hay: Any, needle: Any, *start: Any) -> float:
     return -1.0
 
 
-def _join_item(run: Run, x: Any, depth: int) -> str:
+def _join_item(x: Any) -> Any:
+    """A top-level item as text; a nested list is kept as it is, to be measured before it is built."""
     if x is None:
         return ""
     c = x.__class__
-    if c is list:
-        if depth > MAX_DEPTH:
-            raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
-        return ",".join(_join_item(run, y, depth + 1) for y in x)
+    if c is str or c is list:
+        return x
     if c is dict:
         raise EvalError("join() cannot put an object into text; map it to text first")
     return to_str(x)
+
+
+def _nested_length(run: Run, lst: list[Any], depth: int, room: int) -> int:
+    """The length of a nested list as join() writes it (items with ',' between, as JavaScript's String
+    does), charging one evaluation per item visited and failing as soon as it passes `room` characters."""
+    if depth > MAX_DEPTH:
+        raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
+    run.charge(1 + len(lst))
+    n = max(0, len(lst) - 1)
+    for x in lst:
+        c = x.__class__
+        if c is list:
+            n += _nested_length(run, x, depth + 1, room - n)
+        elif c is str:
+            n += len(x)
+        elif c is dict:
+            raise EvalError("join() cannot put an object into text; map it to text first")
+        elif x is not None:
+            n += len(to_str(x))
+        if n > room:
+            cap_text(MAX_STRING - room + n)  # the text so far is already over the limit
+    return n
+
+
+def _nested_text(x: Any) -> str:
+    if x.__class__ is list:
+        return ",".join(_nested_text(y) for y in x)
+    return "" if x is None else to_str(x)
 
 
 @builtin(
@@ -196,8 +223,19 @@ def join(run: Run, items: Any, sep: Any = ",") -> str:
     lst = want_list(items, "join")
     s = "," if sep is None else to_str(sep) if sep.__class__ is not str else sep
     run.charge(1 + len(lst))
-    parts = [_join_item(run, x, 0) for x in lst]
-    run.charge_text(sum(map(len, parts)) + len(s) * max(0, len(parts) - 1))
+    parts = [_join_item(x) for x in lst]
+    total = len(s) * max(0, len(parts) - 1)
+    nested = False
+    for p in parts:
+        if p.__class__ is list:
+            # Nested lists count as the items and characters they become, before any of it is built.
+            total += _nested_length(run, p, 0, MAX_STRING - total)
+            nested = True
+        else:
+            total += len(p)
+    run.charge_text(total)
+    if nested:
+        parts = [_nested_text(p) if p.__class__ is list else p for p in parts]
     return s.join(parts)
 
 
@@ -253,6 +291,7 @@ def concat(run: Run, x: Any, *more: Any) -> Any:
 def _flatten(run: Run, lst: list[Any], depth: float, level: int, out: list[Any]) -> None:
     if level > MAX_DEPTH:
         raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
+    run.charge(1 + len(lst))  # before the visit: a list of many empty lists is charged as it is walked
     for x in lst:
         if x.__class__ is list and depth >= 1:
             _flatten(run, x, depth - 1, level + 1, out)
@@ -260,7 +299,6 @@ def _flatten(run: Run, lst: list[Any], depth: float, level: int, out: list[Any])
             out.append(x)
             if len(out) > MAX_ITEMS:
                 raise LimitError(f"list of more than {MAX_ITEMS:,} items")
-    run.charge(1 + len(lst))
 
 
 @builtin(
