@@ -20,8 +20,9 @@ MAX_PATTERN = 1_000
 #: Distinct patterns compiled in one run (threats.md R5).
 MAX_PATTERNS_PER_RUN = 256
 #: Evaluations between two looks at the clock when a run has a deadline. Every builtin charges for its work
-#: before doing it, so this many evaluations take milliseconds, and a look costs one clock read.
-CLOCK_EVERY = 1_024
+#: before doing it, so this many take a few milliseconds (at most about a third of a second), and loops over
+#: a few thousand items still run in one stretch.
+CLOCK_EVERY = 16_384
 
 
 class Run:

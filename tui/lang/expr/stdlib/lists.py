@@ -38,14 +38,21 @@ def map_(run: Run, items: Any, fn: Any) -> list[Any]:
 def filter_(run: Run, items: Any, fn: Any) -> list[Any]:
     lst, clo = want_list(items, "filter"), want_fn(fn, "filter")
     n = len(lst)
-    run.charge(n + 1)
     f = clo.fn
-    if clo.nparams < 2 and run.fits(n * clo.cost):
-        # The hot path of most plugins: no index, no per-item budget check (see calling.results).
-        out = [x for x in lst if (k := f(x)) is True or (k is not False and truthy(k))]
-        run.check()
+    if clo.nparams < 2:
+        # The hot path of most plugins: no index, no per-item budget check, in stretches that cannot pass
+        # the next stop (see calling.results).
+        run.charge(n + 1)
+        cost = max(1, clo.cost)
+        out: list[Any] = []
+        i = 0
+        while i < n:
+            end = min(n, i + max(1, (run.stop - run.used) // cost))
+            part = lst[i:end] if i or end < n else lst
+            out.extend([x for x in part if (k := f(x)) is True or (k is not False and truthy(k))])
+            i = end
+            run.check()  # nested builtins may have spent more than the body's own cost
         return out
-    run.used -= n + 1  # results() charges the same items again
     keep = results(run, clo, lst)
     return [x for x, k in zip(lst, keep, strict=True) if truthy(k)]
 
