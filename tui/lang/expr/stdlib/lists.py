@@ -6,9 +6,10 @@ import math
 from typing import Any
 
 from tui.lang.expr.errors import EvalError, LimitError
-from tui.lang.expr.limits import MAX_ITEMS, MAX_STRING, Run, cap_text
+from tui.lang.expr.limits import MAX_ITEMS, Run
 from tui.lang.expr.ops import eq
 from tui.lang.expr.stdlib.calling import first_true, results
+from tui.lang.expr.stdlib.measured import join_text
 from tui.lang.expr.stdlib.registry import bad, builtin, want_fn, want_int, want_list, want_num, want_str
 from tui.lang.expr.values import MAX_DEPTH, Closure, is_num, to_str, truthy
 
@@ -180,46 +181,6 @@ def indexOf(run: Run, hay: Any, needle: Any, *start: Any) -> float:
     return -1.0
 
 
-def _join_item(x: Any) -> Any:
-    """A top-level item as text; a nested list is kept as it is, to be measured before it is built."""
-    if x is None:
-        return ""
-    c = x.__class__
-    if c is str or c is list:
-        return x
-    if c is dict:
-        raise EvalError("join() cannot put an object into text; map it to text first")
-    return to_str(x)
-
-
-def _nested_length(run: Run, lst: list[Any], depth: int, room: int) -> int:
-    """The length of a nested list as join() writes it (items with ',' between, as JavaScript's String
-    does), charging one evaluation per item visited and failing as soon as it passes `room` characters."""
-    if depth > MAX_DEPTH:
-        raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
-    run.charge(1 + len(lst))
-    n = max(0, len(lst) - 1)
-    for x in lst:
-        c = x.__class__
-        if c is list:
-            n += _nested_length(run, x, depth + 1, room - n)
-        elif c is str:
-            n += len(x)
-        elif c is dict:
-            raise EvalError("join() cannot put an object into text; map it to text first")
-        elif x is not None:
-            n += len(to_str(x))
-        if n > room:
-            cap_text(MAX_STRING - room + n)  # the text so far is already over the limit
-    return n
-
-
-def _nested_text(x: Any) -> str:
-    if x.__class__ is list:
-        return ",".join(_nested_text(y) for y in x)
-    return "" if x is None else to_str(x)
-
-
 @builtin(
     G,
     "The items as text with `sep` between (default ','); null items give ''.",
@@ -229,21 +190,7 @@ def _nested_text(x: Any) -> str:
 def join(run: Run, items: Any, sep: Any = ",") -> str:
     lst = want_list(items, "join")
     s = "," if sep is None else to_str(sep) if sep.__class__ is not str else sep
-    run.charge(1 + len(lst))
-    parts = [_join_item(x) for x in lst]
-    total = len(s) * max(0, len(parts) - 1)
-    nested = False
-    for p in parts:
-        if p.__class__ is list:
-            # Nested lists count as the items and characters they become, before any of it is built.
-            total += _nested_length(run, p, 0, MAX_STRING - total)
-            nested = True
-        else:
-            total += len(p)
-    run.charge_text(total)
-    if nested:
-        parts = [_nested_text(p) if p.__class__ is list else p for p in parts]
-    return s.join(parts)
+    return join_text(run, lst, s)
 
 
 def _slice_bounds(n: int, start: Any, end: Any) -> tuple[int, int]:

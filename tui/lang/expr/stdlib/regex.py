@@ -8,8 +8,8 @@ import re2
 
 from tui.lang.expr.errors import RegexError
 from tui.lang.expr.limits import MAX_PATTERN, MAX_PATTERNS_PER_RUN, MAX_STRING, Run
+from tui.lang.expr.stdlib.measured import Replacement
 from tui.lang.expr.stdlib.registry import bad, builtin, want_str
-from tui.lang.expr.stdlib.replacement import Replacement
 from tui.lang.expr.values import Opaque, to_str
 
 G = "regex"

@@ -7,9 +7,9 @@ from typing import Any
 
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import MAX_ITEMS, Run, cap_text
+from tui.lang.expr.stdlib.measured import Replacement
 from tui.lang.expr.stdlib.regex import Regex, call_replacer
 from tui.lang.expr.stdlib.registry import FUNCTIONS, alias, bad, builtin, want_int, want_num, want_str
-from tui.lang.expr.stdlib.replacement import Replacement
 from tui.lang.expr.values import Closure, to_str, to_text
 
 G = "strings"

@@ -1,14 +1,25 @@
-"""Replacement texts of replace() and replaceAll(): read once, measured from the match positions, then built.
+"""Texts measured before they are built: replacement texts of replace()/replaceAll(), and join().
 
-JavaScript's GetSubstitution lets a short replacement copy a lot: `$&` the match, `` $` `` everything before
-it, `$'` everything after it, `$1`…`$99` a group. `'a'.repeat(60000).replaceAll('a', '$`')` would be 1.8
-billion characters. The length of every piece is known from the positions alone, so the whole output is
-measured and charged (and refused past the string limit) before any of it is built.
+Both can build far more than they are given, so both work out the output's length from what they know
+(match positions, item lengths) and charge or refuse it before any of it exists.
+
+Replacement texts. JavaScript's GetSubstitution lets a short replacement copy a lot: `$&` the match, `` $` ``
+everything before it, `$'` everything after it, `$1`…`$99` a group. `'a'.repeat(60000).replaceAll('a', '$`')`
+would be 1.8 billion characters. The length of every piece is known from the positions alone.
+
+join(). JavaScript writes a nested list as its items with ',' between, recursively, so `[l, l, l].join()`
+of a list that holds many texts would build each nested text first. Nested items are charged as they are
+visited (a list that holds itself many times stops at the budget) and measured before anything is joined.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+from tui.lang.expr.errors import EvalError, LimitError
+from tui.lang.expr.limits import MAX_STRING, Run, cap_text
+from tui.lang.expr.values import MAX_DEPTH, to_str
 
 #: Codes in a parsed replacement for the parts of the text it copies (group numbers are 1…99).
 MATCH, BEFORE, AFTER = -1, -2, -3
@@ -109,3 +120,61 @@ class Replacement:
             + self.before * starts
             + self.after * (found * (size - match_len) - starts)
         )
+
+
+def join_text(run: Run, lst: list[Any], sep: str) -> str:
+    """The items of `lst` as text with `sep` between; null items give ''."""
+    run.charge(1 + len(lst))
+    parts = [_join_item(x) for x in lst]
+    total = len(sep) * max(0, len(parts) - 1)
+    nested = False
+    for p in parts:
+        if p.__class__ is list:
+            total += _nested_length(run, p, 0, MAX_STRING - total)
+            nested = True
+        else:
+            total += len(p)
+    run.charge_text(total)
+    if nested:
+        parts = [_nested_text(p) if p.__class__ is list else p for p in parts]
+    return sep.join(parts)
+
+
+def _join_item(x: Any) -> Any:
+    """A top-level item as text; a nested list is kept as it is, to be measured before it is built."""
+    if x is None:
+        return ""
+    c = x.__class__
+    if c is str or c is list:
+        return x
+    if c is dict:
+        raise EvalError("join() cannot put an object into text; map it to text first")
+    return to_str(x)
+
+
+def _nested_length(run: Run, lst: list[Any], depth: int, room: int) -> int:
+    """The length of a nested list as join() writes it (items with ',' between, as JavaScript's String
+    does), charging one evaluation per item visited and failing as soon as it passes `room` characters."""
+    if depth > MAX_DEPTH:
+        raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
+    run.charge(1 + len(lst))
+    n = max(0, len(lst) - 1)
+    for x in lst:
+        c = x.__class__
+        if c is list:
+            n += _nested_length(run, x, depth + 1, room - n)
+        elif c is str:
+            n += len(x)
+        elif c is dict:
+            raise EvalError("join() cannot put an object into text; map it to text first")
+        elif x is not None:
+            n += len(to_str(x))
+        if n > room:
+            cap_text(MAX_STRING - room + n)  # the text so far is already over the limit
+    return n
+
+
+def _nested_text(x: Any) -> str:
+    if x.__class__ is list:
+        return ",".join(_nested_text(y) for y in x)
+    return "" if x is None else to_str(x)
