@@ -20,7 +20,7 @@ from typing import Any
 from tui.lang.expr import ast, ops
 from tui.lang.expr.errors import LangError, ParseError, UnboundNameError
 from tui.lang.expr.stdlib import FUNCTIONS
-from tui.lang.expr.values import Closure, to_text, truthy
+from tui.lang.expr.values import Closure, truthy
 
 #: The global of a generated module that holds (source text, {line number: source offset}).
 LINEMAP = "__linemap__"
@@ -46,8 +46,9 @@ _RUNTIME: dict[str, Any] = {
     "_ge": ops.ge,
     "_eq": ops.eq,
     "_truth": truthy,
-    "_spread_items": ops.spread_items,
+    "_spread_into": ops.spread_into,
     "_spread_props": ops.spread_props,
+    "_text_part": ops.text_part,
     "_prop_key": ops.prop_key,
     "_call_value": ops.call_value,
     "_float": float,
@@ -220,7 +221,7 @@ class Compiler:
             elif node.strict:
                 self.emit(f"{t} = {code} if {code}.__class__ is _str else _to_str({code})", e.pos)
             else:
-                self.emit(f"{t} = {code} if {code}.__class__ is _str else _to_text({code})", e.pos)
+                self.emit(f"{t} = {code} if {code}.__class__ is _str else _text_part({code}, _r)", e.pos)
             if node.quasis[i]:
                 parts.append(repr(node.quasis[i]))
             parts.append(t)
@@ -245,7 +246,7 @@ class Compiler:
         for item in node.items:
             if isinstance(item, ast.Spread):
                 code, _ = self.gen(item.value)
-                self.emit(f"{out}.extend(_spread_items({code}, {self.text_of(item.value)!r}))", item.pos)
+                self.emit(f"_spread_into({out}, {code}, {self.text_of(item.value)!r})", item.pos)
             else:
                 code, _ = self.gen(item)
                 self.emit(f"{out}.append({code})", item.pos)
@@ -258,7 +259,7 @@ class Compiler:
         for p in node.props:
             if isinstance(p, ast.Spread):
                 code, _ = self.gen(p.value)
-                self.emit(f"{out}.update(_spread_props({code}, {self.text_of(p.value)!r}))", p.pos)
+                self.emit(f"_spread_props({out}, {code}, {self.text_of(p.value)!r}, _r)", p.pos)
                 continue
             if isinstance(p.key, str):
                 key = repr(p.key)
@@ -471,10 +472,11 @@ class Compiler:
         for a in args:
             if isinstance(a, ast.Spread):
                 code, _ = self.gen(a.value)
-                self.emit(f"{out}.extend(_spread_items({code}, {self.text_of(a.value)!r}))", a.pos)
+                self.emit(f"_spread_into({out}, {code}, {self.text_of(a.value)!r})", a.pos)
             else:
                 code, _ = self.gen(a)
                 self.emit(f"{out}.append({code})", a.pos)
+        self.emit(f"_r.charge_items(_len({out}))", args[0].pos)  # an argument list is a list built, too
         return out
 
     def call_builtin(self, node: ast.Call, name: str) -> tuple[str, str | None]:
@@ -538,6 +540,3 @@ def new_filename() -> str:
 def install_runtime(**helpers: Any) -> None:
     """Add helpers that live above this module (method dispatch, text conversion) to generated code."""
     _RUNTIME.update(helpers)
-
-
-install_runtime(_to_text=to_text)

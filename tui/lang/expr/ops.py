@@ -10,7 +10,17 @@ import math
 from typing import Any
 
 from tui.lang.expr.errors import EvalError
-from tui.lang.expr.values import Closure, Opaque, describe, int_to_float, is_num, num_to_str, to_str
+from tui.lang.expr.limits import cap_items
+from tui.lang.expr.values import (
+    Closure,
+    Opaque,
+    describe,
+    int_to_float,
+    is_num,
+    num_to_str,
+    stringify,
+    to_str,
+)
 
 _inf = math.inf
 _nan = math.nan
@@ -214,28 +224,43 @@ def _no_method_values(key: Any, obj: Any, desc: str) -> None:
         raise EvalError(f"'{key}' is a function: call it, like {desc}(…)")
 
 
-def spread_items(v: Any, desc: str) -> list[Any]:
-    """The items `...v` adds to an array or a call: a list, or a string's characters."""
+def spread_into(out: list[Any], v: Any, desc: str) -> None:
+    """Add the items of `...v` (a list, or a string's characters) to an array or a call's arguments.
+
+    The list limit is checked before anything is copied (the array or argument list is charged per item
+    once it is complete), so `[...s, ...s, …]` of a long text stops at the limit, not after copying.
+    """
     c = v.__class__
-    if c is list:
-        return v
-    if c is str:
-        return list(v)
+    if c is list or c is str:
+        cap_items(len(out) + len(v))
+        out.extend(v)
+        return
     raise EvalError(f"cannot spread {_desc(v)} into a list ({desc})")
 
 
-def spread_props(v: Any, desc: str) -> dict[str, Any]:
-    """The properties `...v` adds to an object (null adds none, as in JavaScript)."""
+def spread_props(out: dict[str, Any], v: Any, desc: str, run: Any) -> None:
+    """Add the properties of `...v` to an object (null adds none, as in JavaScript), charging one
+    evaluation per property before copying (a text of a million characters would be a million keys)."""
     c = v.__class__
     if c is dict:
-        return v
-    if v is None:
-        return {}
-    if c is list or c is str:
-        return {num_to_str(float(i)): x for i, x in enumerate(v)}
-    if c is float or c is int or c is bool:
-        return {}
-    raise EvalError(f"cannot spread {_desc(v)} into an object ({desc})")
+        run.charge(len(v))
+        out.update(v)
+    elif c is list or c is str:
+        run.charge(len(v))
+        out.update({num_to_str(float(i)): x for i, x in enumerate(v)})
+    elif not (v is None or c is float or c is int or c is bool):
+        raise EvalError(f"cannot spread {_desc(v)} into an object ({desc})")
+
+
+def text_part(v: Any, run: Any) -> str:
+    """A `${…}` value in a template as text; an array or object's JSON is charged as it is made, so many
+    parts that each stringify a big list stop at the budget instead of all being built first."""
+    c = v.__class__
+    if c is list or c is dict:
+        out = stringify(v, run=run)
+        run.charge_text(len(out))
+        return out
+    return to_str(v)
 
 
 def call_value(run: Any, f: Any, args: list[Any], desc: str) -> Any:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from tui.lang.expr.errors import EvalError, LimitError
+from tui.lang.expr.errors import EvalError, LangError, LimitError
 
 #: Deepest nesting of lists/objects that stringify/equals/output will walk (language.md §7).
 MAX_DEPTH = 64
@@ -129,6 +129,8 @@ def num_to_str(x: float) -> str:
         if abs(x) < 2**53:
             return str(x)
         return num_to_str(int_to_float(x))
+    if -(2.0**53) < x < 2.0**53 and x == int(x):
+        return str(int(x))  # below 2**53 a whole number's shortest round-trip digits are its own digits
     sign, digit_tuple, exp = Decimal(repr(x)).as_tuple()
     digits = "".join(map(str, digit_tuple)).rstrip("0")
     # n: where the decimal point sits relative to the start of `digits` (ECMA-262 Number::toString).
@@ -163,11 +165,14 @@ def to_str(v: Any) -> str:
     raise EvalError(f"cannot turn {article(type_of(v))} into text here; use str(x) or join()")
 
 
-def to_text(v: Any) -> str:
-    """Text by the template rules (language.md §6): scalars as String(), arrays and objects as JSON."""
+def to_text(v: Any, run: Any = None) -> str:
+    """Text by the template rules (language.md §6): scalars as String(), arrays and objects as JSON.
+
+    With a `run`, every item written is charged as it is reached (see stringify).
+    """
     c = v.__class__
     if c is list or c is dict:
-        return stringify(v)
+        return stringify(v, run=run)
     return to_str(v)
 
 
@@ -178,33 +183,45 @@ def article(type_name: str) -> str:
     return ("an " if type_name[0] in "aeiou" else "a ") + type_name
 
 
-def stringify(v: Any, indent: int | None = None, limit: int | None = None) -> str:
+def stringify(v: Any, indent: int | None = None, limit: int | None = None, run: Any = None) -> str:
     """JSON.stringify: compact by default, numbers as JavaScript prints them, NaN/Infinity as null.
+
+    With a `run` (a limits.Run), each list or object is charged one evaluation per item before it is
+    written: writing an item costs far more than the characters it adds (a number is a few characters).
 
     Raises:
         LimitError: the text would pass `limit` characters (default: the language's string limit); checked
-            while writing, so a list of many references to one big string fails before it is built.
+            while writing, so a list of many references to one big string fails before it is built. Or
+            the run's budget is spent.
     """
     from tui.lang.expr.limits import MAX_STRING
 
-    out = _JsonOut(MAX_STRING if limit is None else limit)
+    out = _JsonOut(MAX_STRING if limit is None else limit, run)
     _stringify(v, out, 0, indent)
     return "".join(out.parts)
 
 
-class _JsonOut:
-    __slots__ = ("limit", "parts", "size")
+#: JSON text of a string, exactly as json.dumps(s, ensure_ascii=False) writes it, without its per-call cost.
+_quote: Callable[[str], str] = json.encoder.encode_basestring
 
-    def __init__(self, limit: int) -> None:
+
+class _JsonOut:
+    __slots__ = ("limit", "parts", "run", "size")
+
+    def __init__(self, limit: int, run: Any) -> None:
         self.parts: list[str] = []
         self.size = 0
         self.limit = limit
+        self.run = run
 
     def add(self, text: str) -> None:
         self.parts.append(text)
         self.size += len(text)
         if self.size > self.limit:
-            raise LimitError(f"JSON text over the {self.limit:,}-character limit")
+            raise self.over()
+
+    def over(self) -> LimitError:
+        return LimitError(f"JSON text over the {self.limit:,}-character limit")
 
 
 def _stringify(v: Any, out: _JsonOut, depth: int, indent: int | None) -> None:
@@ -218,11 +235,15 @@ def _stringify(v: Any, out: _JsonOut, depth: int, indent: int | None) -> None:
     elif c is float or c is int:
         out.add(num_to_str(v) if math.isfinite(v) else "null")
     elif c is str:
-        out.add(json.dumps(v, ensure_ascii=False))
+        if out.size + len(v) + 2 > out.limit:  # JSON text of a string is never shorter than the string
+            raise out.over()
+        out.add(_quote(v))
     elif c is list:
         if not v:
             out.add("[]")
             return
+        if out.run is not None:
+            out.run.charge(len(v))
         nl = "" if indent is None else "\n" + " " * (indent * (depth + 1))
         out.add("[")
         for i, item in enumerate(v):
@@ -236,6 +257,8 @@ def _stringify(v: Any, out: _JsonOut, depth: int, indent: int | None) -> None:
         if not v:
             out.add("{}")
             return
+        if out.run is not None:
+            out.run.charge(len(v))
         nl = "" if indent is None else "\n" + " " * (indent * (depth + 1))
         sep = ":" if indent is None else ": "
         out.add("{")
@@ -247,7 +270,7 @@ def _stringify(v: Any, out: _JsonOut, depth: int, indent: int | None) -> None:
                 out.add(",")
             first = False
             out.add(nl)
-            out.add(json.dumps(k, ensure_ascii=False))
+            out.add(_quote(k))
             out.add(sep)
             _stringify(item, out, depth + 1, indent)
         out.add("" if indent is None else "\n" + " " * (indent * depth))
@@ -258,18 +281,62 @@ def _stringify(v: Any, out: _JsonOut, depth: int, indent: int | None) -> None:
         raise EvalError(refusal_of(v) or f"cannot turn {article(type_of(v))} into JSON")
 
 
+#: Most values (list items and object values, all levels together) one piece of data may carry out of the
+#: interpreter. Each takes at least two characters of JSON (itself and a separator), so a value with more
+#: could never pass the language's string limit as text; walking it would only cost time and memory
+#: (a list that holds itself twice, 25 levels deep, is 33 million values).
+MAX_NODES = 524_288
+
+
 def to_json(v: Any, path: str = "result") -> Any:
     """Turn a value that leaves the interpreter into plain JSON data.
 
     Whole numbers become `int` (`2`, not `2.0`), NaN and ±Infinity become `None`, and a function or node is
-    an error naming where it sits (`result[3].link`).
+    an error naming where it sits (`result[3].link`). The path is worked out only when there is an error.
+
+    Raises:
+        EvalError: a function, node or regex in the value.
+        LimitError: nesting deeper than MAX_DEPTH, or more than MAX_NODES values.
     """
-    return _to_json(v, path, 0)
+    try:
+        return _to_json(v, 0, [MAX_NODES])
+    except _Misplaced as e:
+        raise e.error(path + "".join(reversed(e.keys))) from None
 
 
-def _to_json(v: Any, path: str, depth: int) -> Any:
+class _Misplaced(Exception):
+    """A value that cannot leave, found somewhere below: each container it passes adds its key on the way up."""
+
+    def __init__(self, value: Any, depth_error: bool) -> None:
+        super().__init__()
+        self.value = value
+        self.child = value
+        self.depth_error = depth_error
+        self.keys: list[str] = []
+
+    def error(self, path: str) -> LangError:
+        if self.depth_error:
+            return LimitError(f"nesting depth {MAX_DEPTH} exceeded at {path}")
+        why = refusal_of(self.value)  # a secret says itself which ability it came from and who may take it
+        if why:
+            return EvalError(f"{path}: {why}")
+        return EvalError(f"{path} is {article(type_of(self.value))}, which cannot be part of a result")
+
+    def passing(self, container: Any, key: str) -> _Misplaced:
+        self.keys.append(key)
+        self.child = container
+        return self
+
+
+def _path_key(k: str) -> str:
+    if len(k) > 64:  # a path names where the fault is; a key of a million characters would not help
+        return f"[{json.dumps(k[:60] + '…', ensure_ascii=False)}]"
+    return f".{k}" if k.isidentifier() else f"[{json.dumps(k, ensure_ascii=False)}]"
+
+
+def _to_json(v: Any, depth: int, left: list[int]) -> Any:
     if depth > MAX_DEPTH:
-        raise LimitError(f"nesting depth {MAX_DEPTH} exceeded at {path}")
+        raise _Misplaced(v, True)
     c = v.__class__
     if v is None or c is bool or c is str:
         return v
@@ -281,21 +348,22 @@ def _to_json(v: Any, path: str, depth: int) -> Any:
         return v
     if c is int:
         return v if abs(v) < 2**53 else int_to_float(v)
-    if c is list:
-        return [_to_json(x, f"{path}[{i}]", depth + 1) for i, x in enumerate(v)]
-    if c is dict:
-        return {
-            k: _to_json(
-                x,
-                f"{path}.{k}" if k.isidentifier() else f"{path}[{json.dumps(k, ensure_ascii=False)}]",
-                depth + 1,
-            )
-            for k, x in v.items()
-        }
-    why = refusal_of(v)
-    if why:
-        raise EvalError(f"{path}: {why}")
-    raise EvalError(f"{path} is {article(type_of(v))}, which cannot be part of a result")
+    if c is list or c is dict:
+        left[0] -= len(v)
+        if left[0] < 0:
+            raise LimitError(f"a value of more than {MAX_NODES:,} items cannot leave the interpreter")
+        if c is list:
+            try:
+                return [_to_json(x, depth + 1, left) for x in v]
+            except _Misplaced as e:
+                i = next(i for i, x in enumerate(v) if x is e.child)
+                raise e.passing(v, f"[{i}]") from None
+        try:
+            return {k: _to_json(x, depth + 1, left) for k, x in v.items()}
+        except _Misplaced as e:
+            k = next(k for k, x in v.items() if x is e.child)
+            raise e.passing(v, _path_key(k)) from None
+    raise _Misplaced(v, False)
 
 
 def from_json(v: Any, depth: int = 0) -> Any:

@@ -55,7 +55,8 @@ class RunState:
     @classmethod
     def start(cls, now: str, locale: str = "zh", deadline_s: float = DEADLINE_SECONDS) -> RunState:
         """A fresh run beginning now."""
-        return cls(Run(now, locale=locale), time.monotonic() + deadline_s)
+        deadline = time.monotonic() + deadline_s
+        return cls(Run(now, locale=locale, deadline=deadline), deadline)  # builtins check it in their loops
 
     def step(self) -> None:
         """Count one step; fail past the limit or the deadline."""

@@ -15,22 +15,30 @@ from tui.lang.expr.values import Closure, truthy
 def results(run: Run, fn: Closure, items: list[Any]) -> list[Any]:
     """`fn(item, index)` for every item, in order.
 
-    Charges one evaluation per item up front; when even the dearest path of the body for every item fits in
-    the budget, the loop runs without checks, otherwise it checks after each call.
+    Charges one evaluation per item up front. Items run in stretches during which even the dearest path of
+    the body cannot pass `run.stop` (the budget, or the next look at the clock), with a check after each
+    stretch; so a loop that fits runs without per-item checks, and a run with a deadline still looks at
+    the clock every CLOCK_EVERY evaluations.
     """
     n = len(items)
     run.charge(n + 1)
     f = fn.fn
     two = fn.nparams >= 2
-    if run.fits(n * fn.cost):
+    cost = max(1, fn.cost)
+    if run.fits(n * cost):
         out = [f(x, float(i)) for i, x in enumerate(items)] if two else [f(x) for x in items]
         run.check()  # nested builtins may have spent more than the body's own cost
         return out
     out = []
-    for i, x in enumerate(items):
-        out.append(f(x, float(i)) if two else f(x))
-        if run.used > run.limit:
-            raise run.exceeded()
+    i = 0
+    while i < n:
+        end = min(n, i + max(1, (run.stop - run.used) // cost))
+        if two:
+            out.extend([f(items[j], float(j)) for j in range(i, end)])
+        else:
+            out.extend([f(x) for x in items[i:end]])
+        i = end
+        run.check()
     return out
 
 
@@ -43,8 +51,8 @@ def first_true(run: Run, fn: Closure, items: list[Any]) -> int:
         if truthy(f(x, float(i)) if two else f(x)):
             run.check()
             return i
-        if run.used > run.limit:
-            raise run.exceeded()
+        if run.used > run.stop:
+            run.over()
     return -1
 
 

@@ -8,8 +8,8 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
-from tui.lang.expr.errors import EvalError
-from tui.lang.expr.limits import Run
+from tui.lang.expr.errors import EvalError, LimitError
+from tui.lang.expr.limits import MAX_PATTERN, Run, cap_text
 from tui.lang.expr.stdlib.registry import builtin, want_num, want_str
 from tui.lang.expr.values import describe, is_num, num_to_str
 
@@ -45,6 +45,7 @@ def parse(run: Run, x: Any, fname: str = "date") -> datetime:
         raise EvalError(
             f"{fname}() expects a date (ISO text, 'YYYY-MM-DD HH:mm', 'M月D日' or milliseconds), got {describe(x)}"
         )
+    run.charge_scan(len(x))  # read (and copied by strip) in full, before the patterns fail or match
     s: str = x.strip()
     try:
         m = _ISO.fullmatch(s)
@@ -95,18 +96,18 @@ _FORMAT = re.compile(r"\[([^\]]*)\]|YYYY|dddd|ddd|MM|DD|HH|mm|ss|M|D|H|m|s")
 def format_dt(dt: datetime, fmt: str, locale: str) -> str:
     """Format with YYYY MM M DD D HH H mm ss dddd (星期一) ddd (周一); [text] is kept as is."""
     wd = dt.weekday()
+    # The table is made once per call, not once per token: a long format costs one lookup per token.
+    table = {
+        "YYYY": f"{dt.year:04d}", "MM": f"{dt.month:02d}", "M": str(dt.month), "DD": f"{dt.day:02d}",
+        "D": str(dt.day), "HH": f"{dt.hour:02d}", "H": str(dt.hour), "mm": f"{dt.minute:02d}",
+        "m": str(dt.minute), "ss": f"{dt.second:02d}", "s": str(dt.second),
+        "dddd": (WEEKDAYS_EN if locale == "en" else WEEKDAYS_ZH)[wd],
+        "ddd": (WEEKDAYS_EN[wd][:3] if locale == "en" else "周" + WEEKDAYS_ZH[wd][2]),
+    }  # fmt: skip
 
     def one(m: re.Match[str]) -> str:
-        tok = m.group(0)
-        if m.group(1) is not None:
-            return m.group(1)
-        return {
-            "YYYY": f"{dt.year:04d}", "MM": f"{dt.month:02d}", "M": str(dt.month), "DD": f"{dt.day:02d}",
-            "D": str(dt.day), "HH": f"{dt.hour:02d}", "H": str(dt.hour), "mm": f"{dt.minute:02d}",
-            "m": str(dt.minute), "ss": f"{dt.second:02d}", "s": str(dt.second),
-            "dddd": (WEEKDAYS_EN if locale == "en" else WEEKDAYS_ZH)[wd],
-            "ddd": (WEEKDAYS_EN[wd][:3] if locale == "en" else "周" + WEEKDAYS_ZH[wd][2]),
-        }[tok]  # fmt: skip
+        literal = m.group(1)
+        return table[m.group(0)] if literal is None else literal
 
     return _FORMAT.sub(one, fmt)
 
@@ -118,20 +119,8 @@ _PARSE_TOKENS = {"YYYY": r"(?P<Y>\d{4})", "MM": r"(?P<M>\d{2})", "M": r"(?P<M>\d
 
 def parse_with(run: Run, s: str, fmt: str) -> datetime:
     """Parse `s` by a format made of the formatDate tokens."""
-    pattern = ""
-    i = 0
-    while i < len(fmt):
-        for tok in ("YYYY", "MM", "DD", "HH", "mm", "ss", "M", "D", "H"):
-            if fmt.startswith(tok, i):
-                if f"(?P<{tok[0]}>" in pattern:
-                    raise EvalError(f"date(): format {fmt!r} repeats {tok}")
-                pattern += _PARSE_TOKENS[tok]
-                i += len(tok)
-                break
-        else:
-            pattern += re.escape(fmt[i])
-            i += 1
-    m = re.fullmatch(pattern, s.strip())
+    run.charge_scan(len(s))
+    m = _format_pattern(run, fmt).fullmatch(s.strip())
     if not m:
         raise EvalError(f"date(): {s[:40]!r} does not match the format {fmt!r}")
     g = m.groupdict()
@@ -148,6 +137,32 @@ def parse_with(run: Run, s: str, fmt: str) -> datetime:
         )
     except ValueError as e:
         raise EvalError(f"date(): {s!r} is not a valid date ({e})") from None
+
+
+def _format_pattern(run: Run, fmt: str) -> re.Pattern[str]:
+    """The pattern a date format reads with, compiled once per run and charged like a regex() pattern."""
+    hit: re.Pattern[str] | None = run.formats.get(fmt)
+    if hit is not None:
+        return hit
+    if len(fmt) > MAX_PATTERN:
+        raise LimitError(f"date(): a format is at most {MAX_PATTERN:,} characters, not {len(fmt):,}")
+    run.charge(1 + len(fmt))
+    pattern = ""
+    i = 0
+    while i < len(fmt):
+        for tok in ("YYYY", "MM", "DD", "HH", "mm", "ss", "M", "D", "H"):
+            if fmt.startswith(tok, i):
+                if f"(?P<{tok[0]}>" in pattern:
+                    raise EvalError(f"date(): format {fmt!r} repeats {tok}")
+                pattern += _PARSE_TOKENS[tok]
+                i += len(tok)
+                break
+        else:
+            pattern += re.escape(fmt[i])
+            i += 1
+    compiled = re.compile(pattern)
+    run.formats[fmt] = compiled
+    return compiled
 
 
 @builtin(
@@ -175,7 +190,11 @@ def today(run: Run) -> str:
     ("formatDate('2026-12-02', 'M月D日 dddd')", "12月2日 星期三"),
 )
 def formatDate(run: Run, d: Any, fmt: Any) -> str:
-    return format_dt(parse(run, d, "formatDate"), want_str(fmt, "formatDate"), run.locale)
+    f = want_str(fmt, "formatDate")
+    run.charge_scan(2 * len(f))  # one lookup per token, charged before; free for formats under 32 characters
+    out = format_dt(parse(run, d, "formatDate"), f, run.locale)
+    cap_text(len(out))  # at most 2.25 times the format ('dddd' is 'Wednesday'), so checked after
+    return out
 
 
 def _shift(run: Run, d: Any, n: Any, unit: str, fname: str) -> str:

@@ -17,7 +17,7 @@ G = "lists"
 def _hash_key(run: Run, x: Any) -> Any:
     c = x.__class__
     if c is list or c is dict:
-        key = stringify(x)
+        key = stringify(x, run=run)
         run.charge_text(len(key))  # deep equality by JSON text: charged like building it
         return ("j", key)
     if c is float or c is int:

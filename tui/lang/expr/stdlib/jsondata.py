@@ -55,7 +55,7 @@ def json(run: Run, text: Any) -> Any:
 )
 def stringify(run: Run, v: Any, indent: Any = None) -> str:
     ind = None if indent is None else min(10, max(0, want_int(indent, "stringify")))
-    out = _stringify(v, ind or None)
+    out = _stringify(v, ind or None, run=run)
     run.charge_text(len(out))
     return out
 

@@ -9,6 +9,7 @@ from tui.lang.expr.errors import EvalError, LimitError
 from tui.lang.expr.limits import MAX_ITEMS, Run
 from tui.lang.expr.ops import eq
 from tui.lang.expr.stdlib.calling import first_true, results
+from tui.lang.expr.stdlib.measured import join_text
 from tui.lang.expr.stdlib.registry import bad, builtin, want_fn, want_int, want_list, want_num, want_str
 from tui.lang.expr.values import MAX_DEPTH, Closure, is_num, to_str, truthy
 
@@ -38,14 +39,21 @@ def map_(run: Run, items: Any, fn: Any) -> list[Any]:
 def filter_(run: Run, items: Any, fn: Any) -> list[Any]:
     lst, clo = want_list(items, "filter"), want_fn(fn, "filter")
     n = len(lst)
-    run.charge(n + 1)
     f = clo.fn
-    if clo.nparams < 2 and run.fits(n * clo.cost):
-        # The hot path of most plugins: no index, no per-item budget check (see calling.results).
-        out = [x for x in lst if (k := f(x)) is True or (k is not False and truthy(k))]
-        run.check()
+    if clo.nparams < 2:
+        # The hot path of most plugins: no index, no per-item budget check, in stretches that cannot pass
+        # the next stop (see calling.results).
+        run.charge(n + 1)
+        cost = max(1, clo.cost)
+        out: list[Any] = []
+        i = 0
+        while i < n:
+            end = min(n, i + max(1, (run.stop - run.used) // cost))
+            part = lst[i:end] if i or end < n else lst
+            out.extend([x for x in part if (k := f(x)) is True or (k is not False and truthy(k))])
+            i = end
+            run.check()  # nested builtins may have spent more than the body's own cost
         return out
-    run.used -= n + 1  # results() charges the same items again
     keep = results(run, clo, lst)
     return [x for x, k in zip(lst, keep, strict=True) if truthy(k)]
 
@@ -76,8 +84,8 @@ def every(run: Run, items: Any, fn: Any) -> bool:
         if not truthy(f(x, float(i)) if two else f(x)):
             run.check()
             return False
-        if run.used > run.limit:
-            raise run.exceeded()
+        if run.used > run.stop:
+            run.over()
     return True
 
 
@@ -101,8 +109,8 @@ def reduce(run: Run, items: Any, fn: Any, *init: Any) -> Any:
     for i in range(start, len(lst)):
         run.used += 1
         acc = f(acc, lst[i], float(i)) if three else f(acc, lst[i])
-        if run.used > run.limit:
-            raise run.exceeded()
+        if run.used > run.stop:
+            run.over()
     return acc
 
 
@@ -173,19 +181,6 @@ def indexOf(run: Run, hay: Any, needle: Any, *start: Any) -> float:
     return -1.0
 
 
-def _join_item(run: Run, x: Any, depth: int) -> str:
-    if x is None:
-        return ""
-    c = x.__class__
-    if c is list:
-        if depth > MAX_DEPTH:
-            raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
-        return ",".join(_join_item(run, y, depth + 1) for y in x)
-    if c is dict:
-        raise EvalError("join() cannot put an object into text; map it to text first")
-    return to_str(x)
-
-
 @builtin(
     G,
     "The items as text with `sep` between (default ','); null items give ''.",
@@ -195,10 +190,7 @@ def _join_item(run: Run, x: Any, depth: int) -> str:
 def join(run: Run, items: Any, sep: Any = ",") -> str:
     lst = want_list(items, "join")
     s = "," if sep is None else to_str(sep) if sep.__class__ is not str else sep
-    run.charge(1 + len(lst))
-    parts = [_join_item(run, x, 0) for x in lst]
-    run.charge_text(sum(map(len, parts)) + len(s) * max(0, len(parts) - 1))
-    return s.join(parts)
+    return join_text(run, lst, s)
 
 
 def _slice_bounds(n: int, start: Any, end: Any) -> tuple[int, int]:
@@ -253,6 +245,7 @@ def concat(run: Run, x: Any, *more: Any) -> Any:
 def _flatten(run: Run, lst: list[Any], depth: float, level: int, out: list[Any]) -> None:
     if level > MAX_DEPTH:
         raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
+    run.charge(1 + len(lst))  # before the visit: a list of many empty lists is charged as it is walked
     for x in lst:
         if x.__class__ is list and depth >= 1:
             _flatten(run, x, depth - 1, level + 1, out)
@@ -260,7 +253,6 @@ def _flatten(run: Run, lst: list[Any], depth: float, level: int, out: list[Any])
             out.append(x)
             if len(out) > MAX_ITEMS:
                 raise LimitError(f"list of more than {MAX_ITEMS:,} items")
-    run.charge(1 + len(lst))
 
 
 @builtin(

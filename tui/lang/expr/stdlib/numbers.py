@@ -51,12 +51,16 @@ def parse_number(x: Any) -> float | None:
     ("num('abc', 0)", 0),
 )
 def num(run: Run, x: Any, default: Any = None) -> Any:
+    if x.__class__ is str:
+        run.charge_scan(len(x))  # trimming reads (and may copy) the whole text
     v = parse_number(x)
     return default if v is None else v
 
 
 @builtin(G, "num(), truncated toward zero.", ("int('7.9')", 7), ("int('-7.9')", -7), ("int('x', 0)", 0))
 def int_(run: Run, x: Any, default: Any = None) -> Any:
+    if x.__class__ is str:
+        run.charge_scan(len(x))
     v = parse_number(x)
     if v is None:
         return default

@@ -63,6 +63,8 @@ def pick(run: Run, obj: Any, keys_: Any) -> dict[str, Any]:
 @builtin(G, "A copy without the given keys.", ("omit({ a: 1, b: 2 }, ['a'])", {"b": 2}))
 def omit(run: Run, obj: Any, keys_: Any) -> dict[str, Any]:
     d = want_dict(obj, "omit")
+    if keys_.__class__ is list:
+        run.charge(len(keys_))  # the keys are read too, before the copy
     ks = set(_key_list(keys_, "omit"))
     run.charge(1 + len(d))
     return {k: v for k, v in d.items() if k not in ks}
@@ -76,12 +78,12 @@ def omit(run: Run, obj: Any, keys_: Any) -> dict[str, Any]:
     max_args=None,
 )
 def merge(run: Run, *objs: Any) -> dict[str, Any]:
+    dicts = [want_dict(o, "merge") for o in objs if o is not None]
+    # Every key of every argument is copied (not only the keys of the result): charged before copying.
+    run.charge(1 + sum(map(len, dicts)))
     out: dict[str, Any] = {}
-    for o in objs:
-        if o is None:
-            continue
-        out.update(want_dict(o, "merge"))
-    run.charge(1 + len(out))
+    for d in dicts:
+        out.update(d)
     return out
 
 
@@ -93,10 +95,11 @@ def merge(run: Run, *objs: Any) -> dict[str, Any]:
 )
 def get(run: Run, obj: Any, path: Any, default: Any = None) -> Any:
     if path.__class__ is str:
+        run.charge(1 + (path.count(".") + 1 if path else 0))  # counted before the list of steps is made
         steps: list[Any] = path.split(".") if path else []
     else:
         steps = want_list(path, "get")
-    run.charge(1 + len(steps))
+        run.charge(1 + len(steps))
     cur = obj
     for step in steps:
         if cur.__class__ is dict:
@@ -129,8 +132,8 @@ def deep_equal(run: Run, a: Any, b: Any, depth: int = 0) -> bool:
     if depth > MAX_DEPTH:
         raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
     run.used += 1
-    if run.used > run.limit:
-        raise run.exceeded()
+    if run.used > run.stop:
+        run.over()
     ca, cb = a.__class__, b.__class__
     if is_num(a) and is_num(b):
         return a == b

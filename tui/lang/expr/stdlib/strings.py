@@ -6,8 +6,9 @@ import math
 from typing import Any
 
 from tui.lang.expr.errors import EvalError
-from tui.lang.expr.limits import MAX_ITEMS, Run
-from tui.lang.expr.stdlib.regex import Regex
+from tui.lang.expr.limits import MAX_ITEMS, Run, cap_text
+from tui.lang.expr.stdlib.measured import Replacement
+from tui.lang.expr.stdlib.regex import Regex, call_replacer
 from tui.lang.expr.stdlib.registry import FUNCTIONS, alias, bad, builtin, want_int, want_num, want_str
 from tui.lang.expr.values import Closure, to_str, to_text
 
@@ -19,31 +20,44 @@ JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2
 
 @builtin(G, "Text without leading and trailing white space.", ("trim('  二教  ')", "二教"))
 def trim(run: Run, s: Any) -> str:
-    return want_str(s, "trim").strip(JS_SPACE)
+    t = want_str(s, "trim")
+    run.charge_scan(len(t))
+    return t.strip(JS_SPACE)
 
 
 @builtin(G, "Text without leading white space.", ("trimStart('  a ')", "a "))
 def trimStart(run: Run, s: Any) -> str:
-    return want_str(s, "trimStart").lstrip(JS_SPACE)
+    t = want_str(s, "trimStart")
+    run.charge_scan(len(t))
+    return t.lstrip(JS_SPACE)
 
 
 @builtin(G, "Text without trailing white space.", ("trimEnd('  a ')", "  a"))
 def trimEnd(run: Run, s: Any) -> str:
-    return want_str(s, "trimEnd").rstrip(JS_SPACE)
+    t = want_str(s, "trimEnd")
+    run.charge_scan(len(t))
+    return t.rstrip(JS_SPACE)
 
 
 @builtin(G, "Lower-case text.", ("lower('ABC')", "abc"))
 def lower(run: Run, s: Any) -> str:
     t = want_str(s, "lower")
     run.charge_text(len(t))
-    return t.lower()
+    return _capped(t.lower())
 
 
 @builtin(G, "Upper-case text.", ("upper('abc')", "ABC"))
 def upper(run: Run, s: Any) -> str:
     t = want_str(s, "upper")
     run.charge_text(len(t))
-    return t.upper()
+    return _capped(t.upper())
+
+
+def _capped(out: str) -> str:
+    # Case mapping can lengthen text ('ﬃ'.upper() is 'FFI'), by at most three times: bounded, so it is
+    # checked after it is made.
+    cap_text(len(out))
+    return out
 
 
 alias("toLowerCase", "lower", "Same as lower().", ("'ABC'.toLowerCase()", "abc"))
@@ -62,7 +76,7 @@ def split(run: Run, s: Any, sep: Any = None, limit: Any = None) -> list[Any]:
     if sep is None:
         parts = [text]
     elif isinstance(sep, Regex):
-        parts = sep.split(run, text)
+        parts = sep.split(run, text, lim)
     elif sep == "":
         run.charge_items(min(len(text), lim))  # counted before a list of characters is made
         parts = list(text[:lim])
@@ -74,80 +88,41 @@ def split(run: Run, s: Any, sep: Any = None, limit: Any = None) -> list[Any]:
     return parts[:lim]
 
 
-def substitute(repl: str, match: str, groups: tuple[str | None, ...], text: str, start: int) -> str:
-    """JavaScript's GetSubstitution: $$, $&, $`, $', $1…$9 in a replacement text."""
-    if "$" not in repl:
-        return repl
-    out: list[str] = []
-    i, n = 0, len(repl)
-    while i < n:
-        ch = repl[i]
-        if ch == "$" and i + 1 < n:
-            nxt = repl[i + 1]
-            if nxt == "$":
-                out.append("$")
-                i += 2
-                continue
-            if nxt == "&":
-                out.append(match)
-                i += 2
-                continue
-            if nxt == "`":
-                out.append(text[:start])
-                i += 2
-                continue
-            if nxt == "'":
-                out.append(text[start + len(match) :])
-                i += 2
-                continue
-            if nxt.isdigit() and nxt != "0":
-                # two-digit group numbers when that group exists, as JavaScript does
-                if i + 2 < n and repl[i + 2].isdigit() and int(repl[i + 1 : i + 3]) <= len(groups):
-                    k, i = int(repl[i + 1 : i + 3]), i + 3
-                else:
-                    k, i = int(nxt), i + 2
-                if k <= len(groups):
-                    out.append(groups[k - 1] or "")
-                else:
-                    out.append("$" + str(k))
-                continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
 def _replace_text(run: Run, text: str, pat: str, repl: Any, every: bool) -> str:
     if pat not in text:
         return text
-    pieces: list[str] = []
-    start = 0
+    size, width = len(text), len(pat)
     # Count first (in C), so the budget fails before a list of a million positions is made.
-    run.charge(1 + ((len(text) + 1 if pat == "" else text.count(pat)) if every else 1))
-    positions = []
+    found = (size + 1 if pat == "" else text.count(pat)) if every else 1
+    run.charge(1 + found)
     if pat == "":
-        positions = list(range(len(text) + 1)) if every else [0]
+        positions: Any = range(size + 1) if every else range(1)
     else:
+        positions = []
         i = text.find(pat)
         while i >= 0:
             positions.append(i)
             if not every:
                 break
-            i = text.find(pat, i + len(pat))
-    for p in positions:
-        pieces.append(text[start:p])
-        pieces.append(_replacement(run, repl, pat, (), text, p))
-        start = p + len(pat)
+            i = text.find(pat, i + width)
+    pieces: list[str] = []
+    start = 0
+    if repl.__class__ is str:
+        r = Replacement(repl, 0)
+        # The output's length from the counts alone: charged (or refused) before a character is copied.
+        run.charge_text(r.total(size, found, width, sum(positions) if r.before or r.after else 0))
+        for p in positions:
+            pieces.append(text[start:p])
+            pieces.append(r.build(text, p, p + width))
+            start = p + width
+    else:
+        for p in positions:
+            pieces.append(text[start:p])
+            pieces.append(call_replacer(run, repl, pat, ()))
+            start = p + width
+        run.charge_text(sum(map(len, pieces)) + size - start)
     pieces.append(text[start:])
-    run.charge_text(sum(map(len, pieces)))
     return "".join(pieces)
-
-
-def _replacement(run: Run, repl: Any, match: str, groups: tuple[str | None, ...], text: str, pos: int) -> str:
-    if repl.__class__ is Closure:
-        run.charge(1)
-        v = repl.fn(match, *groups)
-        return to_str(v)
-    return substitute(repl, match, groups, text, pos)
 
 
 def _repl_arg(repl: Any, fname: str) -> Any:
@@ -174,7 +149,7 @@ def _replace(run: Run, s: Any, pattern: Any, repl: Any, fname: str, every: bool)
     text = want_str(s, fname)
     r = _repl_arg(repl, fname)
     if isinstance(pattern, Regex):
-        return pattern.replace(run, text, lambda m, g, p: _replacement(run, r, m, g, text, p))
+        return pattern.replace(run, text, r)
     return _replace_text(run, text, _text_pattern(pattern, fname), r, every=every)
 
 
@@ -193,14 +168,18 @@ def replaceAll(run: Run, s: Any, pattern: Any, repl: Any) -> str:
 def startsWith(run: Run, s: Any, prefix: Any, position: Any = None) -> bool:
     text = want_str(s, "startsWith")
     p = 0 if position is None else min(max(0, want_int(position, "startsWith")), len(text))
-    return text.startswith(_text_pattern(prefix, "startsWith"), p)
+    pre = _text_pattern(prefix, "startsWith")
+    run.charge_scan(min(len(pre), len(text)))
+    return text.startswith(pre, p)
 
 
 @builtin(G, "True when the text ends with `suffix` (before `endPosition`).", ("'北大'.endsWith('大')", True))
 def endsWith(run: Run, s: Any, suffix: Any, end_position: Any = None) -> bool:
     text = want_str(s, "endsWith")
     e = len(text) if end_position is None else min(max(0, want_int(end_position, "endsWith")), len(text))
-    return text[:e].endswith(_text_pattern(suffix, "endsWith"))
+    suf = _text_pattern(suffix, "endsWith")
+    run.charge_scan(min(len(suf), len(text)))
+    return text.endswith(suf, 0, e)  # not text[:e]: that would copy the text
 
 
 def _pad(run: Run, s: Any, length: Any, fill: Any, fname: str, left: bool) -> str:
@@ -251,6 +230,7 @@ def substring(run: Run, s: Any, start: Any, end: Any = None) -> str:
     b = n if end is None else min(max(0, want_int(end, "substring")), n)
     if a > b:
         a, b = b, a
+    run.charge_scan(b - a)  # a copy of that many characters
     return text[a:b]
 
 
@@ -290,7 +270,7 @@ def lastIndexOf(run: Run, hay: Any, needle: Any) -> float:
     ("str([1, 'a'])", '[1,"a"]'),
 )
 def str_(run: Run, v: Any) -> str:
-    out = to_text(v)
+    out = to_text(v, run)
     run.charge_text(len(out))
     return out
 

@@ -54,7 +54,13 @@ def table_rows(run: Run, table: Any, mode: str, text_of: Any) -> list[Any]:
                     slots.setdefault((r + dr, c + dc), idx)
             c += cs
             width = max(width, c)
-    run.charge(1 + len(slots))
+        # Plain and header rows are padded to the widest row: rows × width only grows, so a table whose
+        # padded grid is already too big is refused here, before the rest of it is read.
+        if mode != "cells" and (r + 1) * width > MAX_CELLS:
+            raise LimitError(f"tableRows(): the expanded table has more than {MAX_CELLS:,} cells")
+    # The grid built is rows × width (one wide cell can make it far bigger than the cells written), and
+    # every row was visited.
+    run.charge(1 + nrows + (len(slots) if mode == "cells" else nrows * width))
 
     def text_at(r: int, c: int) -> str | None:
         i = slots.get((r, c))

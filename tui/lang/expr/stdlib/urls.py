@@ -6,7 +6,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urljoin, urlsplit
 
 from tui.lang.expr.errors import EvalError
-from tui.lang.expr.limits import Run
+from tui.lang.expr.limits import Run, cap_text
 from tui.lang.expr.stdlib.html import HtmlNode
 from tui.lang.expr.stdlib.registry import bad, builtin, want_dict, want_str
 from tui.lang.expr.values import to_str
@@ -41,14 +41,25 @@ def _enc(v: Any) -> str:
 def query(run: Run, obj: Any) -> str:
     d = want_dict(obj, "query")
     parts: list[str] = []
+    size = -1
     for k, v in d.items():
         items = v if v.__class__ is list else [v]
+        if v.__class__ is list:
+            run.charge(len(items))
+        key = None
         for item in items:
             if item is None:
                 continue
             if item.__class__ in (list, dict):
                 raise EvalError(f"query(): the value of {k!r} must be text, a number or a list of them")
-            parts.append(f"{_enc(k)}={_enc(item)}")
+            value = to_str(item)
+            # Encoding never shortens text: a pair that cannot fit is refused before it is encoded, and
+            # the text so far is measured as it grows (a key repeated for every item of a long list).
+            cap_text(size + 2 + len(k) + len(value))
+            key = _enc(k) if key is None else key
+            parts.append(f"{key}={_enc(value)}")
+            size += 1 + len(parts[-1])
+            cap_text(size)
     out = "&".join(parts)
     run.charge_text(len(out))
     return out
@@ -58,7 +69,9 @@ def query(run: Run, obj: Any) -> str:
 def encodeURIComponent(run: Run, s: Any) -> str:
     if s.__class__ in (list, dict):
         raise bad("encodeURIComponent", "text", s)
-    out = _enc(s)
+    text = to_str(s)
+    cap_text(len(text))  # encoding never shortens text (and at most multiplies it by nine)
+    out = _enc(text)
     run.charge_text(len(out))
     return out
 
@@ -66,6 +79,7 @@ def encodeURIComponent(run: Run, s: Any) -> str:
 @builtin(G, "The text an encoded URL component stands for.", ("decodeURIComponent('%E4%BA%8C')", "二"))
 def decodeURIComponent(run: Run, s: Any) -> str:
     text = want_str(s, "decodeURIComponent")
+    run.charge_scan(4 * len(text))  # decoded escape by escape in Python: one evaluation per 16 characters
     try:
         return unquote(text, errors="strict")
     except UnicodeDecodeError:
@@ -80,6 +94,7 @@ def decodeURIComponent(run: Run, s: Any) -> str:
 )
 def parseUrl(run: Run, u: Any) -> dict[str, Any]:
     text = want_str(u, "parseUrl")
+    run.charge_scan(4 * len(text))  # the query is split pair by pair in Python: one per 16 characters
     try:
         parts = urlsplit(text.strip())
         host = parts.hostname or ""
