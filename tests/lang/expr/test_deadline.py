@@ -33,7 +33,7 @@ def test_a_deadline_stops_a_long_builtin_mid_way(name: str) -> None:
     t0 = time.perf_counter()
     with pytest.raises(LimitError, match="time limit") as info:
         expr.evaluate({}, run)
-    assert info.value.kind == "limit"
+    assert info.value.kind == "timeout"  # a limit error that a `catch` sees as kind timeout, as between steps
     assert time.perf_counter() - t0 < 1.5
     assert run.used < 10_000_000  # stopped part of the way through, not after the last item
 
@@ -67,3 +67,15 @@ def test_a_tool_run_hands_its_deadline_to_the_expressions() -> None:
     time.sleep(0.01)
     with pytest.raises(LimitError, match="time limit"):
         compile_expression("range(5000).map(x => x + 1)").evaluate({}, state.expr)
+
+
+def test_a_catch_sees_a_deadline_inside_an_expression_as_a_timeout() -> None:
+    """The interpreter turns the expression's deadline error into a ToolError of kind timeout (what `catch`
+    sees as error.kind), the same kind as a deadline met between steps."""
+    from tui.lang.steps.interpreter import _lang_error
+
+    run = Run(NOW, limit=10**9, deadline=time.monotonic() - 1)
+    with pytest.raises(LimitError) as info:
+        compile_expression(LONG["map"]).evaluate({}, run)
+    caught = _lang_error(info.value).catch_value()
+    assert caught["kind"] == "timeout" and "time limit" in caught["message"]

@@ -89,6 +89,13 @@ class LimitError(LangError):
     kind = "limit"
 
 
+class DeadlineError(LimitError):
+    """The run's time ran out while an expression was being evaluated (a `catch` sees kind `timeout`)."""
+
+    title = "Time limit reached"
+    kind = "timeout"
+
+
 class RegexError(LangError):
     """A pattern RE2 cannot or may not compile (lookaround, backreference, too long)."""
 

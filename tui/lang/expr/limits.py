@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tui.lang.expr.errors import LimitError
+from tui.lang.expr.errors import DeadlineError, LimitError
 
 #: Expression evaluations per tool run; each syntax node evaluated counts one, builtins charge their work.
 MAX_EVALUATIONS = 100_000
@@ -62,7 +62,7 @@ class Run:
 
     def timed_out(self) -> LimitError:
         """The error for a run whose time is up while an expression is being evaluated."""
-        return LimitError("the run's time limit passed while an expression was being evaluated")
+        return DeadlineError("the run's time limit passed while an expression was being evaluated")
 
     def over(self) -> None:
         """Called once `used` passed `stop`: fail for a spent budget or a passed deadline, else set the next stop."""

@@ -166,4 +166,4 @@ def read(response: HttpResponse, as_: str, state: RunState) -> Any:
     except LangError as e:
         if as_ == "json":
             raise ToolError("http", f"the response from {response.url} is {e.msg}") from None
-        raise ToolError("limit" if e.kind == "limit" else "http", e.msg) from None
+        raise ToolError(e.kind if e.kind in ("limit", "timeout") else "http", e.msg) from None  # type: ignore[arg-type]
