@@ -406,6 +406,7 @@ def make_app(
     if demo and data_dir is None:
         data_dir = Path(tempfile.mkdtemp(prefix="pku-harness-demo-"))
     db = data_dir / "pku-harness.sqlite3" if data_dir is not None else None
+    kwargs.setdefault("offload", True)  # plugin computation on worker threads: the screen never waits for it
     runtime = Runtime.open(db, demo=demo, locale=locale or "zh", **kwargs)
     if runtime.store.read_only:
         # The app keeps its settings, layout, audit log and chats there: it starts only on a store it can write.

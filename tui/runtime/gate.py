@@ -27,7 +27,7 @@ from tui.lang.expr import to_json
 from tui.lang.host import Host, HostError
 from tui.lang.steps.errors import ToolError
 from tui.lang.steps.inputs import check_input
-from tui.lang.steps.interpreter import Interpreter
+from tui.lang.steps.interpreter import Interpreter, Offload
 from tui.runtime.audit import Audit, AuditRow, now_ms
 from tui.runtime.flows import cross_plugin_refusal
 from tui.runtime.permissions import Actor, Decision, Grants, decide
@@ -141,6 +141,7 @@ class Gate:
         hosts: HostFactory,
         approver: Approver | None = None,
         secrets: Secrets | None = None,
+        offload: Offload | None = None,
     ) -> None:
         self.registry = registry
         self.grants = grants
@@ -148,6 +149,8 @@ class Gate:
         self.hosts = hosts
         self.approver = approver
         self.secrets = secrets or Secrets()
+        self.offload = offload
+        """Where runs compute (the app: worker threads, so a slow plugin never holds its loop); None: here."""
         self._asking = asyncio.Lock()
         """One approval prompt at a time (threats.md P5): concurrent calls wait for the answer before theirs."""
 
@@ -276,9 +279,8 @@ class Gate:
         installed = self.registry.plugins[tool.plugin_id]
         try:
             async with self.hosts(installed) as host:
-                run = await Interpreter(installed.plugin, host, locale=self.registry.locale).run(
-                    tool.name, arguments, now=now
-                )
+                interpreter = Interpreter(installed.plugin, host, locale=self.registry.locale, offload=self.offload)
+                run = await interpreter.run(tool.name, arguments, now=now)
         except (ToolError, HostError) as e:
             message = self.secrets.scrub_text(str(e) if isinstance(e, ToolError) else f"{tool.id}: {e}")
             return CallOutcome(

@@ -28,6 +28,7 @@ from tui.runtime.host_plugins import dashboard_plugin, memory_plugin, plugins_pl
 from tui.runtime.installs import Installs
 from tui.runtime.kv import SqliteKv
 from tui.runtime.layout import DashboardLayout
+from tui.runtime.offload import Offload
 from tui.runtime.permissions import Grants
 from tui.runtime.plugin_fetch import PluginFetcher
 from tui.runtime.plugin_host import PluginHost
@@ -78,6 +79,7 @@ class Runtime:
         demo: bool = False,
         approver: Approver | None = None,
         ui: PersonUi | None = None,
+        offload: bool = False,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -100,7 +102,9 @@ class Runtime:
         self.ui = ui
         self.plugin_fetcher: PluginFetcher | None = None
         """The installer's fetcher when not the default (tests serve plugins through their own transport)."""
-        self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets)
+        self.offload = Offload() if offload else None
+        """Worker threads for plugin computation (the app: its event loop stays free for keys and paints)."""
+        self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets, self.offload)
         self.sources = DataSources(self.gate, store)
         self.notices = Notices(store, desktop=not demo)
         self.abilities.notices = self.notices  # a plugin's assistant task tells the student it waits for approval
@@ -121,9 +125,12 @@ class Runtime:
         locale: str = "zh",
         approver: Approver | None = None,
         ui: PersonUi | None = None,
+        offload: bool = False,
     ) -> Runtime:
-        """The runtime with the built-in plugins and any extra plugin folders (for authors), validated."""
-        runtime = cls(Store(db), Registry(locale), demo, approver, ui)
+        """The runtime with the built-in plugins and any extra plugin folders (for authors), validated.
+
+        With `offload`, plugin computation runs on worker threads (the app sets it)."""
+        runtime = cls(Store(db), Registry(locale), demo, approver, ui, offload)
         for folder in builtin_folders():
             runtime.add_folder(folder, official=True)
             runtime.builtin_ids.add(folder.name)
@@ -216,4 +223,7 @@ class Runtime:
             )
 
     def close(self) -> None:
+        """Let the worker threads go and close the store."""
+        if self.offload is not None:
+            self.offload.close()
         self.store.close()

@@ -7,8 +7,9 @@ through a `Host`; it enforces the network policy, the effect rules and every lim
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from tui.lang.documents.common import EFFECT_ORDER
 from tui.lang.documents.loader import Plugin, Step, Tool
@@ -48,6 +49,11 @@ from tui.lang.steps.state import (
 )
 
 Scope = dict[str, Any]
+T = TypeVar("T")
+
+Offload = Callable[[Callable[[], Any]], Awaitable[Any]]
+"""Does a piece of plain computation elsewhere and awaits its answer: the app passes a pool of worker threads, so
+evaluating a plugin's expressions never holds the app's event loop (threats.md T2)."""
 
 
 @dataclass
@@ -66,17 +72,27 @@ class RunResult:
 
 
 def _lang_error(e: LangError) -> ToolError:
-    kind = "limit" if e.kind == "limit" else "check" if e.title == "Plugin error" else "expression"
+    # A deadline that passed inside an expression is a timeout, as it is between steps.
+    kind = e.kind if e.kind in ("limit", "timeout") else "check" if e.title == "Plugin error" else "expression"
     return ToolError(kind, e.msg if kind == "check" else str(e))  # type: ignore[arg-type]
 
 
 class Interpreter:
     """Runs the tools of one loaded plugin through one host."""
 
-    def __init__(self, plugin: Plugin, host: Host, settings: dict[str, Any] | None = None, locale: str = "zh") -> None:
+    def __init__(
+        self,
+        plugin: Plugin,
+        host: Host,
+        settings: dict[str, Any] | None = None,
+        locale: str = "zh",
+        offload: Offload | None = None,
+    ) -> None:
         self.plugin = plugin
         self.host = host
         self.locale = locale
+        self.offload = offload
+        """Where the run's computation happens (the app: worker threads); None: right here, on the caller's loop."""
         defaults = {k: f.default for k, f in plugin.manifest.settings.items()}
         self.settings = {**defaults, **(settings or {})}
         self.network = tuple(plugin.manifest.network)
@@ -139,18 +155,28 @@ class Interpreter:
             value = await self.steps(tool, tool.steps, scope, state)
             if tool.definition.return_ is not None:
                 state.check_deadline()
-                value = self.eval(tool.definition.return_, scope, state)
-            result = to_json(value, "result")  # first: a function or node in the result is named by its path
-            size = len(stringify(value, limit=MAX_RESULT_BYTES * 4).encode())
-            if size > MAX_RESULT_BYTES:
-                raise ToolError("limit", f"the result is {size:,} bytes; the limit is 1 MB")
-            return result
+                value = await self.compute(state, lambda: self.eval(tool.definition.return_ or "", scope, state))
+            return await self.compute(state, lambda: _result(value))
         except ToolError as e:
             raise e.locate(qualified, None, tool.file, tool.line("return")) from None
         except LangError as e:
             raise _lang_error(e).locate(qualified, None, tool.file, tool.line("return")) from None
 
     # -- helpers --------------------------------------------------------------------------------------
+    async def compute(self, state: RunState, work: Callable[[], T]) -> T:
+        """Do a piece of the run's plain computation (expressions, parsing, results): on the offload's worker
+        thread when there is one, so that the caller's event loop stays free (threats.md T2). A run's pieces
+        never overlap — `each` branches take turns — so its budgets are counted by one thread at a time."""
+        if self.offload is None:
+            return work()
+        async with state.computing:
+            answer: T = await self.offload(work)
+            return answer
+
+    async def aeval(self, source: str, scope: Scope, state: RunState) -> Any:
+        """`eval`, as a piece of computation."""
+        return await self.compute(state, lambda: self.eval(source, scope, state))
+
     def eval(self, source: str, scope: Scope, state: RunState) -> Any:
         try:
             return compile_expression(source).evaluate(scope, state.expr)
@@ -192,7 +218,7 @@ class Interpreter:
     async def step(self, tool: Tool, step: Step, scope: Scope, state: RunState) -> Any:
         m = step.model
         if isinstance(m, ValueStep):
-            return self.eval(m.value, scope, state)
+            return await self.aeval(m.value, scope, state)
         if isinstance(m, RequestStep):
             return await self.request(m.request, m.as_, scope, state)
         if isinstance(m, EachStep):
@@ -200,15 +226,17 @@ class Interpreter:
         if isinstance(m, PaginateStep):
             return await self.paginate(m, scope, state)
         if isinstance(m, ExtractStep):
-            source = self.eval(m.extract.from_, scope, state)
-            return run_extract(m.extract, source, m.limit, state.expr)
+            extract = m.extract
+            return await self.compute(
+                state, lambda: run_extract(extract, self.eval(extract.from_, scope, state), m.limit, state.expr)
+            )
         if isinstance(m, IfStep):
-            branch = "then" if truthy(self.eval(m.if_, scope, state)) else "else"
+            branch = "then" if truthy(await self.aeval(m.if_, scope, state)) else "else"
             return await self.steps(tool, step.children.get(branch, []), dict(scope), state)
         if isinstance(m, CheckStep):
-            value = self.eval(m.check, scope, state)
+            value = await self.aeval(m.check, scope, state)
             if not truthy(value):
-                message = self.render(m.error, scope, state)
+                message = await self.compute(state, lambda: self.render(m.error, scope, state))
                 raise ToolError("check", message if isinstance(message, str) else stringify(message))
             return value
         if isinstance(m, TryStep):
@@ -231,13 +259,16 @@ class Interpreter:
         raise ToolError("expression", f"unknown step kind {step.kind}")
 
     async def request(self, spec: Any, as_: str, scope: Scope, state: RunState) -> Any:
-        req = requests.build_request(spec, lambda t: self.render(t, scope, state), self.network, self.campus)
+        req = await self.compute(
+            state,
+            lambda: requests.build_request(spec, lambda t: self.render(t, scope, state), self.network, self.campus),
+        )
         req = replace(req, effect=state.effect)
         response = await requests.send(req, self.host, state, self.network)
-        return requests.read(response, as_, state)
+        return await self.compute(state, lambda: requests.read(response, as_, state))
 
     async def each(self, tool: Tool, step: Step, m: EachStep, scope: Scope, state: RunState) -> list[Any]:
-        items = self.eval(m.each, scope, state)
+        items = await self.aeval(m.each, scope, state)
         if not isinstance(items, list):
             raise ToolError("expression", "each must give a list")
         if len(items) > MAX_EACH_ITEMS:
@@ -251,7 +282,7 @@ class Interpreter:
                 if m.request is not None:
                     results[i] = await self.request(m.request, m.as_, local, state)
                 elif m.value is not None:
-                    results[i] = self.eval(m.value, local, state)
+                    results[i] = await self.aeval(m.value, local, state)
                 else:
                     results[i] = await self.steps(tool, step.children.get("steps", []), local, state)
 
@@ -277,13 +308,13 @@ class Interpreter:
             local = {**scope, "cursor": cursor}
             res = await self.request(p.request, p.as_, local, state)
             local["res"] = res
-            items = self.eval(p.items, local, state)
+            items = await self.aeval(p.items, local, state)
             if items is not None:
                 if not isinstance(items, list):
                     raise ToolError("expression", "paginate items must give a list")
                 out.extend(items)
                 state.expr.charge_items(len(out))
-            nxt = self.eval(p.next, local, state)
+            nxt = await self.aeval(p.next, local, state)
             if nxt is None:
                 return out
             if any(_same(nxt, s) for s in seen):
@@ -295,14 +326,15 @@ class Interpreter:
         return out
 
     async def kv(self, m: KvStep, scope: Scope, state: RunState) -> Any:
-        key = self._key(m.key, scope, state, "kv")
+        key = await self._key(m.key, scope, state, "kv")
         if m.kv == "get":
             return from_json(await self._kv_read(key, state))
         if m.kv == "delete":
             await self._kv_write(key, KvWrite(deleted=True), state)
             return None
-        value = self.eval(m.value or "null", scope, state)
-        await self._kv_write(key, KvWrite(to_json(value, f"kv value {key!r}"), m.ttl), state)
+        value = await self.aeval(m.value or "null", scope, state)
+        stored = await self.compute(state, lambda: to_json(value, f"kv value {key!r}"))
+        await self._kv_write(key, KvWrite(stored, m.ttl), state)
         return value
 
     async def _kv_read(self, key: str, state: RunState) -> Any:
@@ -328,8 +360,8 @@ class Interpreter:
         except HostError as e:
             raise ToolError("network", str(e)) from None
 
-    def _key(self, template: str, scope: Scope, state: RunState, what: str) -> str:
-        key = self.render(template, scope, state)
+    async def _key(self, template: str, scope: Scope, state: RunState, what: str) -> str:
+        key = await self.compute(state, lambda: self.render(template, scope, state))
         if not isinstance(key, str) or not key:
             raise ToolError("expression", f"a {what} key must be non-empty text")
         if len(key) > MAX_KV_KEY:
@@ -337,7 +369,7 @@ class Interpreter:
         return key
 
     async def cache(self, tool: Tool, step: Step, m: CacheStep, scope: Scope, state: RunState) -> Any:
-        key = self._key(m.cache.key, scope, state, "cache")
+        key = await self._key(m.cache.key, scope, state, "cache")
         now_ms = parse_date(state.expr, state.expr.now).timestamp() * 1000
         stored = await self._kv_read(key, state)
         fresh = isinstance(stored, dict) and "v" in stored and isinstance(stored.get("t"), int | float)
@@ -352,7 +384,8 @@ class Interpreter:
             raise
         # With staleOnError the entry must outlive its freshness, so the store keeps it without a TTL.
         ttl = None if m.cache.staleOnError else m.cache.ttl
-        await self._kv_write(key, KvWrite({"v": to_json(value, "cached value"), "t": int(now_ms)}, ttl), state)
+        entry = await self.compute(state, lambda: {"v": to_json(value, "cached value"), "t": int(now_ms)})
+        await self._kv_write(key, KvWrite(entry, ttl), state)
         return value
 
     async def call(self, tool: Tool, m: CallStep, scope: Scope, state: RunState) -> Any:
@@ -367,7 +400,7 @@ class Interpreter:
             raise ToolError(
                 "limit", f"calls nest deeper than {MAX_CALL_DEPTH} or loop ({' → '.join(state.call_stack)})"
             )
-        args = to_json(self.eval(m.input, scope, state), "call input")
+        args = await self.compute(state, lambda: to_json(self.eval(m.input, scope, state), "call input"))
         state.call_stack.append(m.call)
         try:
             return from_json(await self.run_tool(m.call, args, state))
@@ -386,7 +419,9 @@ class Interpreter:
         if EFFECT_ORDER[effect] > EFFECT_ORDER[tool.definition.effect]:
             raise ToolError("ability", f"a {tool.definition.effect} tool cannot use {m.ability} ({effect})")
         # A secret (otp.code) is opened only as a verify.* ability's `code`; anywhere else to_json refuses it.
-        args = to_json(open_for(m.ability, self.eval(m.args, scope, state)), "ability args")
+        args = await self.compute(
+            state, lambda: to_json(open_for(m.ability, self.eval(m.args, scope, state)), "ability args")
+        )
         state.check_deadline()
         try:
             async with asyncio.timeout(state.remaining()):
@@ -396,6 +431,15 @@ class Interpreter:
         except HostError as e:
             raise ToolError("ability", str(e), e.status, final=e.final) from None
         return as_secret(m.ability, from_json(result))
+
+
+def _result(value: Any) -> Any:
+    """The run's value as the JSON result, within the 1 MB limit."""
+    result = to_json(value, "result")  # first: a function or node in the result is named by its path
+    size = len(stringify(value, limit=MAX_RESULT_BYTES * 4).encode())
+    if size > MAX_RESULT_BYTES:
+        raise ToolError("limit", f"the result is {size:,} bytes; the limit is 1 MB")
+    return result
 
 
 def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:

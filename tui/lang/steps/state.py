@@ -51,6 +51,9 @@ class RunState:
     the run's own reads see them first."""
     kv_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Makes "check the changes against the quota, then keep the new one" one step for concurrent `each` items."""
+    computing: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One piece of the run's computation at a time when it is offloaded to threads (its budgets are not shared
+    between threads at once)."""
 
     @classmethod
     def start(cls, now: str, locale: str = "zh", deadline_s: float = DEADLINE_SECONDS) -> RunState:
