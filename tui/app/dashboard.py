@@ -14,7 +14,7 @@ from textual.containers import Grid, VerticalScroll
 from textual.widgets import Static
 
 from tui.app.dialogs import ChooseDialog
-from tui.app.genui_bridge import LangEvaluator, widget_names
+from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.app.plugin_screen import open_from_widget, pick_text
 from tui.lang.documents.common import parse_duration
@@ -267,8 +267,14 @@ class Dashboard(VerticalScroll):
             mark = ago(age_ms, self.locale) if value.stale else None
             meta.update(stale=value.stale, error=value.error or None)
         plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
-        evaluator = LangEvaluator(now, self.locale)
-        names = widget_names(plugin, evaluator.run, data, meta)
         default = slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
         size = "small" if self.tiny else slot.size if slot.size in slot.sizes else default
-        return resolve(slot.spec, slot.file, evaluator, names, str(size), self.locale), mark
+        locale = self.locale
+
+        def evaluate() -> Resolved:
+            evaluator = LangEvaluator(now, locale)
+            names = widget_names(plugin, evaluator.run, data, meta)
+            return resolve(slot.spec, slot.file, evaluator, names, str(size), locale)
+
+        # Templates are plugin code: evaluated on a worker thread, so a slow one holds up no key and no other widget.
+        return await offloaded(self.runtime.offload, evaluate), mark

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, Static, Switch
 
 from tui.app.dialogs import CodePrompt, ConfirmDialog
-from tui.app.genui_bridge import LangEvaluator, widget_names
+from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
@@ -234,7 +234,10 @@ class PluginScreen(Screen[None]):
     async def show_body(self) -> None:
         """Resolve the spec against the current sources and state, and mount it in place of the old body."""
         evaluator = LangEvaluator(self.now, self.locale)
-        resolved = resolve(self.spec, self.file, evaluator, self.names(evaluator), "large", self.locale)
+        names = self.names(evaluator)  # a snapshot of state and sources, taken here: workers change them
+        # Templates are plugin code: evaluated in a thread, so a slow one never holds up the app's keys.
+        spec, file, locale = self.spec, self.file, self.locale
+        resolved = await offloaded(self.runtime.offload, lambda: resolve(spec, file, evaluator, names, "large", locale))
         self.title = clean(resolved.title or self.screen_name)
         self.sub_title = clean(self.runtime.registry.plugin_name(self.plugin_id))
         body = self.query_one("#screen-body", VerticalScroll)

@@ -3,6 +3,7 @@ whenever the spec or the data file is saved — the QA loop for widget authors."
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any, ClassVar
@@ -130,8 +131,8 @@ class PreviewApp(App[None]):
             data = await self._data(plugin, spec, now)
             evaluator = LangEvaluator(now, self.locale)
             scope = widget_names(plugin, evaluator.run, data, {"stale": False, "fetchedAt": now})
-            resolved = resolve(
-                spec, f"{plugin.manifest.id}/widgets/{name}.json", evaluator, scope, str(size), self.locale
+            resolved = await asyncio.to_thread(
+                resolve, spec, f"{plugin.manifest.id}/widgets/{name}.json", evaluator, scope, str(size), self.locale
             )
             frame = WidgetFrame(resolved, f"widgets/{name}.json")
             frame.styles.width = WIDTHS.get(str(size), 62)

@@ -1,0 +1,102 @@
+"""A slow plugin never freezes the app (threats.md T2): widget templates and tool runs work off the UI loop.
+
+Each test holds one plugin's work on a thread until the test releases it (at most 10 s), and meanwhile checks
+that the other widgets fill and that a key press is handled at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import TabbedContent
+
+from tui.app import dashboard
+from tui.app.app import make_app
+from tui.app.dashboard import WidgetFrame
+from tui.lang.steps.interpreter import Interpreter
+
+from .helpers import until
+
+NOW = "2026-11-30T12:00:00+08:00"
+HOLD_S = 10.0
+KEY_BUDGET_S = 0.1
+"""The issue's bound: a slow plugin may delay a key press by at most 100 ms."""
+
+
+def frames(app: Any) -> dict[str, WidgetFrame]:
+    return {f.file: f for f in app.query(WidgetFrame)}
+
+
+async def reaction(pilot: Any, key: str, tab: str) -> float:
+    """Seconds from pressing `key` until its tab is active (not until `press` returns: that waits for the tab
+    underline's animation)."""
+    started = time.perf_counter()
+    pressing = asyncio.create_task(pilot.press(key))
+    while pilot.app.query_one(TabbedContent).active != tab:
+        if time.perf_counter() - started > HOLD_S:
+            break
+        await asyncio.sleep(0.002)
+    seconds = time.perf_counter() - started
+    await pressing
+    return seconds
+
+
+async def test_a_slow_widget_template_holds_up_no_other_widget_and_no_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    held: list[str] = []
+    real = dashboard.resolve
+
+    def slow(spec: Any, file: str, *args: Any) -> Any:
+        if file.startswith("canteen/"):
+            held.append(file)
+            release.wait(HOLD_S)  # a template that takes 10 s
+        return real(spec, file, *args)
+
+    monkeypatch.setattr(dashboard, "resolve", slow)
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    try:
+        async with app.run_test(size=(120, 45)) as pilot:
+            await until(pilot, lambda: len(frames(app)) == 6 and held)
+            assert not any(f.startswith("canteen/") for f in frames(app))
+            await pilot.pause(0.3)  # the app's own work of showing the six is done; canteen's is still held
+            assert await reaction(pilot, "3", "plugins") < KEY_BUDGET_S
+            assert await reaction(pilot, "1", "home") < KEY_BUDGET_S
+            release.set()
+            await until(pilot, lambda: "canteen/widgets/crowd.json" in frames(app))
+    finally:
+        release.set()
+
+
+async def test_a_slow_tool_run_holds_up_no_other_widget_and_no_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    held: list[str] = []
+    real = Interpreter.eval
+
+    def slow(self: Interpreter, source: str, scope: Any, state: Any) -> Any:
+        if self.plugin.manifest.id == "notices":
+            held.append(source)
+            release.wait(HOLD_S)  # an expression of the notices tool that takes 10 s
+        return real(self, source, scope, state)
+
+    monkeypatch.setattr(Interpreter, "eval", slow)
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    try:
+        async with app.run_test(size=(120, 45)) as pilot:
+            await until(pilot, lambda: len(frames(app)) == 6 and held)
+            assert not any(f.startswith("notices/") for f in frames(app))
+            await pilot.pause(0.3)  # the app's own work of showing the six is done; notices' is still held
+            assert await reaction(pilot, "4", "settings") < KEY_BUDGET_S
+            release.set()
+            await pilot.press("1")
+            await until(pilot, lambda: "notices/widgets/latest.json" in frames(app))
+    finally:
+        release.set()
