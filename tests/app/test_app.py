@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import html
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -100,6 +102,42 @@ async def test_a_broken_widget_is_an_error_card_and_the_rest_still_render(app: P
         broken = [f for f in frames if f.has_class("-error")]
         assert [f.file for f in broken] == ["wallet/widgets/balance.json"]
         assert len(frames) == 7
+
+
+def text_in_the_background_colour(svg: str) -> list[str]:
+    """Text of an exported screenshot drawn in the colour of the cell behind it: there, but nobody can read it."""
+    cells = [
+        (float(m[2]), float(m[3]), float(m[4]), float(m[5]), m[1])
+        for m in re.finditer(
+            r'<rect fill="(#[0-9a-f]{6})" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"', svg
+        )
+    ]
+    fills = dict(re.findall(r"\.(terminal-(?:\d+-)?r\d+) \{ fill: (#[0-9a-f]{6})", svg))
+    unreadable = []
+    for t in re.finditer(r'<text class="(terminal-(?:\d+-)?r\d+)" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', svg):
+        x, y, text = float(t[2]), float(t[3]), html.unescape(t[4])
+        behind = [fill for cx, cy, w, h, fill in cells if cx <= x < cx + w and cy <= y <= cy + h]
+        if text.strip() and behind and fills.get(t[1]) == behind[-1]:
+            unreadable.append(text)
+    return unreadable
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_no_widget_text_is_drawn_in_the_background_colour(tmp_path: Path, theme: str) -> None:
+    """The README's first picture drew the shuttle's text (and at times the events and notices) in the background
+    colour: widgets drawn before the app's own styles were applied kept Textual's transparent default colour.
+    Taken the way the snapshots and the README's pictures are (a fresh headless run), where it showed."""
+    from textual._doc import take_svg_screenshot
+
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    app.runtime.settings.set("theme", theme)
+
+    async def filled(pilot: Any) -> None:
+        await wait_for_widgets(pilot, app)
+
+    svg = take_svg_screenshot(app=app, terminal_size=(120, 45), run_before=filled)
+    assert "去昌平的校车" in svg
+    assert text_in_the_background_colour(svg) == []
 
 
 def test_dashboard_snapshot(snap_compare: Any, tmp_path: Path) -> None:

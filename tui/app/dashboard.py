@@ -144,7 +144,9 @@ class Dashboard(VerticalScroll):
                 )
 
     def on_mount(self) -> None:
-        self.refresh_all()
+        # After the first paint: by then the app's own styles are applied. A widget drawn before them (a demo
+        # widget fills in a few ms) kept Textual's transparent default colour: text in the background colour.
+        self.call_after_refresh(self.refresh_all)
         for i, slot in enumerate(self.slots):
             every = tick_seconds(slot.spec)
             if every is not None:
