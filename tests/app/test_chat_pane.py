@@ -44,9 +44,15 @@ def shown(app: PkuHarnessApp) -> str:
     return "\n".join(parts)
 
 
+async def chat_ready(pilot: Any, app: PkuHarnessApp) -> Input:
+    """The chat input, once the assistant tab (mounted after the first paint) is there."""
+    await until(pilot, lambda: app.query("#chat-input"))
+    return app.query_one("#chat-input", Input)
+
+
 async def ask(pilot: Any, app: PkuHarnessApp, message: str) -> None:
     await pilot.press("2")
-    box = app.query_one("#chat-input", Input)
+    box = await chat_ready(pilot, app)
     box.value = message
     box.focus()
     await pilot.press("enter")
@@ -150,7 +156,8 @@ async def test_retry_and_resume_a_conversation(tmp_path: Path, fake: tuple[FakeO
         await until(pilot, lambda: app.query(".banner") and not pane.running, 15)
         assert "服务器出错了" in shown(app)
         pane.action_retry()
-        await until(pilot, lambda: "第二次成功" in shown(app), 10)
+        # Shown while it streams, stored when the turn ends: the answer is on screen before it is in the history.
+        await until(pilot, lambda: "第二次成功" in shown(app) and not pane.running, 10)
         cid = pane.cid
         assert [m["role"] for m in pane.history.messages(cid)] == ["user", "assistant"]  # type: ignore[arg-type]
         await pane.action_new()

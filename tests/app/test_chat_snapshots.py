@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Collapsible, Input
 
 from tests.app.helpers import settle, until
-from tests.app.test_chat_pane import NOW, SIZE, ask, shown
+from tests.app.test_chat_pane import NOW, SIZE, ask, chat_ready, shown
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tui.app.app import make_app
 from tui.app.chat_pane import ApprovalCard
@@ -49,7 +49,7 @@ def test_streamed_answer_with_an_expanded_tool_call(snap_compare: Any, tmp_path:
     app = scene(tmp_path, url)
 
     async def drive(pilot: Any) -> None:
-        app.query_one("#chat-input", Input).cursor_blink = False  # a blinking cursor makes the picture random
+        (await chat_ready(pilot, app)).cursor_blink = False  # a blinking cursor makes the picture random
         await ask(pilot, app, "二教今天有哪些空教室?")
         await until(pilot, lambda: "202" in shown(app) and "843" in shown(app), 10)
         app.query_one(".tool-ok", Collapsible).collapsed = False
@@ -64,7 +64,7 @@ def test_an_approval_card(snap_compare: Any, tmp_path: Path, server: Any) -> Non
     app = scene(tmp_path, url)
 
     async def drive(pilot: Any) -> None:
-        app.query_one("#chat-input", Input).cursor_blink = False  # a blinking cursor makes the picture random
+        (await chat_ready(pilot, app)).cursor_blink = False  # a blinking cursor makes the picture random
         await ask(pilot, app, "记住我住 45 楼")
         await until(pilot, lambda: app.query(ApprovalCard), 10)
         await pilot.pause(0.2)  # not settle(): the chat's worker is waiting for this card, it does not complete
@@ -78,7 +78,7 @@ def test_an_error_banner(snap_compare: Any, tmp_path: Path, server: Any) -> None
     app = scene(tmp_path, url)
 
     async def drive(pilot: Any) -> None:
-        app.query_one("#chat-input", Input).cursor_blink = False  # a blinking cursor makes the picture random
+        (await chat_ready(pilot, app)).cursor_blink = False  # a blinking cursor makes the picture random
         await ask(pilot, app, "你好")
         await until(pilot, lambda: app.query(".banner"), 10)
         await settle(pilot, app)
