@@ -233,6 +233,7 @@ CORPUS = [
         "IP addresses are never allowed",
     ),
     ("reserved id", files(PLUGIN_md=sub(MANIFEST, "id: sample", "id: memory")), "PLUGIN.md", 3, "reserved"),
+    ("the student's own id", files(PLUGIN_md=sub(MANIFEST, "id: sample", "id: user")), "PLUGIN.md", 3, "reserved"),
     (
         "unknown key (typo)",
         files(tools__add_yaml=sub(ADD, "effect: write", "effect: write\nuserOnyl: true")),

@@ -31,7 +31,11 @@ ABILITIES: dict[str, dict[str, Effect]] = {
 #: Most tools one plugin may declare: each one's schema goes into every model request (issue 15 item 13).
 MAX_TOOLS = 64
 #: Ids of the app's own host plugins, which community plugins may not take.
-RESERVED_IDS = frozenset({"memory", "scheduler", "dashboard", "plugins", "todos", "timetable", "app", "host", "system"})
+#: Ids of the app's own tools, and `user`, the source the scheduler records for the student's own checks (a plugin
+#: named `user` would pass for the student there).
+RESERVED_IDS = frozenset(
+    {"memory", "scheduler", "dashboard", "plugins", "todos", "timetable", "app", "host", "system", "user"}
+)
 
 _ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
 _SEMVER = re.compile(
