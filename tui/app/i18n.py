@@ -157,7 +157,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "cancel": {"zh": "取消", "en": "Cancel"},
     "update_title": {"zh": "更新需要你同意", "en": "This update needs your approval"},
     "added": {"zh": "新增的访问范围", "en": "New reach"},
-    "stronger": {"zh": "效果变强的工具", "en": "Tools with stronger effects"},
+    "stronger": {"zh": "效果有变化的工具", "en": "Tools whose effect changed"},
     "new_tool": {"zh": "新工具", "en": "new tool"},
     "removed": {"zh": "移除的工具", "en": "Removed tools"},
     "texts": {"zh": "说明有变化", "en": "Changed descriptions"},
