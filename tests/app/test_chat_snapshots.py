@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Collapsible, Input
+from textual.widgets import Collapsible
 
 from tests.app.helpers import settle, until
 from tests.app.test_chat_pane import NOW, SIZE, ask, chat_ready, shown
