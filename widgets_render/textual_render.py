@@ -36,6 +36,7 @@ from textual.widgets import (
 )
 
 from widgets_render.safe_text import clean
+from widgets_render.steady_select import SteadySelect
 from widgets_render.viewmodel import ErrorCard, Resolved, VNode
 
 BAR_WIDTH = 16
@@ -103,7 +104,7 @@ def field_widget(node: VNode) -> Widget:
         blank = initial is Select.NULL or not p.get("required")
         # Text, not Content: Select's type-to-search reads Text and str prompts only.
         prompts = [(literal(shown), key) for shown, key in choices]
-        widget: Widget = Select(prompts, value=initial, allow_blank=blank, name=name)
+        widget: Widget = SteadySelect(prompts, value=initial, allow_blank=blank, name=name)
     elif p.get("input") == "toggle":
         widget = Switch(value=bool(value), name=name)
     else:

@@ -282,7 +282,7 @@ class Scanner(ast.NodeVisitor):
         elif name == "OptionList":
             for arg in node.args:
                 self.check(arg, CONTENT, node, "OptionList option")
-        elif name == "Select" and node.args:
+        elif name in ("Select", "SteadySelect") and node.args:
             if not _options_safe(node.args[0], self.scope):
                 self.report(node, "Select option prompts")
         elif name == "notify" and isinstance(node.func, ast.Attribute):

@@ -30,6 +30,7 @@ from tui.app.tool_form import ToolFormScreen
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
 from widgets_render.safe_text import clean, one_line
+from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import as_markup, literal
 
 #: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
@@ -119,8 +120,8 @@ class PkuHarnessApp(App[None]):
         return VerticalScroll(
             Static(t("appearance", loc), markup=False, classes="heading"),
             Horizontal(
-                Select([("中文", "zh"), ("English", "en")], value=loc, allow_blank=False, id="language"),
-                Select(
+                SteadySelect([("中文", "zh"), ("English", "en")], value=loc, allow_blank=False, id="language"),
+                SteadySelect(
                     [(t("dark", loc), "dark"), (t("light", loc), "light")],
                     value=self.runtime.settings.get("theme"),
                     allow_blank=False,

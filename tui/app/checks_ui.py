@@ -23,6 +23,7 @@ from tui.runtime.scheduler.notices import Notice, Notices
 from tui.runtime.scheduler.timing import beijing
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
+from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import literal, plain
 
 SCHEDULES = [
@@ -65,11 +66,11 @@ class CheckDialog(ModalScreen[Check | None]):
                          markup=False, classes="muted")  # fmt: skip
             yield Input(clean(self.tool.title), placeholder=t("check_title", loc), id="check-title")
             with Horizontal():
-                yield Select([(literal(t(k, loc)), v or "custom") for k, v in SCHEDULES], value="every 30m",
+                yield SteadySelect([(literal(t(k, loc)), v or "custom") for k, v in SCHEDULES], value="every 30m",
                              allow_blank=False, id="check-schedule")  # fmt: skip
                 yield Input(placeholder="every 2h · 0 8 * * 1-5", id="check-custom", disabled=True)
             with Horizontal():
-                yield Select([(t("when_always", loc), "always"), (t("when_changed", loc), "changed"),
+                yield SteadySelect([(t("when_always", loc), "always"), (t("when_changed", loc), "changed"),
                               (t("when_expr", loc), "expr")], value="changed", allow_blank=False,
                              id="check-when")  # fmt: skip
                 yield Input(placeholder="result.balanceYuan < 20", id="check-condition", disabled=True)

@@ -11,6 +11,7 @@ from tui.app.i18n import t
 from tui.runtime.chat.providers import PRESETS, KeyringUnavailable, load_config, load_key, save_config, save_key
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
+from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import literal, plain
 
 
@@ -36,7 +37,7 @@ class ModelSettings(Vertical):
         provider = config.provider if config else "deepseek"
         preset = PRESETS[provider]
         with Horizontal():
-            yield Select(
+            yield SteadySelect(
                 [(literal(p.label), p.id) for p in PRESETS.values()],
                 value=provider,
                 allow_blank=False,

@@ -1,0 +1,46 @@
+"""Textual's `Select`, without its start-up race: every select of the app and of generated forms is this one.
+
+Textual 8.2's `Select` sets its value in its own mount handler and shows it through its `SelectCurrent` child
+with `query_one("#label")`; but the child composes that label in its own message loop, so a select mounted
+under load (the whole shell is recomposed when the student switches the language) can run the handler first and
+crash the app with `NoMatches: '#label'`. Here the current value is remembered until the label exists, and the
+label is composed showing it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import RenderableType
+from textual.app import ComposeResult
+from textual.widgets import Select
+from textual.widgets._select import NonSelectableStatic, NoSelection, SelectCurrent, SelectOverlay
+
+
+class _SteadyCurrent(SelectCurrent):
+    """The current value's box: an update that comes before the label is composed is shown once it is."""
+
+    def update(self, label: RenderableType | NoSelection) -> None:
+        """Show `label` now when the label widget exists, else keep it for compose()."""
+        if self.query("#label"):
+            super().update(label)
+            return
+        self.label = label  # markup: the Select's own option prompt, made safe where the options were built
+        self.has_value = label is not Select.NULL
+
+    def compose(self) -> ComposeResult:
+        shown = self.placeholder if isinstance(self.label, NoSelection) else self.label
+        yield NonSelectableStatic(shown, id="label")
+        yield NonSelectableStatic("▼", classes="arrow down-arrow")
+        yield NonSelectableStatic("▲", classes="arrow up-arrow")
+
+
+class SteadySelect(Select[Any]):
+    """`Select` whose first value never races its own label (see the module's docstring)."""
+
+    def compose(self) -> ComposeResult:
+        yield _SteadyCurrent(self.prompt)
+        yield SelectOverlay(type_to_search=self._type_to_search).data_bind(compact=Select.compact)
+
+
+__all__ = ["SteadySelect"]
