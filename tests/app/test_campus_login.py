@@ -172,7 +172,7 @@ def test_login_screen_snapshot(snap_compare: object, tmp_path: Path) -> None:
 
     async def run_before(pilot: object) -> None:
         app.login_needed("card", "not logged in to 校园卡 (card): log in first")
-        await until(pilot, lambda: login_screen(app) is not None)
+        await until(pilot, lambda: isinstance(app.focused, Input))  # mounted, its blink timer running
         for box in app.screen.query(Input):
             box.cursor_blink = False  # a blinking cursor makes the picture random (it failed in one run of five)
         await pilot.pause(0.1)  # type: ignore[attr-defined]
