@@ -13,15 +13,12 @@ import click
 from tui import __version__
 from tui.cli.campus import login, logout, status
 from tui.cli.chat import chat, model
-from tui.cli.output import fail_with
+from tui.cli.output import fail_store
 from tui.cli.plugin import plugin
 from tui.cli.plugins import open_link, plugins
 from tui.cli.scheduler import scheduler
 from tui.cli.tools import audit, permissions, tools
 from tui.runtime.store_faults import StoreError, os_fault
-
-#: The exit code of a command that met a store it cannot use.
-STORE_EXIT = 3
 
 
 class HarnessGroup(click.Group):
@@ -31,12 +28,12 @@ class HarnessGroup(click.Group):
         try:
             return super().invoke(ctx)
         except StoreError as e:  # its one sentence on stderr, exit code 3, no traceback
-            raise fail_with(e, STORE_EXIT) from None
+            raise fail_store(e) from None
         except OSError as e:
             fault = os_fault(e, e.filename or "the data folder")
             if fault is None:
                 raise
-            raise fail_with(fault, STORE_EXIT) from None
+            raise fail_store(fault) from None
 
 
 @click.group(cls=HarnessGroup, invoke_without_command=True)

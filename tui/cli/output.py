@@ -58,11 +58,18 @@ def fail(message: object) -> click.ClickException:
     return click.ClickException(clean(str(message)))
 
 
-def fail_with(message: object, exit_code: int) -> click.ClickException:
-    """`fail()` with its own exit code (3: the data store cannot be used)."""
-    error = fail(message)
-    error.exit_code = exit_code
-    return error
+#: The exit code of a command that met a data store it cannot use (a damaged, newer or read-only database, a full
+#: disk); click uses 1 for other errors and 2 for usage errors.
+STORE_EXIT = 3
+
+
+class _StoreFailure(click.ClickException):
+    exit_code = STORE_EXIT
+
+
+def fail_store(message: object) -> click.ClickException:
+    """`fail()` for a data store the command cannot use: one sentence on stderr, exit code 3."""
+    return _StoreFailure(clean(str(message)))
 
 
 def bad_parameter(message: object, hint: str) -> click.BadParameter:
@@ -83,7 +90,7 @@ __all__ = [
     "echo_json",
     "echo_json_text",
     "fail",
-    "fail_with",
+    "fail_store",
     "line",
     "usage_error",
 ]
