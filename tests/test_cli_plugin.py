@@ -102,3 +102,20 @@ def test_record_writes_a_test_file_that_then_passes(tmp_path: Path) -> None:
     assert "tool: echo" in text and "expect: X" in text and "2026-11-30T09:00:00+08:00" in text
     code, out, _ = invoke("plugin", "test", str(folder))
     assert code == 0 and out.strip().endswith("1 passed, 0 failed")
+
+
+def test_validate_warns_of_a_name_an_install_would_refuse(tmp_path: Path) -> None:
+    """`plugin validate` runs every check the app makes: a name or author imitating the official mark would be
+    refused at install, so validate says so (and built-in plugins, by pkuinfo, are official)."""
+    folder = tmp_path / "showcase"
+    shutil.copytree(SHOWCASE, folder)
+    _, before, _ = invoke("plugin", "validate", str(folder))
+    manifest = folder / "PLUGIN.md"
+    text = manifest.read_text("utf-8")
+    name = next(line for line in text.splitlines() if line.startswith("name:"))
+    manifest.write_text(text.replace(name, "name: 官方活动", 1), "utf-8")
+    code, out, err = invoke("plugin", "validate", str(folder))
+    assert code == 0 and before.endswith("tools, 1 warning\n") and out.endswith("tools, 2 warnings\n")
+    assert "PLUGIN.md: warning: its name '官方活动' uses" in err and "an author of your own" in err
+    code, out, err = invoke("plugin", "validate", str(Path(__file__).parent.parent / "plugins_builtin" / "wallet"))
+    assert code == 0 and "warning" not in out + err

@@ -18,6 +18,7 @@ from tui.lang.steps.errors import ToolError
 from tui.lang.steps.interpreter import Interpreter
 from tui.lang.testing.recorder import RecordingHost, test_file_text
 from tui.lang.testing.runner import run_tests
+from tui.runtime.official_mark import IMITATION_ADVICE, imitations
 
 
 def _folder(path: str) -> Path:
@@ -48,10 +49,20 @@ def validate_cmd(path: str) -> None:
         echo(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}", err=True)
         sys.exit(1)
     m = plugin.manifest
+    claims = [] if _builtin(folder) else imitations(m)
+    for claim in claims:  # the installer's check, so that validate says everything an install would refuse
+        echo(f"PLUGIN.md: warning: {claim}: {IMITATION_ADVICE}", err=True)
+    warnings += len(claims)
     echo(
         f"ok: {m.id} {m.version}, {len(plugin.tools)} tools"
         + (f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else "")
     )
+
+
+def _builtin(folder: Path) -> bool:
+    from tui.runtime.runtime import builtin_folders
+
+    return any(folder.resolve() == b.resolve() for b in builtin_folders())
 
 
 def test_cmd(path: str) -> None:

@@ -300,7 +300,8 @@ def refuse_imitation(fetched: Fetched) -> None:
     if found:
         raise InstallError(
             f"{fetched.link.text} is a community plugin, but {'; '.join(found)}: only plugins built into the app or "
-            f"from {OFFICIAL_REPO} carry the official mark, so this one is refused"
+            f"from {OFFICIAL_REPO} carry the official mark, so this one is refused (its author can give it an id, "
+            "a name and an author of their own)"
         )
 
 

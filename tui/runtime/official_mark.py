@@ -128,6 +128,13 @@ def imitation(text: str, author: bool = False) -> str | None:
     return None
 
 
+#: What an author whose plugin imitates the mark should do.
+IMITATION_ADVICE = (
+    "installed from anywhere but the official repository, such a plugin is refused; give it an id, a name and an "
+    "author of your own"
+)
+
+
 def imitations(manifest: Manifest) -> list[str]:
     """Sentences naming each field of `manifest` that claims the official mark."""
     fields: list[tuple[str, str, bool]] = [("id", manifest.id, False), ("name", manifest.name, False)]
