@@ -258,3 +258,15 @@ def test_a_migration_that_meets_a_full_disk_leaves_the_file_and_no_copy(
     with pytest.raises(StoreError, match="cannot be written: the disk is full"):
         Store(path)
     assert listing(tmp_path) == before  # rolled back, and the copy made before it is gone again
+
+
+def test_a_damaged_file_names_a_copy_to_put_back_only_when_there_is_one(tmp_path: Path) -> None:
+    path = tmp_path / "pku-harness.sqlite3"
+    garbage(path)
+    with pytest.raises(StoreError) as none:
+        Store(path)
+    assert ".bak" not in str(none.value) and "move it away to start with a new one" in str(none.value)
+    (tmp_path / "pku-harness.sqlite3.before-v7.bak").write_bytes(b"a copy")
+    with pytest.raises(StoreError) as one:
+        Store(path)
+    assert "put back the copy made before the last upgrade (pku-harness.sqlite3.before-v7.bak)" in str(one.value)

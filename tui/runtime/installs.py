@@ -193,8 +193,9 @@ class Installs:
             marked = vf.candidates(self.root, None)
             if marked:
                 log.warning(
-                    "%s holds %d version folder(s) the app wrote, but no plugin is installed: they are left as "
-                    "they are", self.root, len(marked),
+                    "%s holds %d version folder(s) the app wrote, but no plugin is installed (a new database?): the "
+                    "app leaves them as they are; install the plugins you want again, and delete the folders "
+                    "yourself once you no longer need them", self.root, len(marked),
                 )  # fmt: skip
             return []
         at = now_ms()

@@ -37,10 +37,12 @@ class StoreError(Exception):
 
 
 def damaged(path: str | Path, detail: str) -> StoreError:
+    file = Path(path)
+    copies = sorted(file.parent.glob(f"{file.name}.before-v*.bak")) if file.parent.is_dir() else []
+    # Only name copies that are there: advice to restore a file that does not exist is no advice.
+    restore = f", or put back the copy made before the last upgrade ({copies[-1].name})" if copies else ""
     return StoreError(
-        path,
-        f"{path} is damaged ({detail}) and was left as it is: move it away to start with a new one, or put back "
-        "a copy (the *.bak files beside it are copies made before each upgrade)",
+        path, f"{path} is damaged ({detail}) and was left as it is: move it away to start with a new one{restore}"
     )
 
 
