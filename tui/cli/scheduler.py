@@ -133,7 +133,10 @@ def approve(check_id: str) -> None:
             echo(f"{check_id} does not wait for approval")
             return
         checks.approve(check_id)
-        echo(f"approved {check_id}: next run {beijing(check.next_ms)} (Beijing time)")
+        if not check.enabled:  # approving does not resume it: the student paused it on purpose
+            echo(f"approved {check_id}; it is paused (pku-harness scheduler resume {check_id} to run it)")
+        else:
+            echo(f"approved {check_id}: next run {beijing(check.next_ms)} (Beijing time)")
     finally:
         runtime.close()
 

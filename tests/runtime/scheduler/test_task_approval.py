@@ -106,3 +106,18 @@ def test_tasks_plugins_stored_before_the_migration_wait_too(tmp_path: Path, monk
     monkeypatch.undo()
     waiting = {c.id: c.awaiting_approval for c in Checks(Store(path)).all()}
     assert waiting == {"s-0": True, "s-1": False, "s-2": False, "s-3": False, "s-4": False}
+
+
+def test_approving_a_paused_task_says_it_stays_paused(isolated_data_dir: Path) -> None:
+    store = Store(isolated_data_dir / "pku-harness.sqlite3")
+    checks = Checks(store)
+    task = checks.add("每日总结", "every 1h", prompt="总结今天的通知", source="nagger", needs_approval=True)
+    checks.set_enabled(task.id, False)
+    store.close()
+    out = cli(isolated_data_dir, "approve", task.id)
+    assert (
+        out.returncode == 0
+        and f"approved {task.id}; it is paused (pku-harness scheduler resume {task.id}" in out.stdout
+    )
+    again = Checks(Store(isolated_data_dir / "pku-harness.sqlite3")).get(task.id)
+    assert again is not None and not again.awaiting_approval and not again.enabled
