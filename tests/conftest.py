@@ -20,12 +20,15 @@ def shared_dir() -> Path:
     return Path(env) if env else REPO.parent / "shared"
 
 
+#: The shared expression conformance cases, kept in the project as test data: a fresh clone has no `../shared`.
+CONFORMANCE = REPO / "tests" / "fixtures" / "conformance" / "expressions.jsonl"
+
+
 @pytest.fixture
 def conformance_file() -> Path:
-    """The expression conformance cases; a missing file fails loudly rather than skipping the suite."""
-    path = shared_dir() / "conformance" / "expressions.jsonl"
-    assert path.exists(), f"conformance cases not found at {path}"
-    return path
+    """The expression conformance cases (the project's copy; `test_conformance` checks it against `../shared`)."""
+    assert CONFORMANCE.exists(), f"conformance cases not found at {CONFORMANCE}"
+    return CONFORMANCE
 
 
 @pytest.fixture(autouse=True)

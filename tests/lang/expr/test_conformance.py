@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tui.lang.testing.runner import same
 
 
@@ -48,3 +50,14 @@ def test_every_case_passes_through_the_batch_cli(conformance_file: Path, tmp_pat
             failures.append(f"{case['expr']!r}: expected {case.get('expect', 'an error')!r}, got {out}")
     assert not failures, f"{len(failures)} of {len(cases)} cases fail:\n" + "\n".join(failures)
     assert len(cases) >= 200
+
+
+def test_the_projects_copy_of_the_cases_is_the_shared_one() -> None:
+    """The cases are kept in the project (a fresh clone has no `../shared`); where the shared page is beside the
+    checkout, the copy must not have drifted from it."""
+    from tests.conftest import CONFORMANCE, shared_dir
+
+    shared = shared_dir() / "conformance" / "expressions.jsonl"
+    if not shared.exists():
+        pytest.skip(f"no shared conformance page at {shared} (a user's clone): the project's copy is the cases")
+    assert CONFORMANCE.read_bytes() == shared.read_bytes(), "update tests/fixtures/conformance from ../shared"
