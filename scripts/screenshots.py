@@ -17,10 +17,10 @@ from textual.app import App
 from textual.widgets import Select
 
 from tui.app.app import PkuHarnessApp, make_app
+from tui.app.dialogs.review import InstallReviewDialog, UpdateApprovalDialog
 from tui.app.preview import PreviewApp
-from tui.app.review_dialogs import InstallReviewDialog, UpdateApprovalDialog
 from tui.app.samples import SAMPLE_INSTALL, SAMPLE_UPDATE
-from tui.app.tool_form import ToolFormScreen
+from tui.app.screens.tool_form import ToolFormScreen
 from widgets_render.textual_render import GenButton, WidgetFrame
 
 NOW = "2026-11-30T12:00:00+08:00"

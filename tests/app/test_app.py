@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Select, Static, TabbedContent
 
 from tests.app.helpers import until
 from tui.app.app import PkuHarnessApp, make_app
-from tui.app.dashboard import Dashboard, slots, tick_seconds
+from tui.app.widgets.dashboard import Dashboard, slots, tick_seconds
 from widgets_render.textual_render import WidgetFrame
 
 NOW = "2026-11-30T12:00:00+08:00"
@@ -178,7 +178,8 @@ async def test_language_and_theme_switch_in_settings_and_are_remembered(tmp_path
         for _ in range(100):  # the shell recomposes in English; wait for it, never a fixed sleep
             await pilot.pause(0.05)
             labels = [str(tab.label) for tab in app.query("ContentTab")]
-            if labels[:1] == ["Home"] and app.query_one(TabbedContent).active == "settings":
+            settings = app.query_one(TabbedContent).active == "settings"
+            if labels[:1] == ["Home"] and settings and app.query("#reach"):  # the pane mounts after the tabs
                 break
         assert app.query_one(TabbedContent).active == "settings"
         assert labels[:4] == ["Home", "Assistant", "Plugins", "Settings"]
@@ -297,7 +298,7 @@ async def test_a_failed_refresh_keeps_the_last_good_data_with_its_age(tmp_path: 
 
 async def test_a_source_that_never_answers_becomes_load_timeout(tmp_path: Path, monkeypatch: Any) -> None:
     # 15 s in the app; short here, yet long enough that the other widgets load in time on a busy CI machine
-    monkeypatch.setattr("tui.app.dashboard.LOAD_TIMEOUT_S", 2.5)
+    monkeypatch.setattr("tui.app.widgets.dashboard.LOAD_TIMEOUT_S", 2.5)
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)
     real_read = app.runtime.sources.read
 

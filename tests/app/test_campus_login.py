@@ -17,7 +17,8 @@ from tests.app.helpers import until
 from tests.conftest import MemoryKeyring
 from tests.runtime.fake_campus import FakeCampus
 from tui.app.app import make_app
-from tui.app.campus_login import LoginScreen, TokenScreen, VaultFileScreen
+from tui.app.dialogs.credentials import TokenScreen, VaultFileScreen
+from tui.app.dialogs.login import LoginScreen
 
 USER, PASSWORD = "2100012345", "correct horse"
 SIZE = (120, 45)
@@ -97,7 +98,7 @@ async def test_an_account_with_the_mobile_token_asks_for_its_code(fake: FakeCamp
 
 
 async def test_qr_login_in_the_app(fake: FakeCampus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("tui.app.campus_login.QR_EVERY", 0.02)
+    monkeypatch.setattr("tui.app.dialogs.login.QR_EVERY", 0.02)
     app = make_app(demo=True, data_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = LoginScreen(app.runtime.campus, ["treehole"], "zh")

@@ -13,9 +13,10 @@ from textual.widgets import Button, Collapsible, Input, Markdown, Static
 from tests.app.helpers import settle, until
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tui.app.app import PkuHarnessApp, make_app
-from tui.app.chat_pane import ApprovalCard, ChatPane
-from tui.app.dialogs import ChooseDialog, ConfirmDialog
-from tui.app.tool_form import ToolFormScreen
+from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
+from tui.app.screens.tool_form import ToolFormScreen
+from tui.app.widgets.approval_card import ApprovalCard
+from tui.app.widgets.chat_pane import ChatPane
 from tui.runtime.chat.providers import save_config
 
 NOW = "2026-11-30T12:00:00+08:00"

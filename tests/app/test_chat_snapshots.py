@@ -13,7 +13,7 @@ from tests.app.helpers import settle, until
 from tests.app.test_chat_pane import NOW, SIZE, ask, chat_ready, shown
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tui.app.app import make_app
-from tui.app.chat_pane import ApprovalCard
+from tui.app.widgets.approval_card import ApprovalCard
 from tui.runtime.chat.providers import save_config
 
 

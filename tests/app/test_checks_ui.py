@@ -10,8 +10,9 @@ from textual.widgets import Button, DataTable, Input, Select
 
 from tests.app.helpers import settle, until
 from tui.app.app import make_app
-from tui.app.checks_ui import CheckDialog, NotificationCentre, RunLogDialog
-from tui.app.tool_form import ToolFormScreen
+from tui.app.dialogs.check import CheckDialog, RunLogDialog
+from tui.app.dialogs.notifications import NotificationCentre
+from tui.app.screens.tool_form import ToolFormScreen
 from tui.runtime.scheduler.checks import Checks
 from widgets_render.textual_render import GenButton
 
@@ -85,7 +86,7 @@ async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
 
 
 async def test_an_assistant_tasks_notification_opens_its_conversation(tmp_path: Path) -> None:
-    from tui.app.chat_pane import ChatPane
+    from tui.app.widgets.chat_pane import ChatPane
     from tui.runtime.chat.history import ChatHistory
 
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
-from tui.app.tool_form import result_view
+from tui.app.widgets.result_view import result_view
 
 MARKUP = "[/bold]坏\x1b[31m"
 

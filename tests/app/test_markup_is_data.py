@@ -18,7 +18,7 @@ from tests.app.helpers import settle, until
 from tests.app.test_app import NOW
 from tests.fixtures.hostile import BROKEN, CLICK, ESCAPES, FORBIDDEN, hostile_plugin
 from tui.app.app import PkuHarnessApp, make_app
-from tui.app.plugin_screen import PluginScreen
+from tui.app.screens.plugin_screen import PluginScreen
 from widgets_render.textual_render import GenButton, WidgetFrame
 
 SHOT = "x"  # what CLICK would save in the working directory

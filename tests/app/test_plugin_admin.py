@@ -13,8 +13,8 @@ from textual.widgets import DataTable, Input, Switch
 from tests.app.helpers import settle, until
 from tests.runtime.fake_github import FakeGitHub, plugin_files
 from tui.app.app import PkuHarnessApp, make_app
-from tui.app.dialogs import ChooseDialog, ConfirmDialog
-from tui.app.review_dialogs import InstallReviewDialog, UpdateApprovalDialog
+from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
+from tui.app.dialogs.review import InstallReviewDialog, UpdateApprovalDialog
 from tui.runtime.plugin_fetch import PluginFetcher
 
 TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"

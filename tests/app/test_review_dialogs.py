@@ -9,7 +9,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from tui.app.review_dialogs import InstallReviewDialog, UpdateApprovalDialog
+from tui.app.dialogs.review import InstallReviewDialog, UpdateApprovalDialog
 from tui.app.samples import SAMPLE_INSTALL, SAMPLE_UPDATE
 
 

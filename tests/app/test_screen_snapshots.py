@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tui.app.app import make_app
-from tui.app.plugin_screen import PluginScreen
+from tui.app.screens.plugin_screen import PluginScreen
 from widgets_render.textual_render import WidgetFrame
 
 ROOT = Path(__file__).resolve().parents[2]

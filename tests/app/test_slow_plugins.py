@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from textual.widgets import TabbedContent
 
-from tui.app import dashboard
 from tui.app.app import make_app
-from tui.app.dashboard import WidgetFrame
+from tui.app.widgets import dashboard
+from tui.app.widgets.dashboard import WidgetFrame
 from tui.lang.steps.interpreter import Interpreter
 
 from .helpers import until

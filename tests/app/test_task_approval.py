@@ -9,7 +9,7 @@ from textual.widgets import DataTable, OptionList, Static
 
 from tests.app.helpers import until
 from tui.app.app import make_app
-from tui.app.dialogs import ChooseDialog, ConfirmDialog
+from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
 from tui.runtime.scheduler.checks import Checks
 
 NOW = "2026-11-30T12:00:00+08:00"

@@ -10,23 +10,26 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Switch, TabbedContent, TabPane
 
-from tui.app.campus_login import CampusSettings, LoginScreen
-from tui.app.chat_pane import ChatPane
-from tui.app.checks_ui import ChecksPanel, NotificationCentre
-from tui.app.dashboard import Dashboard
+from tui.app.dialogs.login import LoginScreen
+from tui.app.dialogs.notifications import NotificationCentre
+from tui.app.harness import HarnessApp
 from tui.app.i18n import t
-from tui.app.model_settings import ModelSettings
 from tui.app.person import AppPerson
-from tui.app.plugin_admin import InstallBar, PluginAdmin, installed_table
-from tui.app.plugin_screen import PluginScreen, pick_text
-from tui.app.tool_form import ToolFormScreen
+from tui.app.screens.plugin_screen import PluginScreen, pick_text
+from tui.app.screens.tool_form import ToolFormScreen
+from tui.app.widgets.campus_settings import CampusSettings
+from tui.app.widgets.chat_pane import ChatPane
+from tui.app.widgets.checks_panel import ChecksPanel
+from tui.app.widgets.dashboard import Dashboard
+from tui.app.widgets.model_settings import ModelSettings
+from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin, installed_table
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
 from widgets_render.safe_text import clean, one_line
@@ -43,20 +46,11 @@ CHECKS_EVERY_S, CHECKS_FIRST_S = 30.0, 5.0
 THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
 
-class PkuHarnessApp(App[None]):
+class PkuHarnessApp(HarnessApp):
     """首页 (dashboard), 助手 (assistant), 插件 (plugins), 设置 (settings)."""
 
     TITLE = "PKU harness"
-    CSS = """
-    Screen { background: $background; }
-    #assistant-pane Static { padding: 1 2; }
-    #settings-pane .heading, #plugins-pane .heading { padding: 1 1 0 1; text-style: bold; color: $accent; }
-    #appearance { height: auto; padding: 0 1; }
-    #appearance Select { width: 24; margin-right: 2; }
-    #auto-update-row { height: auto; padding: 0 1; }
-    #auto-update-row Static { padding: 1 1; width: auto; }
-    DataTable { height: auto; max-height: 24; }
-    """
+    CSS_PATH = Path(__file__).with_name("app.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "刷新 Refresh"),
         Binding("n", "notifications", "通知 Notifications", show=False),
@@ -105,7 +99,7 @@ class PkuHarnessApp(App[None]):
         loc = self.locale
         return VerticalScroll(
             Static(t("add_plugin", loc), markup=False, classes="heading"),
-            InstallBar(loc),
+            InstallBar(loc, self.admin.install),
             Static(t("screens", loc), markup=False, classes="heading"),
             self.screens_table(),
             Static(t("tools_heading", loc), markup=False, classes="heading"),

@@ -8,18 +8,18 @@ from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
-from tui.app.dialogs import CodePrompt
+from tui.app.dialogs.prompts import CodePrompt
 from tui.app.i18n import t
 from tui.runtime.review import InstallReview
 
 if TYPE_CHECKING:
-    from tui.app.app import PkuHarnessApp
+    from tui.app.harness import HarnessApp
 
 
 class AppPerson:
     """The runtime's `PersonUi`, answered by dialogs in the running app."""
 
-    def __init__(self, app: PkuHarnessApp) -> None:
+    def __init__(self, app: HarnessApp) -> None:
         self.app = app
 
     async def _ask(self, screen: Screen[Any]) -> Any:
@@ -57,6 +57,6 @@ class AppPerson:
         return code if isinstance(code, str) else None
 
     async def review_install(self, review: InstallReview) -> bool:
-        from tui.app.review_dialogs import InstallReviewDialog  # Markdown costs ~35 ms: not on the start path
+        from tui.app.dialogs.review import InstallReviewDialog  # Markdown costs ~35 ms: not on the start path
 
         return bool(await self._ask(InstallReviewDialog(review, self.app.locale)))

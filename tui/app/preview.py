@@ -31,10 +31,7 @@ WIDTHS = {"small": 32, "medium": 62, "large": 62}
 class PreviewApp(App[None]):
     """Shows widgets at one size with their problems; polls the files once a second."""
 
-    CSS = """
-    #widgets { width: auto; }
-    #problems { width: 1fr; padding: 0 1; color: $warning; }
-    """
+    CSS_PATH = Path(__file__).with_name("preview.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [("q", "quit", "退出 Quit"), ("r", "reload", "重新载入 Reload")]
 
     def __init__(

@@ -5,6 +5,7 @@ its actions run as the `user` caller through the runtime's one gate.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -14,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, Static, Switch
 
-from tui.app.dialogs import CodePrompt, ConfirmDialog
+from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.lang.expr import beijing_now
@@ -83,22 +84,7 @@ class PluginScreen(Screen[None]):
         Binding("escape", "back", "返回 Back"),
         Binding("r", "reload", "刷新 Refresh"),
     ]
-    DEFAULT_CSS = """
-    PluginScreen #screen-body { padding: 0 1; }
-    PluginScreen .gen-column, PluginScreen .gen-row, PluginScreen .gen-form, PluginScreen .gen-field,
-    PluginScreen .gen-list, PluginScreen .gen-bars, PluginScreen .gen-card { height: auto; }
-    PluginScreen .gen-card { border: round $primary 50%; padding: 0 1; }
-    PluginScreen .gen-row > * { width: auto; margin-right: 1; }
-    PluginScreen .gen-field-label { color: $text-muted; margin-top: 1; }
-    PluginScreen .gen-submit { margin-top: 1; }
-    PluginScreen .gen-table { height: auto; max-height: 30; }
-    PluginScreen .-invalid { border: tall $error; }
-    PluginScreen .tone-muted { color: $text-muted; }
-    PluginScreen .tone-bad { color: $error; }
-    PluginScreen .tone-warn { color: $warning; }
-    PluginScreen .tone-ok { color: $success; }
-    PluginScreen .tone-accent, PluginScreen .gen-stat { color: $accent; text-style: bold; }
-    """
+    CSS_PATH = Path(__file__).with_name("plugin_screen.tcss")
 
     def __init__(
         self,

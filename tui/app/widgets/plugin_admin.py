@@ -8,6 +8,7 @@ shell is rebuilt, so the dashboard, the tables and the command palette all show 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -17,14 +18,14 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Button, DataTable, Input
 
-from tui.app.dialogs import ChooseDialog, ConfirmDialog
+from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
 from tui.app.i18n import t
 from tui.runtime.installer import Installer, InstallError, UpdateOutcome
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal
 
 if TYPE_CHECKING:
-    from tui.app.app import PkuHarnessApp
+    from tui.app.harness import HarnessApp
 
 
 class InstallBar(Horizontal):
@@ -36,9 +37,10 @@ class InstallBar(Horizontal):
     InstallBar Button { margin-left: 1; }
     """
 
-    def __init__(self, locale: str) -> None:
+    def __init__(self, locale: str, install: Callable[[str], Awaitable[bool]]) -> None:
         super().__init__(id="install-bar")
         self.locale = locale
+        self._install = install
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder=t("paste_link", self.locale), id="install-link")
@@ -49,11 +51,10 @@ class InstallBar(Horizontal):
     def go(self) -> None:
         link = self.query_one("#install-link", Input).value.strip()
         if link:
-            app: PkuHarnessApp = self.app  # type: ignore[assignment]
-            app.run_worker(app.admin.install(link), group="install", exclusive=True)
+            self.app.run_worker(self._install(link), group="install", exclusive=True)
 
 
-def installed_table(app: PkuHarnessApp) -> DataTable[Text]:
+def installed_table(app: HarnessApp) -> DataTable[Text]:
     """Installed plugins: version, official or community, auto-update, a waiting update, what rollback gives."""
     loc = app.locale
     table: DataTable[Text] = DataTable(id="installed", cursor_type="row")
@@ -81,7 +82,7 @@ def installed_table(app: PkuHarnessApp) -> DataTable[Text]:
 class PluginAdmin:
     """The app's side of installing and updating; one per app."""
 
-    def __init__(self, app: PkuHarnessApp) -> None:
+    def __init__(self, app: HarnessApp) -> None:
         self.app = app
         self._installer: Installer | None = None
         self._checking = False
@@ -97,7 +98,7 @@ class PluginAdmin:
 
     async def install(self, link: str) -> bool:
         """Fetch and validate (in a thread), show the review, install only on 安装. True when installed."""
-        from tui.app.review_dialogs import InstallReviewDialog  # Markdown costs ~35 ms: not on the start path
+        from tui.app.dialogs.review import InstallReviewDialog  # Markdown costs ~35 ms: not on the start path
 
         loc = self.app.locale
         self._say(t("fetching", loc))
@@ -179,7 +180,7 @@ class PluginAdmin:
         await getattr(self, f"_{actions[choice]}")(plugin_id)
 
     async def _review(self, plugin_id: str) -> None:
-        from tui.app.review_dialogs import UpdateApprovalDialog
+        from tui.app.dialogs.review import UpdateApprovalDialog
 
         review = self.installer.pending_review(plugin_id)
         if review is None:

@@ -1,4 +1,5 @@
-"""Small typed modal dialogs: a yes/no confirmation and the verification-code prompt."""
+"""The small typed prompts every part of the app asks with: a yes/no confirmation, a choice from a list and the
+verification-code prompt."""
 
 from __future__ import annotations
 

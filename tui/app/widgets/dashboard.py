@@ -13,10 +13,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, VerticalScroll
 from textual.widgets import Static
 
-from tui.app.dialogs import ChooseDialog
+from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
-from tui.app.plugin_screen import open_from_widget, pick_text
+from tui.app.screens.plugin_screen import open_from_widget, pick_text
 from tui.lang.documents.common import parse_duration
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime

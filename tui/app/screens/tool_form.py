@@ -1,27 +1,18 @@
-"""Run any plugin tool by hand: a form generated from its input fields, the result as a table or a JSON tree.
-
-The form is an ordinary genui screen built in code (every field `fromTool`), so it shares the plugin screens'
-validation, status-result handling (verification code, fields to fill) and `user` caller.
-"""
+"""Run any plugin tool by hand: a form generated from its input fields, the result below it."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from rich.text import Text
 from textual import on
-from textual.widgets import Button, DataTable, Pretty, Static
+from textual.widgets import Button, Static
 
 from tui.app.i18n import t
-from tui.app.plugin_screen import PluginScreen
+from tui.app.screens.plugin_screen import PluginScreen
+from tui.app.widgets.result_view import result_view
 from tui.runtime.registry import ToolInfo
 from tui.runtime.runtime import Runtime
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import literal
-
-#: Rows shown when a result is a list of objects; the rest is counted, not dropped silently.
-RESULT_ROWS = 200
 
 
 def tool_form_spec(tool: ToolInfo, fields: list[str], locale: str) -> dict[str, Any]:
@@ -80,7 +71,7 @@ class ToolFormScreen(PluginScreen):
 
     @on(Button.Pressed, "#notify-me")
     def notify_me(self) -> None:
-        from tui.app.checks_ui import CheckDialog
+        from tui.app.dialogs.check import CheckDialog
         from tui.runtime.scheduler.timing import beijing
 
         def created(check: Any) -> None:
@@ -88,26 +79,3 @@ class ToolFormScreen(PluginScreen):
                 self.app.notify(clean(t("check_created", self.locale).format(at=beijing(check.next_ms))), markup=False)
 
         self.app.push_screen(CheckDialog(self.runtime.store, self.tool, self.last_input, self.locale), created)
-
-
-def result_view(result: Any, widget_id: str = "result") -> DataTable[Text] | Pretty:
-    """A list of flat objects as a table (one column per key); anything else as a JSON tree."""
-    rows = result.get("items") if isinstance(result, dict) and isinstance(result.get("items"), list) else result
-    if isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows):
-        keys: list[str] = []
-        for row in rows[:RESULT_ROWS]:
-            keys.extend(k for k in row if k not in keys)
-        table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
-        table.add_columns(*map(literal, keys))
-        for row in rows[:RESULT_ROWS]:
-            table.add_row(*[literal(_cell(row.get(k))) for k in keys])
-        if len(rows) > RESULT_ROWS:
-            table.add_row(literal(f"+{len(rows) - RESULT_ROWS}"), *[literal("")] * (len(keys) - 1))
-        return table
-    return Pretty(result, id=widget_id)
-
-
-def _cell(value: Any) -> str:
-    """One table cell's text: text as is, anything structured as compact JSON (shown through `literal()`)."""
-    text = value if isinstance(value, str) else "" if value is None else json.dumps(value, ensure_ascii=False)
-    return text[:200]

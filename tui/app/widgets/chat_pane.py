@@ -2,9 +2,9 @@
 
 Streamed text is rendered as Markdown as it arrives; reasoning goes into a collapsed block; each tool call is
 one line (title, status, time) that expands to its arguments and full result, failures expanded; an approval
-card stays in the log showing exactly what is approved and what was decided; errors become a banner saying
-what to do. Without a model the pane says how to set one up and still offers every tool through its form.
-Every text from the model, a plugin or a server is cleaned of terminal control codes and shown without markup.
+card (`approval_card.py`) stays in the log showing exactly what is approved and what was decided; errors become a
+banner saying what to do. Without a model the pane says how to set one up and still offers every tool through its
+form. Every text from the model, a plugin or a server is cleaned of terminal control codes and shown without markup.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Collapsible, Input, Static
 
-from tui.app.dialogs import ChooseDialog
+from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.i18n import t
+from tui.app.widgets.approval_card import ApprovalCard
 from tui.runtime.gate import Approval, ApprovalRequest
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
@@ -28,11 +29,11 @@ from widgets_render.textual_render import plain
 if TYPE_CHECKING:
     from textual.widgets import Markdown
 
-    from tui.app.app import PkuHarnessApp
+    from tui.app.harness import HarnessApp
     from tui.runtime.chat.agent import AgentEvent, ToolView
     from tui.runtime.chat.client import ModelError
 
-EFFECT_NAMES = {"read": "只读", "write": "修改", "money": "涉及金钱", "public": "公开发布"}
+
 ERROR_ACTIONS = {
     "auth": "error_auth",
     "balance": "error_balance",
@@ -44,68 +45,6 @@ ERROR_ACTIONS = {
     "dropped": "error_dropped",
     "bad_request": "error_request",
 }
-
-
-class ApprovalCard(Vertical):
-    """Plugin, tool, effect, the exact arguments and why it asks; allow once / always / deny with a reason."""
-
-    DEFAULT_CSS = """
-    ApprovalCard { height: auto; border: round $warning; padding: 0 1; margin: 1 0; }
-    ApprovalCard .args { background: $boost; }
-    ApprovalCard Horizontal { height: auto; }
-    ApprovalCard Button { margin-right: 1; }
-    ApprovalCard Input { width: 1fr; }
-    ApprovalCard .decided { color: $accent; text-style: bold; }
-    """
-
-    def __init__(self, request: ApprovalRequest, locale: str, plugin_name: str) -> None:
-        super().__init__(classes="approval")
-        self.request = request
-        self.locale = locale
-        self.plugin_name = plugin_name
-        self.answer: asyncio.Future[Approval] = asyncio.get_running_loop().create_future()
-
-    def compose(self) -> ComposeResult:
-        r, loc = self.request, self.locale
-        tool = r.tool
-        effect = EFFECT_NAMES.get(tool.effect, tool.effect) if loc == "zh" else tool.effect
-        yield Static(t("approve_heading", loc), markup=False, classes="heading")
-        yield Static(plain(f"{self.plugin_name} · {tool.title} ({tool.id}) · {effect}"), markup=False)
-        yield Static(plain(json.dumps(r.arguments, ensure_ascii=False, indent=2)), markup=False, classes="args")
-        yield Static(plain(f"{t('why_ask', loc)}：{r.reason}"), markup=False)
-        with Horizontal(classes="choices"):
-            yield Button(t("allow_once", loc), id="once", variant="primary")
-            yield Button(plain(t("allow_always", loc).format(effect=effect)), id="always")
-            yield Button(t("deny", loc), id="deny", variant="error")
-            yield Input(placeholder=t("deny_reason", loc), id="reason")
-
-    @on(Button.Pressed)
-    def pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if self.answer.done():
-            return
-        reason = self.query_one("#reason", Input).value
-        choice = {
-            "once": Approval(True),
-            "always": Approval(True, always=True),
-            "deny": Approval(False, reason=reason),
-        }.get(event.button.id or "", Approval(False))
-        self.decide(choice)
-
-    def decide(self, choice: Approval) -> None:
-        """Record the answer; the card stays, with the buttons replaced by what was decided."""
-        if self.answer.done():
-            return
-        self.answer.set_result(choice)
-        loc = self.locale
-        if choice.allow and choice.always:
-            decided = t("decided_always", loc).format(plugin=self.plugin_name, effect=self.request.tool.effect)
-        elif choice.allow:
-            decided = t("decided_once", loc)
-        else:
-            decided = t("decided_deny", loc) + (f"：{choice.reason}" if choice.reason.strip() else "")
-        self.query_one(".choices").remove()
-        self.mount(Static(plain(decided), markup=False, classes="decided"))
 
 
 class ChatApprover:
@@ -172,7 +111,7 @@ class ChatPane(Vertical):
         Binding("up", "edit_last", "编辑上一条 Edit", show=False),
     ]
 
-    def __init__(self, app: PkuHarnessApp) -> None:
+    def __init__(self, app: HarnessApp) -> None:
         super().__init__(id="chat")
         self.shell = app
         self.runtime = app.runtime
@@ -400,7 +339,7 @@ class ChatPane(Vertical):
 
     @work(group="chat", exclusive=True, exit_on_error=False)
     async def retry(self) -> None:
-        from tui.app.dialogs import ConfirmDialog
+        from tui.app.dialogs.prompts import ConfirmDialog
 
         assert self.cid is not None
         messages = self.history.messages(self.cid)
@@ -420,7 +359,7 @@ class ChatPane(Vertical):
     @work(group="chat-dialog", exclusive=True)
     async def action_delete_conversation(self) -> None:
         """Delete the conversation in view (asked first)."""
-        from tui.app.dialogs import ConfirmDialog
+        from tui.app.dialogs.prompts import ConfirmDialog
 
         if self.cid is None or self.running:
             return
@@ -457,7 +396,7 @@ class ChatPane(Vertical):
     @work(group="chat-dialog", exclusive=True)
     async def action_run_tool(self) -> None:
         """Without a model (or any time): pick a plugin tool and run it from its form, as the student."""
-        from tui.app.tool_form import ToolFormScreen
+        from tui.app.screens.tool_form import ToolFormScreen
 
         tools = [tl for tl in self.runtime.registry.tools() if tl.plugin_id in self.runtime.registry.plugins]
         labels = [clean(f"{self.runtime.registry.plugin_name(tl.plugin_id)} · {tl.title} ({tl.id})") for tl in tools]

@@ -1,0 +1,1 @@
+"""The app's dialogs: typed modal screens (ModalScreen[T]) that answer one question."""

@@ -1,0 +1,147 @@
+""" "Notify me when…" from a tool result, and a scheduled check's run log, as typed dialogs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Input, Select, Static
+
+from tui.app.dialogs.prompts import DIALOG_CSS
+from tui.app.i18n import t
+from tui.runtime.registry import ToolInfo
+from tui.runtime.scheduler.checks import Check, Checks
+from tui.runtime.scheduler.timing import beijing
+from tui.runtime.store import Store
+from widgets_render.safe_text import clean
+from widgets_render.steady_select import SteadySelect
+from widgets_render.textual_render import literal, plain
+
+SCHEDULES = [
+    ("every_30m", "every 30m"),
+    ("every_1h", "every 1h"),
+    ("daily_0730", "30 7 * * *"),
+    ("weekdays_0800", "0 8 * * 1-5"),
+    ("custom", ""),
+]
+
+
+#: "Tell me when it changes": object comparison is by identity in the plugin language, so compare the JSON text.
+CHANGED = "previous != null && stringify(result) != stringify(previous)"
+
+
+class CheckDialog(ModalScreen[Check | None]):
+    """Create a check on a read tool with the input just used: schedule, optional condition, message."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="CheckDialog")
+        + """
+    CheckDialog > Vertical { width: 80; }
+    CheckDialog .muted { color: $text-muted; }
+    CheckDialog #check-error { color: $error; }
+    CheckDialog Select { width: 1fr; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消 Cancel")]
+
+    def __init__(self, store: Store, tool: ToolInfo, args: dict[str, Any], locale: str) -> None:
+        super().__init__()
+        self.store = store
+        self.tool = tool
+        self.args = args
+        self.locale = locale
+
+    def compose(self) -> ComposeResult:
+        loc = self.locale
+        with Vertical():
+            yield Static(t("notify_me", loc), markup=False, classes="title")
+            yield Static(plain(f"{self.tool.title} ({self.tool.id}) {json.dumps(self.args, ensure_ascii=False)}"),
+                         markup=False, classes="muted")  # fmt: skip
+            yield Input(clean(self.tool.title), placeholder=t("check_title", loc), id="check-title")
+            with Horizontal():
+                yield SteadySelect([(literal(t(k, loc)), v or "custom") for k, v in SCHEDULES], value="every 30m",
+                             allow_blank=False, id="check-schedule")  # fmt: skip
+                yield Input(placeholder="every 2h · 0 8 * * 1-5", id="check-custom", disabled=True)
+            with Horizontal():
+                yield SteadySelect([(t("when_always", loc), "always"), (t("when_changed", loc), "changed"),
+                              (t("when_expr", loc), "expr")], value="changed", allow_blank=False,
+                             id="check-when")  # fmt: skip
+                yield Input(placeholder="result.balanceYuan < 20", id="check-condition", disabled=True)
+            yield Input(placeholder=t("check_message", loc), id="check-message")
+            yield Static("", markup=False, id="check-error")
+            with Horizontal():
+                yield Button(t("cancel", loc), id="check-cancel")
+                yield Button(t("save", loc), id="check-save", variant="primary")
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Select.Changed)
+    def chosen(self, event: Select.Changed) -> None:
+        event.stop()  # not the app's language/theme selects
+        self.query_one("#check-custom", Input).disabled = self.query_one("#check-schedule", Select).value != "custom"
+        self.query_one("#check-condition", Input).disabled = self.query_one("#check-when", Select).value != "expr"
+
+    @on(Button.Pressed, "#check-cancel")
+    def cancelled(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#check-save")
+    def save(self) -> None:
+        schedule = str(self.query_one("#check-schedule", Select).value)
+        if schedule == "custom":
+            schedule = self.query_one("#check-custom", Input).value.strip()
+        when = self.query_one("#check-when", Select).value
+        condition = {"always": None, "changed": CHANGED}.get(str(when), self.query_one("#check-condition", Input).value)
+        try:
+            check = Checks(self.store).add(
+                self.query_one("#check-title", Input).value,
+                schedule,
+                tool=self.tool.id,
+                args=self.args,
+                condition=condition or None,
+                message=self.query_one("#check-message", Input).value.strip() or None,
+            )
+        except ValueError as e:
+            self.query_one("#check-error", Static).update(plain(str(e)))
+            return
+        self.dismiss(check)
+
+
+class RunLogDialog(ModalScreen[None]):
+    """One check's runs, newest first."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="RunLogDialog") + "RunLogDialog > Vertical { width: 100; }"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "关闭 Close")]
+
+    def __init__(self, checks: Checks, check: Check, locale: str) -> None:
+        super().__init__()
+        self.checks = checks
+        self.check = check
+        self.locale = locale
+
+    def compose(self) -> ComposeResult:
+        loc = self.locale
+        with Vertical():
+            yield Static(plain(f"{self.check.title} · {self.check.timing}"), markup=False, classes="title")
+            table: DataTable[Text] = DataTable(id="run-log", zebra_stripes=True)
+            table.add_columns(t("time", loc), "ms", t("outcome", loc), t("detail", loc))
+            for run in self.checks.runs(self.check.id):
+                table.add_row(literal(beijing(run.at_ms)), literal(str(run.duration_ms)),
+                              literal(t(f"outcome_{run.outcome}", loc)), literal(run.detail[:100]))  # fmt: skip
+            yield table
+            with Horizontal():
+                yield Button(t("close", loc), id="run-log-close")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#run-log-close")
+    def closed(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,165 @@
+"""The campus login dialog: password or QR code (drawn dark on white), the SMS code and its cool-down."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Static
+
+from tui.app.dialogs.prompts import DIALOG_CSS
+from tui.app.i18n import t
+from tui.runtime.campus.iaaa import LoginError, QrLogin
+from tui.runtime.campus.qr_image import draw
+from tui.runtime.campus.services import SERVICES, service
+from tui.runtime.campus.session import CampusSession
+from tui.runtime.campus.vault import FileVault, VaultError
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import literal, plain
+
+QR_POLLS, QR_EVERY = 60, 3.0  # about three minutes, as the IAAA page waits (campus.md §2.2)
+
+
+SMS_COOLDOWN_S = 60.0
+
+
+def qr_text(png: bytes) -> Text:
+    """The QR code drawn dark-on-white whatever the terminal's theme (phones read that reliably)."""
+    lines, drawn = draw(png, light_as_block=False)
+    return Text("\n".join(lines), style="#000000 on #ffffff", no_wrap=True) if drawn else literal(lines[0])
+
+
+class LoginScreen(ModalScreen[bool]):
+    """IAAA login for the services the plugins use: student id, hidden password, an optional mobile-token code,
+    "remember" (the vault), or a QR code to scan with the 北京大学 app. Dismisses True once logged in."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="LoginScreen")
+        + """
+    LoginScreen > Vertical { width: 72; }
+    LoginScreen .title { text-style: bold; }
+    LoginScreen .muted { color: $text-muted; }
+    LoginScreen #login-error { color: $error; }
+    LoginScreen #login-qr { width: auto; height: auto; margin: 1 0; display: none; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消 Cancel")]
+
+    def __init__(self, session: CampusSession, services: list[str], locale: str, reason: str = "") -> None:
+        super().__init__()
+        self.session = session
+        self.services = services
+        self.locale = locale
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        loc = self.locale
+        titles = ("、" if loc == "zh" else ", ").join(SERVICES[s].title_for(loc) for s in self.services)
+        with Vertical():
+            yield Static(t("login_title", loc), markup=False, classes="title")
+            yield Static(plain(self.reason or t("login_for", loc).format(services=titles)),
+                         markup=False, classes="muted", id="login-reason")  # fmt: skip
+            vault = self.session.vault
+            if isinstance(vault, FileVault) and vault.locked:
+                yield Input(password=True, placeholder=t("vault_password", loc), id="login-vault")
+            yield Input(clean(self.session.username() or ""), placeholder=t("student_id", loc), id="login-user")
+            yield Input(password=True, placeholder=t("iaaa_password", loc), id="login-password")
+            yield Input(placeholder=t("otp_placeholder", loc), id="login-otp", max_length=6, restrict=r"\d*")
+            yield Checkbox(t("remember_password", loc), value=True, id="login-remember")
+            if self.session.vault_note:
+                yield Static(t("no_keyring", loc), markup=False, classes="muted", id="login-note")
+            yield Static("", markup=False, id="login-error")
+            yield Static("", id="login-qr")
+            with Horizontal():
+                yield Button(t("cancel", loc), id="login-cancel")
+                yield Button(t("qr_login", loc), id="login-qr-start")
+                yield Button(t("login", loc), id="login-go", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#login-password" if self.session.username() else "#login-user", Input).focus()
+
+    def action_cancel(self) -> None:
+        self.workers.cancel_all()
+        self.dismiss(False)
+
+    def _error(self, message: str) -> None:
+        self.query_one("#login-error", Static).update(plain(message))
+
+    @on(Button.Pressed, "#login-cancel")
+    def cancelled(self) -> None:
+        self.action_cancel()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#login-go")
+    def submitted(self) -> None:
+        self.log_in()
+
+    def _unlock(self) -> bool:
+        box = self.query("#login-vault")
+        vault = self.session.vault
+        if box and isinstance(vault, FileVault):
+            try:
+                vault.unlock(self.query_one("#login-vault", Input).value)
+            except VaultError as e:
+                self._error(str(e))
+                return False
+        return True
+
+    @work(exclusive=True, group="login")
+    async def log_in(self) -> None:
+        user = self.query_one("#login-user", Input).value.strip()
+        password = self.query_one("#login-password", Input).value
+        otp = self.query_one("#login-otp", Input).value.strip() or None
+        if not user or not password:
+            self._error(t("login_fill", self.locale))
+            return
+        if not self._unlock():
+            return
+        self._error(t("logging_in", self.locale))
+        for name in self.services:
+            try:
+                await self.session.login(name, user, password, otp)
+            except LoginError as e:
+                if e.kind == "otp":
+                    self.query_one("#login-otp", Input).focus()
+                    self._error(t("otp_needed", self.locale) + f"（{e}）")
+                else:
+                    self._error(str(e))
+                return
+        try:
+            self.session.remember_account(user, password, self.query_one("#login-remember", Checkbox).value)
+        except VaultError as e:
+            self.app.notify(clean(str(e)), severity="warning", markup=False)
+        self.query_one("#login-password", Input).value = ""
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#login-qr-start")
+    @work(exclusive=True, group="login")
+    async def qr_login(self) -> None:
+        name = next((s for s in self.services if SERVICES[s].app_id), "treehole")
+        svc = service(name)
+        assert svc.app_id is not None and svc.redirect is not None
+        if not self._unlock():
+            return
+        flow = QrLogin(self.session.net, svc.app_id, svc.redirect.format(device=self.session.device()))
+        try:
+            picture = self.query_one("#login-qr", Static)
+            picture.update(qr_text(await flow.start()))  # markup: a QR code the app drew (Text, half blocks)
+            picture.display = True
+            self._error(t("qr_scan", self.locale).format(service=svc.title))
+            for _ in range(QR_POLLS):
+                token = await flow.poll()
+                if token:
+                    await self.session.login_with_token(name, token)
+                    self.dismiss(True)
+                    return
+                await asyncio.sleep(QR_EVERY)
+            self._error(t("qr_timeout", self.locale))
+        except LoginError as e:
+            self._error(t("qr_timeout", self.locale) if e.kind == "expired" else str(e))

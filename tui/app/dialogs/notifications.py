@@ -1,0 +1,85 @@
+"""The notification centre: every notice the scheduled checks and plugins raised, newest first, read on open."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Static
+
+from tui.app.dialogs.prompts import DIALOG_CSS
+from tui.app.i18n import t
+from tui.runtime.scheduler.notices import Notice, Notices
+from tui.runtime.scheduler.timing import beijing
+from widgets_render.textual_render import literal, plain
+
+
+class NotificationCentre(ModalScreen[None]):
+    """Every notification, newest first: time, source, message; Enter shows the result (or opens the task's
+    conversation). Opening it marks them read."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="NotificationCentre")
+        + """
+    NotificationCentre > Vertical { width: 100; max-height: 90%; }
+    NotificationCentre DataTable { height: auto; max-height: 20; }
+    NotificationCentre #notice-detail { height: auto; max-height: 12; margin-top: 1; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "关闭 Close")]
+
+    def __init__(self, notices: Notices, locale: str) -> None:
+        super().__init__()
+        self.notices = notices
+        self.locale = locale
+        self.shown: dict[str, Notice] = {}
+
+    def compose(self) -> ComposeResult:
+        loc = self.locale
+        with Vertical():
+            yield Static(t("notifications", loc), markup=False, classes="title")
+            table: DataTable[Text] = DataTable(id="notices", cursor_type="row", zebra_stripes=True)
+            table.add_columns(t("time", loc), t("source", loc), t("message", loc))
+            for n in self.notices.all():
+                key = str(n.id)
+                self.shown[key] = n
+                mark = "" if n.read else "● "
+                table.add_row(literal(beijing(n.at_ms)), literal(mark + n.title), literal(n.message[:120]), key=key)
+            yield table
+            if not self.shown:
+                yield Static(t("no_notifications", loc), markup=False, classes="muted")
+            yield VerticalScroll(id="notice-detail")
+            with Horizontal():
+                yield Button(t("close", loc), id="notices-close")
+
+    def on_mount(self) -> None:
+        self.notices.mark_read()  # the student has now seen them (the ● marks stay for this look)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#notices-close")
+    def closed(self) -> None:
+        self.dismiss(None)
+
+    @on(DataTable.RowSelected, "#notices")
+    async def opened(self, event: DataTable.RowSelected) -> None:
+        notice = self.shown.get(str(event.row_key.value))
+        if notice is None:
+            return
+        if notice.session:
+            self.dismiss(None)
+            await self.app.open_conversation(notice.session)  # type: ignore[attr-defined]
+            return
+        from tui.app.widgets.result_view import result_view
+
+        detail = self.query_one("#notice-detail", VerticalScroll)
+        await detail.remove_children()
+        await detail.mount(Static(plain(notice.message), markup=False))
+        if notice.result is not None:
+            await detail.mount(result_view(notice.result, widget_id="notice-result"))

@@ -1,0 +1,26 @@
+"""What the app's parts need of the app, as a base class the app implements.
+
+Panes, the plugin admin and the person's abilities need the runtime, the locale, the pinned clock and a way to
+rebuild the tabs. They type against `HarnessApp` rather than the concrete `PkuHarnessApp`, so that no module of
+the app imports `app.py` back (the file circles the house plan forbids), and a test can give them a small app.
+"""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from tui.runtime.runtime import Runtime
+
+
+class HarnessApp(App[None]):
+    """The shell the app's parts live in: the runtime, the UI locale, the pinned clock, and a rebuild."""
+
+    runtime: Runtime
+    #: "zh" or "en": every visible string is looked up in this locale.
+    locale: str
+    #: an ISO time when the clock is pinned (`--demo`, `--now`), else None.
+    now: str | None
+
+    async def rebuild(self, tab: str | None) -> None:
+        """Recompose the tabs after a change of plugins, locale or theme, landing on `tab` (None: where it was)."""
+        raise NotImplementedError

@@ -1,0 +1,79 @@
+"""The approval card in the chat: what the assistant wants to run, and allow once / always / deny with a reason."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Static
+
+from tui.app.i18n import t
+from tui.runtime.gate import Approval, ApprovalRequest
+from widgets_render.textual_render import plain
+
+EFFECT_NAMES = {"read": "只读", "write": "修改", "money": "涉及金钱", "public": "公开发布"}
+
+
+class ApprovalCard(Vertical):
+    """Plugin, tool, effect, the exact arguments and why it asks; allow once / always / deny with a reason."""
+
+    DEFAULT_CSS = """
+    ApprovalCard { height: auto; border: round $warning; padding: 0 1; margin: 1 0; }
+    ApprovalCard .args { background: $boost; }
+    ApprovalCard Horizontal { height: auto; }
+    ApprovalCard Button { margin-right: 1; }
+    ApprovalCard Input { width: 1fr; }
+    ApprovalCard .decided { color: $accent; text-style: bold; }
+    """
+
+    def __init__(self, request: ApprovalRequest, locale: str, plugin_name: str) -> None:
+        super().__init__(classes="approval")
+        self.request = request
+        self.locale = locale
+        self.plugin_name = plugin_name
+        self.answer: asyncio.Future[Approval] = asyncio.get_running_loop().create_future()
+
+    def compose(self) -> ComposeResult:
+        r, loc = self.request, self.locale
+        tool = r.tool
+        effect = EFFECT_NAMES.get(tool.effect, tool.effect) if loc == "zh" else tool.effect
+        yield Static(t("approve_heading", loc), markup=False, classes="heading")
+        yield Static(plain(f"{self.plugin_name} · {tool.title} ({tool.id}) · {effect}"), markup=False)
+        yield Static(plain(json.dumps(r.arguments, ensure_ascii=False, indent=2)), markup=False, classes="args")
+        yield Static(plain(f"{t('why_ask', loc)}：{r.reason}"), markup=False)
+        with Horizontal(classes="choices"):
+            yield Button(t("allow_once", loc), id="once", variant="primary")
+            yield Button(plain(t("allow_always", loc).format(effect=effect)), id="always")
+            yield Button(t("deny", loc), id="deny", variant="error")
+            yield Input(placeholder=t("deny_reason", loc), id="reason")
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if self.answer.done():
+            return
+        reason = self.query_one("#reason", Input).value
+        choice = {
+            "once": Approval(True),
+            "always": Approval(True, always=True),
+            "deny": Approval(False, reason=reason),
+        }.get(event.button.id or "", Approval(False))
+        self.decide(choice)
+
+    def decide(self, choice: Approval) -> None:
+        """Record the answer; the card stays, with the buttons replaced by what was decided."""
+        if self.answer.done():
+            return
+        self.answer.set_result(choice)
+        loc = self.locale
+        if choice.allow and choice.always:
+            decided = t("decided_always", loc).format(plugin=self.plugin_name, effect=self.request.tool.effect)
+        elif choice.allow:
+            decided = t("decided_once", loc)
+        else:
+            decided = t("decided_deny", loc) + (f"：{choice.reason}" if choice.reason.strip() else "")
+        self.query_one(".choices").remove()
+        self.mount(Static(plain(decided), markup=False, classes="decided"))

@@ -1,0 +1,108 @@
+"""设置 → 定时检查: the scheduled checks and assistant tasks, with pause / resume, the run log, approval and removal."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from tui.app.dialogs.check import RunLogDialog
+from tui.app.i18n import t
+from tui.runtime.scheduler.checks import Check, Checks
+from tui.runtime.scheduler.timing import beijing
+from tui.runtime.store import Store
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import literal
+
+
+class ChecksPanel(Vertical):
+    """设置 → 定时检查: every check with its schedule, next run, last outcome; Enter for approve, pause, log,
+    remove; `a` approves a plugin's assistant task (it waits for the student before its first run)."""
+
+    DEFAULT_CSS = """
+    ChecksPanel { height: auto; padding: 0 1; }
+    ChecksPanel DataTable { height: auto; max-height: 12; }
+    ChecksPanel .muted { color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("a", "approve", "批准 Approve")]
+
+    def __init__(self, store: Store, locale: str) -> None:
+        super().__init__(id="checks-panel")
+        self.store = store
+        self.locale = locale
+
+    def compose(self) -> ComposeResult:
+        loc = self.locale
+        table: DataTable[Text] = DataTable(id="checks", cursor_type="row", zebra_stripes=True)
+        table.add_columns(t("check_title", loc), t("schedule", loc), t("runs", loc), t("next_run", loc),
+                          t("state", loc))  # fmt: skip
+        yield table
+        yield Static(t("checks_hint", loc), markup=False, classes="muted")
+
+    def on_mount(self) -> None:
+        self.fill()
+
+    def on_show(self) -> None:
+        self.fill()
+
+    def fill(self) -> None:
+        table = self.query_one("#checks", DataTable)
+        table.clear()
+        for c in Checks(self.store).all():
+            state = t("paused", self.locale) if not c.enabled else c.last_error or t("check_ok", self.locale)
+            if c.awaiting_approval:
+                state = t("awaiting_approval", self.locale)
+            what = c.tool or t("assistant", self.locale)
+            cells = (c.title, c.timing, what, beijing(c.next_ms), state)
+            table.add_row(*(literal(str(x)[:60]) for x in cells), key=c.id)
+
+    @on(DataTable.RowSelected, "#checks")
+    def chosen(self, event: DataTable.RowSelected) -> None:
+        self.run_worker(self.manage(str(event.row_key.value)), group="check", exclusive=True)
+
+    async def manage(self, check_id: str) -> None:
+        """Pause or resume, the run log, or remove (dialogs wait, so this runs in a worker)."""
+        from tui.app.dialogs.prompts import ChooseDialog
+
+        checks = Checks(self.store)
+        check = checks.get(check_id)
+        if check is None:
+            return
+        loc = self.locale
+        toggle = t("resume" if not check.enabled else "pause", loc)
+        approve, log, remove = t("approve_task", loc), t("run_log", loc), t("remove_check", loc)
+        options = [approve] * check.awaiting_approval + [toggle, log, remove]
+        choice = await self.app.push_screen_wait(ChooseDialog(clean(check.title), options))
+        if choice == approve:
+            await self.approve(check)
+        elif choice == toggle:
+            checks.set_enabled(check.id, not check.enabled)
+        elif choice == log:
+            await self.app.push_screen_wait(RunLogDialog(checks, check, loc))
+        elif choice == remove:
+            checks.remove(check.id)
+        self.fill()
+
+    def action_approve(self) -> None:
+        table = self.query_one("#checks", DataTable)
+        if not table.row_count:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        check = Checks(self.store).get(str(key))
+        if check is not None and check.awaiting_approval:
+            self.run_worker(self.approve(check), group="check", exclusive=True)
+
+    async def approve(self, check: Check) -> None:
+        """Show what the plugin's task would ask the assistant, and approve it on yes."""
+        from tui.app.dialogs.prompts import ConfirmDialog
+
+        question = t("approve_question", self.locale).format(plugin=check.source, title=check.title,
+                                                              prompt=check.prompt or "")  # fmt: skip
+        if await self.app.push_screen_wait(ConfirmDialog(clean(question), self.locale)):
+            Checks(self.store).approve(check.id)
+        self.fill()
