@@ -9,12 +9,11 @@ reaches a plugin.
 from __future__ import annotations
 
 import base64
+import io
 import json
 import secrets
-import struct
 import threading
 import time
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import segno
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
@@ -35,8 +35,8 @@ _PEM_BODY = "".join(
     .decode()
     .splitlines()[1:-1]
 )
-# A 1x1 PNG: the QR image only has to be a PNG here.
-PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==")
+# The QR login's picture: a real QR code (version 1, 21 modules) that the app reads back and draws again.
+QR_PAYLOAD = "PKU-QR-TEST"
 
 Answer = tuple[int, dict[str, str], bytes]
 
@@ -153,7 +153,7 @@ class FakeCampus:
         if path == "/oauth.jsp":
             return 200, {"set-cookie": "JSESSIONID=qr-session; Path=/iaaa"}, b"<html>IAAA</html>"
         if path == "/genQRCode.do":
-            return 200, {"content-type": "image/png"}, png(grid21(), 4, 4, "gray8")
+            return 200, {"content-type": "image/png"}, qr_png(QR_PAYLOAD)
         if path == "/oauthlogin4QRCode.do":
             if self.qr_expired:
                 return _json({"success": False, "errors": {"code": "E99", "msg": "二维码已过期"}})
@@ -476,48 +476,8 @@ CARD = {
 }
 
 
-def _finder() -> list[list[bool]]:
-    return [[r in (0, 6) or c in (0, 6) or (2 <= r <= 4 and 2 <= c <= 4) for c in range(7)] for r in range(7)]
-
-
-def grid21() -> list[list[bool]]:
-    """A 21×21 QR-like grid: three finder patterns and a deterministic scatter."""
-    g = [[(r * 7 + c * 3) % 5 == 0 for c in range(21)] for r in range(21)]
-    for oy, ox in ((0, 0), (0, 14), (14, 0)):
-        for r, row in enumerate(_finder()):
-            g[oy + r][ox : ox + 7] = row
-    return g
-
-
-def png(grid: list[list[bool]], scale: int, quiet: int, mode: str) -> bytes:
-    """Encode `grid` (dark = True) as a PNG: `gray8`, `rgba`, or `pal1` (1-bit palette), with mixed filters."""
-    size = (len(grid) + 2 * quiet) * scale
-
-    def dark(x: int, y: int) -> bool:
-        gx, gy = x // scale - quiet, y // scale - quiet
-        return 0 <= gx < len(grid) and 0 <= gy < len(grid) and grid[gy][gx]
-
-    raw = bytearray()
-    color, depth = {"gray8": (0, 8), "rgba": (6, 8), "pal1": (3, 1)}[mode]
-    prev = b""
-    for y in range(size):
-        if mode == "gray8":
-            line = bytes(0 if dark(x, y) else 255 for x in range(size))
-        elif mode == "rgba":
-            line = b"".join(bytes((0, 0, 0, 255)) if dark(x, y) else bytes((255, 255, 255, 255)) for x in range(size))
-        else:
-            bits = [1 if dark(x, y) else 0 for x in range(size)] + [0] * 7
-            line = bytes(sum(b << (7 - i) for i, b in enumerate(bits[k : k + 8])) for k in range(0, size, 8))
-        if y % 2 and prev:  # filter 2 (Up) on odd rows, to exercise the unfiltering
-            raw += b"\x02" + bytes((a - b) & 0xFF for a, b in zip(line, prev, strict=True))
-        else:
-            raw += b"\x00" + line
-        prev = line
-
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-
-    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, depth, color, 0, 0, 0))
-    if mode == "pal1":
-        out += chunk(b"PLTE", bytes((255, 255, 255, 0, 0, 0)))  # index 0 white, 1 black
-    return out + chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b"")
+def qr_png(payload: str) -> bytes:
+    """`payload` as a QR code PNG like IAAA's: 4 pixels a module, a 4-module white border."""
+    out = io.BytesIO()
+    segno.make_qr(payload).save(out, kind="png", scale=4, border=4)
+    return out.getvalue()
