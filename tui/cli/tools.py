@@ -181,9 +181,17 @@ def permissions_list(extra: tuple[str, ...]) -> None:
 @click.argument("plugin")
 @click.argument("effect", type=click.Choice(EFFECTS))
 @click.argument("mode", type=click.Choice(MODES))
-def permissions_set(plugin: str, effect: str, mode: str) -> None:
-    """Set PLUGIN's EFFECT tools to MODE."""
-    rt = _open(())
+@_with
+def permissions_set(plugin: str, effect: str, mode: str, extra: tuple[str, ...]) -> None:
+    """Set PLUGIN's EFFECT tools to MODE (PLUGIN: an installed plugin, a built-in one, or one given with --with)."""
+    rt = _open(extra)
+    known = sorted({*rt.registry.plugins, *rt.registry.hosts})
+    if plugin not in known:
+        # A typo would otherwise be stored as a rule for a plugin that does not exist, and the real one stays as it was.
+        raise bad_parameter(
+            f"there is no plugin {plugin!r}; one of: {', '.join(known)} (a folder you are developing: --with PATH)",
+            "PLUGIN",
+        )
     rt.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
     echo(f"{plugin}: {effect} tools are now {mode}")
 
