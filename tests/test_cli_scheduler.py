@@ -80,3 +80,9 @@ def test_two_run_due_processes_run_a_check_once(isolated_data_dir: Path) -> None
     runs = store.db.execute("SELECT count(*) FROM schedule_runs WHERE schedule = ?", (check_id,)).fetchone()[0]
     store.close()
     assert runs == 1
+
+
+def test_log_refuses_a_limit_below_one() -> None:
+    check_id = new_check()
+    code, _, err = invoke("scheduler", "log", check_id, "--limit", "-1")
+    assert code == 2 and "--limit" in err

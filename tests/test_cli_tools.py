@@ -115,3 +115,10 @@ def test_permissions_set_refuses_what_does_not_exist_and_stores_nothing(
 def test_permissions_set_knows_the_host_plugins(isolated_data_dir: Path) -> None:
     assert invoke("permissions", "set", "memory", "write", "allow")[0] == 0
     assert stored_grants(isolated_data_dir) == [("memory", "write", "allow")]
+
+
+@pytest.mark.parametrize("limit", ["-5", "0"])
+def test_audit_refuses_a_limit_below_one(limit: str) -> None:
+    invoke("tools", "call", "wallet.recharge", '{"amountYuan": 50}', "--actor", "scheduler")  # one audit row
+    code, out, err = invoke("audit", "--limit", limit)
+    assert code == 2 and "--limit" in err and out == ""

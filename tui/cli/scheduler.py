@@ -180,7 +180,7 @@ def run_due(quiet: bool) -> None:
 
 @scheduler.command("log")
 @click.argument("check_id")
-@click.option("--limit", default=20, show_default=True)
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True, help="How many runs.")
 def log(check_id: str, limit: int) -> None:
     """A check's runs, newest first: time, duration, outcome, detail."""
     runtime = _runtime()

@@ -197,7 +197,9 @@ def permissions_set(plugin: str, effect: str, mode: str, extra: tuple[str, ...])
 
 
 @click.command()
-@click.option("--limit", default=20, show_default=True, help="How many of the newest calls.")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=20, show_default=True, help="How many of the newest calls."
+)
 def audit(limit: int) -> None:
     """The newest tool calls: time, tool, actor, effect, mode, decision, duration and outcome."""
     rt = _open(())
