@@ -13,7 +13,7 @@ import click
 from tui import __version__
 from tui.cli.campus import login, logout, status
 from tui.cli.chat import chat, model
-from tui.cli.output import fail_store
+from tui.cli.output import bad_parameter, fail_store
 from tui.cli.plugin import plugin
 from tui.cli.plugins import open_link, plugins
 from tui.cli.scheduler import scheduler
@@ -82,12 +82,32 @@ def widget() -> None:
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False), help="JSON to use as the data.")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
 def widget_preview(path: str, name: str | None, size: str | None, data: str | None, lang: str) -> None:
-    """Show a plugin's widget (or all of them) alone, re-rendered whenever a file is saved."""
+    """Show a plugin's widget (or all of them) alone, re-rendered whenever a file is saved.
+
+    A --data file that is not JSON is refused before the app starts, naming the line and column.
+    """
     from pathlib import Path
 
     from tui.app.preview import PreviewApp
 
+    if data:
+        _check_json(data)
     PreviewApp(Path(path), name, size, Path(data) if data else None, lang).run()
+
+
+def _check_json(path: str) -> None:
+    """Refuse a --data file that is not JSON text, with file:line:column (the app would fail on it later)."""
+    import json
+    from pathlib import Path
+
+    try:
+        json.loads(Path(path).read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise bad_parameter(f"{path} is not UTF-8 text (byte {e.start + 1})", "--data") from None
+    except json.JSONDecodeError as e:
+        raise bad_parameter(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}", "--data") from None
+    except OSError as e:
+        raise bad_parameter(f"{path} cannot be read ({e.strerror})", "--data") from None
 
 
 def main() -> None:
