@@ -72,6 +72,11 @@ def fail_store(message: object) -> click.ClickException:
     return _StoreFailure(clean(str(message)))
 
 
+#: What ends a command the way click means it to (its errors, `ctx.exit`, "Aborted!", end of input at a prompt):
+#: a handler of unexpected exceptions lets these through.
+CLICK_ENDINGS: tuple[type[BaseException], ...] = (click.ClickException, click.exceptions.Exit, click.Abort, EOFError)
+
+
 def bad_parameter(message: object, hint: str) -> click.BadParameter:
     """A refused command-line value (exit 2), naming the parameter; the message is cleaned."""
     return click.BadParameter(clean(str(message)), param_hint=hint)
@@ -83,6 +88,7 @@ def usage_error(message: str) -> click.UsageError:
 
 
 __all__ = [
+    "CLICK_ENDINGS",
     "ask",
     "bad_parameter",
     "confirm",
