@@ -37,10 +37,11 @@ def test_login_to_one_service_then_status_then_logout(fake: FakeCampus, memory_k
     assert stored == {"username": USER, "password": PASSWORD}
     code, out, _ = invoke("status")
     assert f"account: {USER}  password stored: yes  mobile token: no  secrets in: keyring" in out
-    assert "treehole       树洞         logged in  until" in out and "library" in out and "not supported yet" in out
+    assert "treehole       树洞              logged in  until" in out
+    assert "library" in out and "not supported yet" in out
     code, out, _ = invoke("logout", "--forget-password")
     assert code == 0 and ("pku-harness", "campus:account") not in memory_keyring.items
-    assert "treehole       树洞         not logged in" in invoke("status")[1]
+    assert "treehole       树洞              not logged in" in invoke("status")[1]
 
 
 def test_login_without_a_service_logs_in_to_every_one_the_plugins_use(fake: FakeCampus) -> None:
@@ -126,3 +127,18 @@ def test_no_keyring_is_said_plainly_and_a_vault_file_can_be_chosen(fake: FakeCam
 def test_unsupported_service(fake: FakeCampus) -> None:
     code, _, err = invoke("login", "library")
     assert code == 1 and "not supported yet" in err
+
+
+def test_status_columns_line_up_in_terminal_cells() -> None:
+    from rich.cells import cell_len
+
+    from tui.cli.campus import STATES
+
+    code, out, _ = invoke("status")
+    rows = out.splitlines()[1:]
+    assert code == 0 and len(rows) >= 10
+    starts = set()
+    for row in rows:
+        state = max((s for s in STATES.values() if s in row), key=len)
+        starts.add(cell_len(row[: row.index(state)]))  # where the state column starts, in cells on screen
+    assert len(starts) == 1, out

@@ -13,7 +13,7 @@ from datetime import datetime
 
 import click
 
-from tui.cli.output import ask, echo, fail, line
+from tui.cli.output import ask, cells, echo, fail, line, pad
 from tui.runtime.campus.iaaa import LoginError, OtpBinding, QrLogin
 from tui.runtime.campus.qr_image import draw
 from tui.runtime.campus.services import SERVICES, UnsupportedService, service
@@ -213,11 +213,13 @@ def status(otp_uri: bool) -> None:
             f"account: {user or '(none)'}  password stored: {stored}  mobile token: {token}  "
             f"secrets in: {session.vault.kind}"
         )
-        for row in session.status():
+        rows = session.status()
+        name_w, title_w = max(cells(r.name) for r in rows), max(cells(r.title) for r in rows)
+        for row in rows:
             until = ""
             if row.expires_at and row.state == "logged_in":
                 until = "  until " + datetime.fromtimestamp(row.expires_at).strftime("%Y-%m-%d %H:%M")
-            line(f"{row.name:14} {row.title:10} {STATES[row.state]}{until}")
+            line(f"{pad(row.name, name_w)}  {pad(row.title, title_w)}  {STATES[row.state]}{until}")
         secret = session.otp_secret()
         if otp_uri and secret:
             echo(otpauth_uri(secret, user or "student"))

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from tui.cli.output import echo, echo_json, fail, line
+from tui.cli.output import echo, echo_json, fail, line, pad
 from tui.cli.tools import _open
 from tui.runtime.chat.agent import Agent, AgentEvent, TurnResult
 from tui.runtime.chat.client import ModelClient
@@ -115,7 +115,8 @@ def model_presets() -> None:
             q for q, on in (("no tool streaming", not p.stream_tools), ("sends reasoning back", p.send_reasoning)) if on
         ]
         extra = f"  ({', '.join(quirks)})" if quirks else ""
-        echo(f"{p.id:<9} {p.label:<24} {p.base_url or '(give --base-url)':<52} {p.model or '(give --model)'}{extra}")
+        url = p.base_url or "(give --base-url)"
+        line(f"{pad(p.id, 9)} {pad(p.label, 24)} {pad(url, 52)} {p.model or '(give --model)'}{extra}")
 
 
 @model.command("set")

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from tui.cli.output import bad_parameter, echo, echo_json, fail, line, usage_error
+from tui.cli.output import bad_parameter, echo, echo_json, fail, line, pad, usage_error
 from tui.runtime.runtime import Runtime
 from tui.runtime.scheduler.checks import WAITING, Checks, read_tool
 from tui.runtime.scheduler.runner import Scheduler
@@ -190,7 +190,7 @@ def log(check_id: str, limit: int) -> None:
             raise fail(f"no check {check_id!r}")
         for run in checks.runs(check_id, limit):
             first = run.detail.splitlines()[0] if run.detail else ""
-            line(f"{beijing(run.at_ms)}  {run.duration_ms:>6} ms  {run.outcome:8} {first}")
+            line(f"{beijing(run.at_ms)}  {pad(run.duration_ms, 6, right=True)} ms  {pad(run.outcome, 8)} {first}")
     finally:
         runtime.close()
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from tui.cli.output import ask, bad_parameter, confirm, echo, echo_json, fail, line
+from tui.cli.output import ask, bad_parameter, cells, confirm, echo, echo_json, fail, line, pad
 from tui.cli.review_text import install_text
 from tui.lang.documents.common import Effect
 from tui.runtime.gate import ApprovalRequest, Turn
@@ -119,7 +119,7 @@ def tools_list(as_json: bool, for_: str | None, extra: tuple[str, ...]) -> None:
     if not rows:
         echo("no tools installed")
         return
-    width = max(len(r["id"]) for r in rows)
+    width = max(cells(r["id"]) for r in rows)
     for r in rows:
         flags = "".join(
             [
@@ -128,7 +128,7 @@ def tools_list(as_json: bool, for_: str | None, extra: tuple[str, ...]) -> None:
                 "" if r["official"] else " community",
             ]
         )
-        line(f"{r['id']:<{width}}  {r['effect']:<6} {r['mode']:<5} {r['title']}{flags}")
+        line(f"{pad(r['id'], width)}  {pad(r['effect'], 6)} {pad(r['mode'], 5)} {r['title']}{flags}")
 
 
 @tools.command("call")
