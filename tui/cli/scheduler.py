@@ -64,9 +64,17 @@ def list_checks(as_json: bool) -> None:
 @click.option("--every", help="An interval: 30m, 2h, 1d.")
 @click.option("--cron", help="A cron expression in Beijing time, e.g. '30 7 * * 1-5'.")
 @click.option("--tool", help="The read tool to run, as plugin.tool.")
-@click.option("--args", "args_json", default="{}", help="The tool's input as JSON.")
-@click.option("--when", "condition", help="Notify only when this is true, e.g. 'result.balanceYuan < 20'.")
-@click.option("--message", help="The notification text; may use ${result.x} and ${previous.x}.")
+@click.option("--args", "args_json", default="{}", help="The tool's input as JSON (checked against its fields now).")
+@click.option(
+    "--when",
+    "condition",
+    help="Notify only when this is true, e.g. 'result.balanceYuan < 20' (over result, previous and now).",
+)
+@click.option(
+    "--message",
+    help="The notification text; may use ${result.x}, ${previous.x} and ${now}. A field the result does not have "
+    "(null) is left out, never printed as 'null'.",
+)
 @click.option("--prompt", help="Instead of a tool: a question the assistant answers on this schedule.")
 def add(
     title: str,
@@ -78,7 +86,12 @@ def add(
     message: str | None,
     prompt: str | None,
 ) -> None:
-    """Add a check (a read tool, with an optional condition) or an assistant task (--prompt)."""
+    """Add a check (a read tool, with an optional condition) or an assistant task (--prompt).
+
+    Refused now rather than failing at every run: an input the tool's fields do not accept (a missing required
+    field, a value out of range, an unknown key), and a condition or message that does not compile or uses a
+    name other than result, previous and now.
+    """
     if bool(every) == bool(cron):
         raise usage_error("give exactly one of --every and --cron")
     try:
@@ -89,7 +102,7 @@ def add(
     try:
         try:
             if tool:
-                tool = read_tool(runtime.registry.find, tool)
+                tool = read_tool(runtime.registry.find, tool, args)
             check = Checks(runtime.store).add(
                 title,
                 f"every {every}" if every else str(cron),
