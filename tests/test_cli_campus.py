@@ -37,10 +37,11 @@ def test_login_to_one_service_then_status_then_logout(fake: FakeCampus, memory_k
     assert stored == {"username": USER, "password": PASSWORD}
     code, out, _ = invoke("status")
     assert f"account: {USER}  password stored: yes  mobile token: no  secrets in: keyring" in out
-    assert "treehole       树洞         logged in  until" in out and "library" in out and "not supported yet" in out
+    assert "treehole       树洞              logged in  until" in out
+    assert "library" in out and "not supported yet" in out
     code, out, _ = invoke("logout", "--forget-password")
     assert code == 0 and ("pku-harness", "campus:account") not in memory_keyring.items
-    assert "treehole       树洞         not logged in" in invoke("status")[1]
+    assert "treehole       树洞              not logged in" in invoke("status")[1]
 
 
 def test_login_without_a_service_logs_in_to_every_one_the_plugins_use(fake: FakeCampus) -> None:
@@ -126,3 +127,82 @@ def test_no_keyring_is_said_plainly_and_a_vault_file_can_be_chosen(fake: FakeCam
 def test_unsupported_service(fake: FakeCampus) -> None:
     code, _, err = invoke("login", "library")
     assert code == 1 and "not supported yet" in err
+
+
+def test_status_columns_line_up_in_terminal_cells() -> None:
+    from rich.cells import cell_len
+
+    from tui.cli.campus import STATES
+
+    code, out, _ = invoke("status")
+    rows = out.splitlines()[1:]
+    assert code == 0 and len(rows) >= 10
+    starts = set()
+    for row in rows:
+        state = max((s for s in STATES.values() if s in row), key=len)
+        starts.add(cell_len(row[: row.index(state)]))  # where the state column starts, in cells on screen
+    assert len(starts) == 1, out
+
+
+def configured_vault(data: Path) -> object:
+    from tui.runtime.settings import read_setting
+    from tui.runtime.store import Store
+
+    store = Store(data / "pku-harness.sqlite3")
+    try:
+        return read_setting(store, "campus.vaultFile")
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("answers", ["", "vpw\n", "vpw\nother\n"])  # EOF (Ctrl+D), then EOF at the confirmation …
+def test_an_aborted_vault_file_login_is_not_remembered(isolated_data_dir: Path, tmp_path: Path, answers: str) -> None:
+    vault = tmp_path / "campus.vault"
+    code, _, err = invoke("login", "--vault-file", str(vault), input=answers)
+    assert code == 1 and "Traceback" not in err
+    assert configured_vault(isolated_data_dir) is None and not vault.exists()
+    code, out, _ = invoke("status")  # no prompt: the keyring is still where secrets go
+    assert code == 0 and "secrets in: keyring" in out
+
+
+def test_a_wrong_vault_password_is_not_remembered(fake: FakeCampus, isolated_data_dir: Path, tmp_path: Path) -> None:
+    vault = tmp_path / "campus.vault"
+    assert invoke("login", "treehole", "--vault-file", str(vault), input=f"vpw\nvpw\n{USER}\n{PASSWORD}\n")[0] == 0
+    assert invoke("logout", "--forget-vault")[0] == 0
+    code, _, err = invoke("login", "--vault-file", str(vault), input="wrong\n")
+    assert code == 1 and f"wrong password for {vault}" in err
+    assert configured_vault(isolated_data_dir) is None
+    code, out, _ = invoke("status")
+    assert code == 0 and "secrets in: keyring" in out
+
+
+@pytest.mark.parametrize("damage", ["missing", "not a vault"])
+def test_a_missing_vault_file_blocks_only_what_needs_it_and_can_be_forgotten(
+    fake: FakeCampus, isolated_data_dir: Path, tmp_path: Path, damage: str
+) -> None:
+    vault = tmp_path / "campus.vault"
+    assert invoke("login", "treehole", "--vault-file", str(vault), input=f"vpw\nvpw\n{USER}\n{PASSWORD}\n")[0] == 0
+    if damage == "missing":
+        vault.unlink()
+    else:
+        vault.write_text("not json", "utf-8")
+    code, out, err = invoke("status")  # no prompt for a password that cannot open anything
+    assert code == 0 and "treehole" in out and "logout --forget-vault" in err and str(vault) in err
+    assert invoke("tools", "list")[0] == 0
+    code, _, err = invoke("login", "treehole")  # logging in needs it: refused, and nothing is made in its place
+    assert code == 1 and "logout --forget-vault" in err
+    assert vault.exists() == (damage != "missing")
+    code, out, _ = invoke("logout", "--forget-vault")
+    assert code == 0 and f"stopped using the vault file {vault}" in out and "keyring" in out
+    assert configured_vault(isolated_data_dir) is None
+    code, out, err = invoke("status")
+    assert code == 0 and "secrets in: keyring" in out and "vault" not in err
+
+
+def test_forget_vault_needs_no_password_and_leaves_the_file(fake: FakeCampus, tmp_path: Path) -> None:
+    vault = tmp_path / "campus.vault"
+    assert invoke("login", "treehole", "--vault-file", str(vault), input=f"vpw\nvpw\n{USER}\n{PASSWORD}\n")[0] == 0
+    before = vault.read_bytes()
+    assert invoke("logout", "--forget-vault", input="")[0] == 0
+    assert vault.read_bytes() == before
+    assert invoke("logout", "--forget-vault", "--forget-password")[0] == 2  # it goes alone

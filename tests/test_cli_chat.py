@@ -93,3 +93,47 @@ def test_without_a_keyring_the_key_is_refused_plainly(monkeypatch: pytest.Monkey
 def test_presets_list() -> None:
     code, out, _ = run("model", "presets")
     assert code == 0 and "deepseek" in out and "sends reasoning back" in out and "no tool streaming" in out
+
+
+@pytest.mark.parametrize(
+    ("key_args", "stdin", "says"),
+    [
+        (("--api-key-stdin",), "sk-secret-3\n", "no usable keyring backend"),  # no keyring to keep it in
+        (("--api-key-stdin",), "", "no API key on standard input"),  # asked to read a key, none came
+        (("--api-key-env", "NO_SUCH_VARIABLE"), None, "NO_SUCH_VARIABLE is not set"),
+    ],
+)
+def test_model_set_changes_nothing_when_the_key_cannot_be_saved(
+    monkeypatch: pytest.MonkeyPatch, key_args: tuple[str, ...], stdin: str | None, says: str
+) -> None:
+    import keyring
+    from keyring.backends import fail
+
+    assert run("model", "set", "ollama", "--model", "qwen2.5")[0] == 0
+    if says.startswith("no usable"):
+        keyring.set_keyring(fail.Keyring())
+    monkeypatch.delenv("NO_SUCH_VARIABLE", raising=False)
+    code, out, err = run("model", "set", "deepseek", *key_args, stdin=stdin)
+    assert code == 1 and says in err and "deepseek" not in out
+    code, out, _ = run("model", "show")
+    assert code == 0 and out.startswith("Ollama: qwen2.5 at http://127.0.0.1:11434/v1")  # the old provider stays
+
+
+def test_a_store_that_fails_after_the_key_was_saved_gets_the_old_key_back(
+    monkeypatch: pytest.MonkeyPatch, memory_keyring: Any
+) -> None:
+    from tui.runtime.chat import providers
+    from tui.runtime.store import Store
+
+    memory_keyring.items[("pku-harness", "model:deepseek")] = "sk-old"
+
+    def full_disk(*_: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(providers, "write_setting", full_disk)
+    with pytest.raises(OSError):
+        providers.save_config(Store(":memory:"), "deepseek", key="sk-new")
+    assert memory_keyring.items[("pku-harness", "model:deepseek")] == "sk-old"
+    with pytest.raises(OSError):
+        providers.save_config(Store(":memory:"), "qwen", key="sk-new")
+    assert ("pku-harness", "model:qwen") not in memory_keyring.items

@@ -158,3 +158,11 @@ def test_chat_once_prints_a_hostile_server_error_cleaned() -> None:
         code, out, err = run("chat", "--once", "hi", "--base-url", url, "--model", "any")
     assert code == 1 and b"error (bad_request)" in err and b"gnp.exe" in err
     assert unsafe(out + err) == []
+
+
+def test_pad_counts_terminal_cells() -> None:
+    from tui.cli.output import cells, pad
+
+    assert pad("树洞", 6) == "树洞  " and pad("card", 6) == "card  "  # both take 6 cells on screen
+    assert pad(42, 5, right=True) == "   42" and pad("财务综合信息门户", 4) == "财务综合信息门户"
+    assert cells("a\x1b[31mb") == 2 and pad("a\x1b[31mb", 3) == "ab "  # measured after cleaning

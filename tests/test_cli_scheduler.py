@@ -53,9 +53,10 @@ def test_add_list_pause_resume_log_remove(isolated_data_dir: Path) -> None:
 def test_add_refuses_what_cannot_run(isolated_data_dir: Path) -> None:
     code, _, err = invoke("scheduler", "add", "记住", "--every", "1h", "--tool", "memory.remember")
     assert code == 1 and "checks run read tools only" in err
-    code, _, err = invoke("scheduler", "add", "x", "--cron", "often", "--tool", "shuttle.next")
+    to = ("--args", '{"to": "昌平校区"}')
+    code, _, err = invoke("scheduler", "add", "x", "--cron", "often", "--tool", "shuttle.next", *to)
     assert code == 1 and "is not a schedule" in err
-    code, _, err = invoke("scheduler", "add", "x", "--every", "1h", "--tool", "shuttle.next", "--when", "result.(")
+    code, _, err = invoke("scheduler", "add", "x", "--every", "1h", "--tool", "shuttle.next", *to, "--when", "result.(")
     assert code == 1 and "condition does not compile" in err
     assert invoke("scheduler", "add", "x", "--tool", "shuttle.next")[0] == 2  # neither --every nor --cron
 
@@ -80,3 +81,41 @@ def test_two_run_due_processes_run_a_check_once(isolated_data_dir: Path) -> None
     runs = store.db.execute("SELECT count(*) FROM schedule_runs WHERE schedule = ?", (check_id,)).fetchone()[0]
     store.close()
     assert runs == 1
+
+
+def test_log_refuses_a_limit_below_one() -> None:
+    check_id = new_check()
+    code, _, err = invoke("scheduler", "log", check_id, "--limit", "-1")
+    assert code == 2 and "--limit" in err
+
+
+def test_add_checks_the_tools_input_and_stores_nothing_it_refuses() -> None:
+    base = ("scheduler", "add", "校车", "--every", "1h", "--tool", "shuttle.next")
+    for args, says in [
+        (None, "shuttle.next: input.to is required"),
+        ('{"to": "火星"}', "shuttle.next: input.to must be one of 燕园, 昌平校区, 医学部, 万柳"),
+        ('{"to": "昌平校区", "count": 99}', "shuttle.next: input.count must be at most 10"),
+        ('{"to": "昌平校区", "when": 1}', "shuttle.next: unknown input key 'when'"),
+        ('["昌平校区"]', "shuttle.next: the input must be an object"),
+    ]:
+        code, _, err = invoke(*base, *(("--args", args) if args else ()))
+        assert code == 1 and says in err, (args, err)
+    assert "no scheduled checks" in invoke("scheduler", "list")[1]
+
+
+def test_add_refuses_a_template_or_condition_over_names_a_check_does_not_have() -> None:
+    base = ("scheduler", "add", "校车", "--every", "1h", "--tool", "shuttle.next", "--args", '{"to": "昌平校区"}')
+    code, _, err = invoke(*base, "--message", "下一班 ${reslt.departures}")
+    assert code == 1 and "the message uses 'reslt'" in err and "result, previous and now" in err
+    code, _, err = invoke(*base, "--when", "departures.length > 0")
+    assert code == 1 and "the condition uses 'departures'" in err
+    code, _, err = invoke(*base, "--message", "下一班 ${result.(}")
+    assert code == 1 and "the message does not compile" in err
+    assert "no scheduled checks" in invoke("scheduler", "list")[1]
+
+
+def test_a_field_the_result_does_not_have_is_left_out_of_the_notice(isolated_data_dir: Path) -> None:
+    check_id = new_check("--message", "下一班[${result.nosuch}] 共 ${result.departures.length} 班")
+    make_due(isolated_data_dir, check_id)
+    code, out, _ = invoke("scheduler", "run-due")
+    assert code == 0 and f"{check_id}  下一班校车  met  下一班[] 共 " in out and "null" not in out

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tui.cli.main import cli
+from tui.runtime.store import Store
 
 SHOWCASE = str(Path(__file__).parent / "fixtures" / "plugins" / "showcase")
 
@@ -29,7 +31,7 @@ def test_tools_list_shows_ids_effects_and_modes() -> None:
 
 
 def test_tools_list_for_the_agent_leaves_out_denied_tools() -> None:
-    invoke("permissions", "set", "showcase", "write", "deny")
+    assert invoke("permissions", "set", "showcase", "write", "deny", "--with", SHOWCASE)[0] == 0
     code, out, _ = invoke("tools", "list", "--for", "agent", "--with", SHOWCASE)
     assert code == 0 and "showcase.remember" not in out and "showcase.rooms" in out
 
@@ -57,7 +59,7 @@ def test_an_agent_call_that_needs_approval_without_a_terminal_is_not_run() -> No
 
 
 def test_permissions_set_and_list() -> None:
-    assert invoke("permissions", "set", "showcase", "money", "deny")[0] == 0
+    assert invoke("permissions", "set", "showcase", "money", "deny", "--with", SHOWCASE)[0] == 0
     code, out, _ = invoke("permissions", "list", "--with", SHOWCASE)
     assert code == 0
     assert "showcase: read=allow  write=ask  money=deny*  public=ask" in out and "(* chosen by you)" in out
@@ -83,3 +85,40 @@ def test_a_new_user_gets_free_rooms_in_demo_mode() -> None:
 def test_the_scheduler_cannot_top_up_the_card() -> None:
     code, _, err = invoke("tools", "call", "wallet.recharge", '{"amountYuan": 50}', "--actor", "scheduler")
     assert code == 1 and "refused: scheduled runs may only read; this tool's effect is money" in err
+
+
+def stored_grants(data: Path) -> list[tuple[str, str, str]]:
+    store = Store(data / "pku-harness.sqlite3")
+    try:
+        return [tuple(r) for r in store.db.execute("SELECT plugin, effect, mode FROM grants").fetchall()]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (("nosuch", "money", "deny"), "'nosuch'"),
+        (("showcase", "money", "deny"), "'showcase'"),  # only a folder given with --with is known
+        (("wallet", "nosuch", "deny"), "'nosuch'"),
+        (("wallet", "money", "nosuch"), "'nosuch'"),
+    ],
+)
+def test_permissions_set_refuses_what_does_not_exist_and_stores_nothing(
+    isolated_data_dir: Path, args: tuple[str, str, str], named: str
+) -> None:
+    code, _, err = invoke("permissions", "set", *args)
+    assert code == 2 and named in err
+    assert stored_grants(isolated_data_dir) == []
+
+
+def test_permissions_set_knows_the_host_plugins(isolated_data_dir: Path) -> None:
+    assert invoke("permissions", "set", "memory", "write", "allow")[0] == 0
+    assert stored_grants(isolated_data_dir) == [("memory", "write", "allow")]
+
+
+@pytest.mark.parametrize("limit", ["-5", "0"])
+def test_audit_refuses_a_limit_below_one(limit: str) -> None:
+    invoke("tools", "call", "wallet.recharge", '{"amountYuan": 50}', "--actor", "scheduler")  # one audit row
+    code, out, err = invoke("audit", "--limit", limit)
+    assert code == 2 and "--limit" in err and out == ""

@@ -45,3 +45,16 @@ async def test_preview_of_all_widgets_with_recorded_data() -> None:
         await until(pilot, lambda: app.query(WidgetFrame))
         frames = list(app.query(WidgetFrame))
         assert len(frames) == 1 and not frames[0].has_class("-error")
+
+
+async def test_a_data_file_saved_broken_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    data = tmp_path / "data.json"
+    data.write_text('{"buildings": []}', "utf-8")
+    app = PreviewApp(Path("plugins_builtin/classrooms"), "overview", "small", data, now=NOW)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await until(pilot, lambda: app.query(WidgetFrame))
+        data.write_text('{"buildings": [', "utf-8")  # an editor's half-written save
+        await app.check_files()
+        await until(pilot, lambda: "data.json" in str(app.query_one("#problems", Static).render()))
+        assert "line 1 column 16" in str(app.query_one("#problems", Static).render())
+        assert app.query(WidgetFrame)  # the widget still shows, on no data

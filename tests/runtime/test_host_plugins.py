@@ -62,6 +62,12 @@ async def test_scheduler_host_plugin_refuses_bad_cron(runtime: Runtime) -> None:
         "scheduler.create", {"title": "余额", "cron": "0 8 * * *", "tool": "showcase.rooms"}, actor="user"
     )
     assert ok.status == "ok"
+    wrong = await runtime.gate.call(
+        "scheduler.create",
+        {"title": "x", "cron": "every 1h", "tool": "showcase.rooms", "args": {"building": 2}},
+        actor="user",
+    )
+    assert wrong.status == "error" and "showcase.rooms: input.building must be text" in wrong.message
 
 
 async def test_dashboard_sources_and_the_plugins_reference(runtime: Runtime) -> None:

@@ -125,7 +125,12 @@ class PreviewApp(App[None]):
                 await box.mount(Static(plain(f"no widget {name!r} in {self.folder}"), markup=False))
                 continue
             size = self.widget_size or spec.get("defaultSize") or (spec.get("sizes") or ["medium"])[0]
-            data = await self._data(plugin, spec, now)
+            try:
+                data = await self._data(plugin, spec, now)
+            except ValueError as e:  # the data file saved half-written or not JSON: a problem to show, not a crash
+                problems.append(f"{self.data_file}: {e}")
+                self.query_one("#problems", Static).update(plain("\n".join(problems)))
+                data = None
             evaluator = LangEvaluator(now, self.locale)
             scope = widget_names(plugin, evaluator.run, data, {"stale": False, "fetchedAt": now})
             resolved = await asyncio.to_thread(

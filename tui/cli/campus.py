@@ -13,15 +13,15 @@ from datetime import datetime
 
 import click
 
-from tui.cli.output import ask, echo, fail, line
+from tui.cli.output import ask, cells, echo, fail, line, pad, usage_error
 from tui.runtime.campus.iaaa import LoginError, OtpBinding, QrLogin
 from tui.runtime.campus.qr_image import draw
 from tui.runtime.campus.services import SERVICES, UnsupportedService, service
-from tui.runtime.campus.session import ENV_PASSWORD, CampusSession
+from tui.runtime.campus.session import ENV_PASSWORD, CampusSession, choose_vault, forget_vault_file
 from tui.runtime.campus.totp import BadSecret
 from tui.runtime.campus.vault import FileVault, VaultError
 from tui.runtime.runtime import Runtime
-from tui.runtime.settings import write_setting
+from tui.runtime.settings import read_setting, write_setting
 
 QR_POLLS, QR_EVERY = 60, 3.0  # about three minutes, as the official page waits (campus.md §2.2)
 STATES = {
@@ -33,23 +33,47 @@ STATES = {
 }
 
 
-def _session(runtime: Runtime, vault_file: str | None) -> CampusSession:
-    """The runtime's campus session with its vault open: a chosen file is unlocked with a hidden prompt."""
+#: What to do about a chosen vault file no password can open.
+VAULT_ADVICE = (
+    "`pku-harness logout --forget-vault` stops using it, or `pku-harness login --vault-file PATH` chooses a file "
+    "(a new one is made when none is there)"
+)
+
+
+def _session(runtime: Runtime, vault_file: str | None, needs_vault: bool = True) -> CampusSession:
+    """The runtime's campus session with its vault open: a chosen file is unlocked with a hidden prompt.
+
+    A file given with --vault-file is remembered only once its password opened it (an aborted prompt or a wrong
+    password changes nothing). A remembered file that is missing or is not a vault file stops the commands that
+    need it (`needs_vault`) with what to do; the others say so and go on without its secrets.
+    """
     session = runtime.campus
     if vault_file:
-        write_setting(runtime.store, "campus.vaultFile", os.path.abspath(vault_file))
-        session.use_vault(FileVault(os.path.abspath(vault_file)))
+        chosen = FileVault(os.path.abspath(vault_file))
+        _unlock(chosen)
+        write_setting(runtime.store, "campus.vaultFile", str(chosen.path))
+        session.use_vault(chosen)
     vault = session.vault
     if isinstance(vault, FileVault) and vault.locked:
-        new = not vault.path.exists()
-        password = ask(f"password for the vault file {vault.path}", hide_input=True, confirmation_prompt=new)
-        try:
-            vault.unlock(password)
-        except VaultError as e:
-            raise fail(str(e)) from None
+        problem = vault.problem()
+        if problem is None:
+            _unlock(vault)
+        elif needs_vault:
+            raise fail(f"{problem}: {VAULT_ADVICE}")
+        else:
+            echo(f"note: {problem}, so the secrets kept there cannot be read: {VAULT_ADVICE}", err=True)
     if session.vault_note:
         echo(f"note: {session.vault_note}", err=True)
     return session
+
+
+def _unlock(vault: FileVault) -> None:
+    new = not vault.path.exists()
+    password = ask(f"password for the vault file {vault.path}", hide_input=True, confirmation_prompt=new)
+    try:
+        vault.unlock(password)
+    except VaultError as e:
+        raise fail(str(e)) from None
 
 
 @click.command("login")
@@ -182,10 +206,21 @@ async def _qr(session: CampusSession, name: str) -> None:
 @click.argument("service_name", metavar="[SERVICE]", required=False)
 @click.option("--forget-password", is_flag=True, help="Also remove the stored student id and password.")
 @click.option("--forget-token", is_flag=True, help="Also remove the mobile-token secret.")
-def logout(service_name: str | None, forget_password: bool, forget_token: bool) -> None:
-    """Forget campus sessions (all, or SERVICE)."""
+@click.option(
+    "--forget-vault",
+    is_flag=True,
+    help="Stop using the file chosen with login --vault-file (it is left as it is; no password needed): secrets "
+    "are kept in the keyring again. Given alone.",
+)
+def logout(service_name: str | None, forget_password: bool, forget_token: bool, forget_vault: bool) -> None:
+    """Forget campus sessions (all, or SERVICE), or with --forget-vault the choice of a vault file."""
+    if forget_vault and (service_name or forget_password or forget_token):
+        raise usage_error("--forget-vault goes alone (then log out of what the keyring holds, if you want to)")
     runtime = Runtime.open()
     try:
+        if forget_vault:
+            _forget_vault(runtime)
+            return
         session = _session(runtime, None)
         if service_name and service_name not in SERVICES:
             raise fail(f"{service_name!r} is not a campus service")
@@ -197,6 +232,16 @@ def logout(service_name: str | None, forget_password: bool, forget_token: bool) 
         runtime.close()
 
 
+def _forget_vault(runtime: Runtime) -> None:
+    chosen = read_setting(runtime.store, "campus.vaultFile")
+    if not chosen:
+        echo("no vault file was chosen: secrets are kept in the keyring (or in memory without one)")
+        return
+    forget_vault_file(runtime.store)
+    now = choose_vault(runtime.store).kind
+    echo(f"stopped using the vault file {chosen} (it is left as it is); secrets are kept in {now} from now on")
+
+
 @click.command("status")
 @click.option("--otp-uri", is_flag=True, help="Print the mobile token's otpauth:// link (it contains the secret).")
 def status(otp_uri: bool) -> None:
@@ -205,7 +250,7 @@ def status(otp_uri: bool) -> None:
 
     runtime = Runtime.open()
     try:
-        session = _session(runtime, None)
+        session = _session(runtime, None, needs_vault=False)
         user = session.username()
         stored = "yes" if session.account() else "no"
         token = "bound" if session.otp_secret() else "no"
@@ -213,11 +258,13 @@ def status(otp_uri: bool) -> None:
             f"account: {user or '(none)'}  password stored: {stored}  mobile token: {token}  "
             f"secrets in: {session.vault.kind}"
         )
-        for row in session.status():
+        rows = session.status()
+        name_w, title_w = max(cells(r.name) for r in rows), max(cells(r.title) for r in rows)
+        for row in rows:
             until = ""
             if row.expires_at and row.state == "logged_in":
                 until = "  until " + datetime.fromtimestamp(row.expires_at).strftime("%Y-%m-%d %H:%M")
-            line(f"{row.name:14} {row.title:10} {STATES[row.state]}{until}")
+            line(f"{pad(row.name, name_w)}  {pad(row.title, title_w)}  {STATES[row.state]}{until}")
         secret = session.otp_secret()
         if otp_uri and secret:
             echo(otpauth_uri(secret, user or "student"))

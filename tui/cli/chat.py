@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from tui.cli.output import echo, echo_json, fail, line
+from tui.cli.output import echo, echo_json, fail, line, pad
 from tui.cli.tools import _open
 from tui.runtime.chat.agent import Agent, AgentEvent, TurnResult
 from tui.runtime.chat.client import ModelClient
@@ -20,7 +20,6 @@ from tui.runtime.chat.providers import (
     load_config,
     load_key,
     save_config,
-    save_key,
     with_overrides,
 )
 from tui.runtime.runtime import DEMO_NOW
@@ -116,7 +115,8 @@ def model_presets() -> None:
             q for q, on in (("no tool streaming", not p.stream_tools), ("sends reasoning back", p.send_reasoning)) if on
         ]
         extra = f"  ({', '.join(quirks)})" if quirks else ""
-        echo(f"{p.id:<9} {p.label:<24} {p.base_url or '(give --base-url)':<52} {p.model or '(give --model)'}{extra}")
+        url = p.base_url or "(give --base-url)"
+        line(f"{pad(p.id, 9)} {pad(p.label, 24)} {pad(url, 52)} {p.model or '(give --model)'}{extra}")
 
 
 @model.command("set")
@@ -128,19 +128,25 @@ def model_presets() -> None:
 def model_set(
     provider: str, base_url: str | None, model_name: str | None, api_key_env: str | None, api_key_stdin: bool
 ) -> None:
-    """Choose the provider (and save its API key in keyring)."""
+    """Choose the provider (and save its API key in keyring): both change, or neither does."""
+    key: str | None = None
+    if api_key_env:
+        key = load_key(provider, api_key_env)
+        if key is None:
+            raise fail(f"{api_key_env} is not set (or is empty), so there is no key to save; nothing was changed")
+    elif api_key_stdin:
+        key = sys.stdin.readline().strip() or None
+        if key is None:
+            raise fail("no API key on standard input; nothing was changed")
     rt = _open(())
     try:
-        config = save_config(rt.store, provider, base_url, model_name)
+        config = save_config(rt.store, provider, base_url, model_name, key)
     except ValueError as e:
         raise fail(str(e)) from None
+    except KeyringUnavailable as e:
+        raise fail(f"{e} Nothing was changed: the model is still the one `pku-harness model show` names.") from None
     echo(f"model: {config.model} at {config.base_url} ({config.preset.label})")
-    key = load_key(provider, api_key_env) if api_key_env else sys.stdin.readline().strip() if api_key_stdin else None
     if key:
-        try:
-            save_key(provider, key)
-        except KeyringUnavailable as e:
-            raise fail(str(e)) from None
         echo("API key saved in keyring")
     elif config.preset.needs_key and load_key(provider) is None:
         echo("no API key saved yet: pass --api-key-env VAR or --api-key-stdin", err=True)

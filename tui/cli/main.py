@@ -1,39 +1,63 @@
 """Entry point of `pku-harness` and `python -m tui`.
 
-Exit codes: 0 done, 1 an error the command reports, 2 a usage error, 3 the data store cannot be used (a damaged,
-newer or read-only database, a full disk: one sentence on stderr names the file and what to do, nothing changed).
+Exit codes: 0 done, 1 an error the command reports (or an unexpected exception: one line naming it and where it was
+raised, no traceback), 2 a usage error, 3 the data store cannot be used (a damaged, newer or read-only database, a
+full disk: one sentence on stderr names the file and what to do, nothing changed). The app (`pku-harness`,
+`--demo`, `widget preview`) exits 1 when it ended on an unhandled exception (Textual prints its traceback).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import tempfile
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from tui import __version__
 from tui.cli.campus import login, logout, status
 from tui.cli.chat import chat, model
-from tui.cli.output import fail_store
+from tui.cli.output import CLICK_ENDINGS, bad_parameter, fail, fail_store
 from tui.cli.plugin import plugin
 from tui.cli.plugins import open_link, plugins
 from tui.cli.scheduler import scheduler
 from tui.cli.tools import audit, permissions, tools
 from tui.runtime.store_faults import StoreError, os_fault
 
+if TYPE_CHECKING:
+    from textual.app import App
+
 
 class HarnessGroup(click.Group):
-    """The command group: a fault of the data store, met by any command or the app's start, ends it plainly."""
+    """The command group: a fault of the data store, met by any command or the app's start, ends it plainly; any
+    other unexpected exception is one line naming it and where it was raised (exit 1), not a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except CLICK_ENDINGS:
+            raise  # click's own (end of input at a prompt becomes "Aborted!")
         except StoreError as e:  # its one sentence on stderr, exit code 3, no traceback
             raise fail_store(e) from None
-        except OSError as e:
-            fault = os_fault(e, e.filename or "the data folder")
-            if fault is None:
-                raise
-            raise fail_store(fault) from None
+        except Exception as e:
+            fault = os_fault(e, e.filename or "the data folder") if isinstance(e, OSError) else None
+            if fault is not None:
+                raise fail_store(fault) from None
+            raise fail(unexpected(e)) from None
+
+
+def unexpected(e: BaseException) -> str:
+    """One line for an exception nothing handled: its type, message and the line that raised it."""
+    where = ""
+    frames = traceback.extract_tb(e.__traceback__)
+    if frames:
+        path = Path(frames[-1].filename)
+        root = Path(__file__).resolve().parents[2]  # the checkout or site-packages: show paths inside it
+        shown = path.relative_to(root) if path.is_relative_to(root) else path.name
+        where = f" ({shown}:{frames[-1].lineno})"
+    bug = "This is a bug in pku-harness; please report it with the command you ran"
+    return f"unexpected {type(e).__name__}: {e}{where}. {bug}"
 
 
 @click.group(cls=HarnessGroup, invoke_without_command=True)
@@ -53,7 +77,23 @@ def cli(ctx: click.Context, demo: bool, lang: str | None) -> None:
     # Textual is imported here, not at the top: the plugin and tool commands never need it.
     from tui.app.app import make_app
 
-    make_app(demo=demo, locale=lang).run()
+    if not demo:
+        _run_app(ctx, make_app(locale=lang))
+        return
+    # The demo's throw-away data lives exactly as long as the app: removed on quit, on a crash and on Ctrl+C.
+    with tempfile.TemporaryDirectory(prefix="pku-harness-demo-", ignore_cleanup_errors=True) as data:
+        _run_app(ctx, make_app(demo=True, locale=lang, data_dir=Path(data)))
+
+
+def _run_app(ctx: click.Context, app: App[Any]) -> None:
+    """Run a Textual app; one that ended on an unhandled exception exits non-zero.
+
+    Textual catches the exception, restores the terminal, prints the traceback and returns from `run()` as if
+    the app had quit; only `return_code` (1 for such a crash, whatever `exit()` was given otherwise) tells.
+    """
+    app.run()
+    if app.return_code:
+        ctx.exit(app.return_code)
 
 
 cli.add_command(plugin)
@@ -82,12 +122,29 @@ def widget() -> None:
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False), help="JSON to use as the data.")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
 def widget_preview(path: str, name: str | None, size: str | None, data: str | None, lang: str) -> None:
-    """Show a plugin's widget (or all of them) alone, re-rendered whenever a file is saved."""
-    from pathlib import Path
+    """Show a plugin's widget (or all of them) alone, re-rendered whenever a file is saved.
 
+    A --data file that is not JSON is refused before the app starts, naming the line and column.
+    """
     from tui.app.preview import PreviewApp
 
-    PreviewApp(Path(path), name, size, Path(data) if data else None, lang).run()
+    if data:
+        _check_json(data)
+    _run_app(click.get_current_context(), PreviewApp(Path(path), name, size, Path(data) if data else None, lang))
+
+
+def _check_json(path: str) -> None:
+    """Refuse a --data file that is not JSON text, with file:line:column (the app would fail on it later)."""
+    import json
+
+    try:
+        json.loads(Path(path).read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise bad_parameter(f"{path} is not UTF-8 text (byte {e.start + 1})", "--data") from None
+    except json.JSONDecodeError as e:
+        raise bad_parameter(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}", "--data") from None
+    except OSError as e:
+        raise bad_parameter(f"{path} cannot be read ({e.strerror})", "--data") from None
 
 
 def main() -> None:

@@ -5,8 +5,9 @@ or model server's message, an audit row's detail. Printed as they are, their ESC
 clipboard), C1, bidi and zero-width characters act on the student's terminal instead of being read
 (threats.md T1). So no command calls `print`, `click.echo`, `click.prompt` or `sys.stdout` itself
 (`tests/test_cli_output.py` scans `tui/cli` for it): text goes through `echo()`, one record per line through
-`line()`, data through `echo_json()`, questions through `ask()` / `confirm()` and errors through `fail()`.
-All of them clean with `widgets_render.safe_text`; JSON escapes instead of removing, so the data stays intact.
+`line()` (columns padded to terminal cells with `pad()`), data through `echo_json()`, questions through `ask()` /
+`confirm()` and errors through `fail()`. All of them clean with `widgets_render.safe_text`; JSON escapes instead
+of removing, so the data stays intact.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 from typing import Any
 
 import click
+from rich.cells import cell_len
 
 from widgets_render.safe_text import clean, escape_json, one_line
 
@@ -28,6 +30,19 @@ def line(text: object, *, err: bool = False) -> None:
     """Print one record (a table row, an audit entry) as exactly one line: cleaned, and a line break inside a
     value becomes a space, so a title or an error message cannot print a row of its own that looks real."""
     click.echo(one_line(str(text)), err=err)
+
+
+def cells(text: object) -> int:
+    """How many terminal cells `text` takes once cleaned to one line: a Chinese character takes two, so `len()`
+    (what `str.ljust` and format widths count) misaligns every column after a Chinese name."""
+    return cell_len(one_line(str(text)))
+
+
+def pad(text: object, width: int, *, right: bool = False) -> str:
+    """`text` cleaned to one line and padded with spaces to `width` terminal cells (on the right, or the left)."""
+    shown = one_line(str(text))
+    fill = " " * max(0, width - cell_len(shown))
+    return fill + shown if right else shown + fill
 
 
 def echo_json(value: Any, indent: int | None = 2) -> None:
@@ -72,6 +87,11 @@ def fail_store(message: object) -> click.ClickException:
     return _StoreFailure(clean(str(message)))
 
 
+#: What ends a command the way click means it to (its errors, `ctx.exit`, "Aborted!", end of input at a prompt):
+#: a handler of unexpected exceptions lets these through.
+CLICK_ENDINGS: tuple[type[BaseException], ...] = (click.ClickException, click.exceptions.Exit, click.Abort, EOFError)
+
+
 def bad_parameter(message: object, hint: str) -> click.BadParameter:
     """A refused command-line value (exit 2), naming the parameter; the message is cleaned."""
     return click.BadParameter(clean(str(message)), param_hint=hint)
@@ -83,8 +103,10 @@ def usage_error(message: str) -> click.UsageError:
 
 
 __all__ = [
+    "CLICK_ENDINGS",
     "ask",
     "bad_parameter",
+    "cells",
     "confirm",
     "echo",
     "echo_json",
@@ -92,5 +114,6 @@ __all__ = [
     "fail",
     "fail_store",
     "line",
+    "pad",
     "usage_error",
 ]

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from tui.cli.output import confirm, echo, echo_json, fail, line
+from tui.cli.output import confirm, echo, echo_json, fail, line, pad
 from tui.cli.review_text import install_text, update_text
 from tui.cli.tools import _open
 from tui.runtime.installer import Installer, InstallError, endpoints
@@ -85,7 +85,7 @@ def plugins_list(as_json: bool) -> None:
             extra.append("auto-update off")
         kind = "official " if row["official"] else "community"
         note = f"  ({'; '.join(extra)})" if extra else ""
-        line(f"{row['id']:<14} {row['version']:<9} {kind} {row['source']}{note}")
+        line(f"{pad(row['id'], 14)} {pad(row['version'], 9)} {kind} {row['source']}{note}")
     for error in rt.load_errors:
         echo(f"not loaded: {error}", err=True)
 

@@ -3,6 +3,7 @@ in its dialogs). Plugin text is untrusted: control characters are removed before
 
 from __future__ import annotations
 
+from tui.cli.output import pad
 from tui.runtime.links import ResolvedRef
 from tui.runtime.review import InstallReview, UpdateReview
 from widgets_render.safe_text import clean  # the one rule for untrusted text on a terminal
@@ -26,7 +27,7 @@ def install_text(r: InstallReview) -> str:
     ]
     for t in r.tools:
         flags = " (only you can run it)" if t.user_only else ""
-        lines.append(f"  [{t.effect:<6}] {t.name}: {clean(t.title)}{flags}")
+        lines.append(f"  [{pad(t.effect, 6)}] {t.name}: {clean(t.title)}{flags}")
         if t.summary:
             lines.append(f"           {clean(t.summary)}")
     if r.instructions.strip():

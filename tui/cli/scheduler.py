@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from tui.cli.output import bad_parameter, echo, echo_json, fail, line, usage_error
+from tui.cli.output import bad_parameter, echo, echo_json, fail, line, pad, usage_error
 from tui.runtime.runtime import Runtime
 from tui.runtime.scheduler.checks import WAITING, Checks, read_tool
 from tui.runtime.scheduler.runner import Scheduler
@@ -64,9 +64,17 @@ def list_checks(as_json: bool) -> None:
 @click.option("--every", help="An interval: 30m, 2h, 1d.")
 @click.option("--cron", help="A cron expression in Beijing time, e.g. '30 7 * * 1-5'.")
 @click.option("--tool", help="The read tool to run, as plugin.tool.")
-@click.option("--args", "args_json", default="{}", help="The tool's input as JSON.")
-@click.option("--when", "condition", help="Notify only when this is true, e.g. 'result.balanceYuan < 20'.")
-@click.option("--message", help="The notification text; may use ${result.x} and ${previous.x}.")
+@click.option("--args", "args_json", default="{}", help="The tool's input as JSON (checked against its fields now).")
+@click.option(
+    "--when",
+    "condition",
+    help="Notify only when this is true, e.g. 'result.balanceYuan < 20' (over result, previous and now).",
+)
+@click.option(
+    "--message",
+    help="The notification text; may use ${result.x}, ${previous.x} and ${now}. A field the result does not have "
+    "(null) is left out, never printed as 'null'.",
+)
 @click.option("--prompt", help="Instead of a tool: a question the assistant answers on this schedule.")
 def add(
     title: str,
@@ -78,7 +86,12 @@ def add(
     message: str | None,
     prompt: str | None,
 ) -> None:
-    """Add a check (a read tool, with an optional condition) or an assistant task (--prompt)."""
+    """Add a check (a read tool, with an optional condition) or an assistant task (--prompt).
+
+    Refused now rather than failing at every run: an input the tool's fields do not accept (a missing required
+    field, a value out of range, an unknown key), and a condition or message that does not compile or uses a
+    name other than result, previous and now.
+    """
     if bool(every) == bool(cron):
         raise usage_error("give exactly one of --every and --cron")
     try:
@@ -89,7 +102,7 @@ def add(
     try:
         try:
             if tool:
-                tool = read_tool(runtime.registry.find, tool)
+                tool = read_tool(runtime.registry.find, tool, args)
             check = Checks(runtime.store).add(
                 title,
                 f"every {every}" if every else str(cron),
@@ -180,7 +193,7 @@ def run_due(quiet: bool) -> None:
 
 @scheduler.command("log")
 @click.argument("check_id")
-@click.option("--limit", default=20, show_default=True)
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True, help="How many runs.")
 def log(check_id: str, limit: int) -> None:
     """A check's runs, newest first: time, duration, outcome, detail."""
     runtime = _runtime()
@@ -190,7 +203,7 @@ def log(check_id: str, limit: int) -> None:
             raise fail(f"no check {check_id!r}")
         for run in checks.runs(check_id, limit):
             first = run.detail.splitlines()[0] if run.detail else ""
-            line(f"{beijing(run.at_ms)}  {run.duration_ms:>6} ms  {run.outcome:8} {first}")
+            line(f"{beijing(run.at_ms)}  {pad(run.duration_ms, 6, right=True)} ms  {pad(run.outcome, 8)} {first}")
     finally:
         runtime.close()
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from tui.cli.output import ask, bad_parameter, confirm, echo, echo_json, fail, line
+from tui.cli.output import ask, bad_parameter, cells, confirm, echo, echo_json, fail, line, pad
 from tui.cli.review_text import install_text
 from tui.lang.documents.common import Effect
 from tui.runtime.gate import ApprovalRequest, Turn
@@ -119,7 +119,7 @@ def tools_list(as_json: bool, for_: str | None, extra: tuple[str, ...]) -> None:
     if not rows:
         echo("no tools installed")
         return
-    width = max(len(r["id"]) for r in rows)
+    width = max(cells(r["id"]) for r in rows)
     for r in rows:
         flags = "".join(
             [
@@ -128,7 +128,7 @@ def tools_list(as_json: bool, for_: str | None, extra: tuple[str, ...]) -> None:
                 "" if r["official"] else " community",
             ]
         )
-        line(f"{r['id']:<{width}}  {r['effect']:<6} {r['mode']:<5} {r['title']}{flags}")
+        line(f"{pad(r['id'], width)}  {pad(r['effect'], 6)} {pad(r['mode'], 5)} {r['title']}{flags}")
 
 
 @tools.command("call")
@@ -181,15 +181,25 @@ def permissions_list(extra: tuple[str, ...]) -> None:
 @click.argument("plugin")
 @click.argument("effect", type=click.Choice(EFFECTS))
 @click.argument("mode", type=click.Choice(MODES))
-def permissions_set(plugin: str, effect: str, mode: str) -> None:
-    """Set PLUGIN's EFFECT tools to MODE."""
-    rt = _open(())
+@_with
+def permissions_set(plugin: str, effect: str, mode: str, extra: tuple[str, ...]) -> None:
+    """Set PLUGIN's EFFECT tools to MODE (PLUGIN: an installed plugin, a built-in one, or one given with --with)."""
+    rt = _open(extra)
+    known = sorted({*rt.registry.plugins, *rt.registry.hosts})
+    if plugin not in known:
+        # A typo would otherwise be stored as a rule for a plugin that does not exist, and the real one stays as it was.
+        raise bad_parameter(
+            f"there is no plugin {plugin!r}; one of: {', '.join(known)} (a folder you are developing: --with PATH)",
+            "PLUGIN",
+        )
     rt.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
     echo(f"{plugin}: {effect} tools are now {mode}")
 
 
 @click.command()
-@click.option("--limit", default=20, show_default=True, help="How many of the newest calls.")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=20, show_default=True, help="How many of the newest calls."
+)
 def audit(limit: int) -> None:
     """The newest tool calls: time, tool, actor, effect, mode, decision, duration and outcome."""
     rt = _open(())

@@ -197,14 +197,15 @@ class Abilities:
             raise HostError("ability", "scheduler.create needs a schedule: cron like '30 7 * * 1-5' or 'every 30m'")
         tool = args.get("tool") if isinstance(args.get("tool"), str) else None
         condition = args.get("check") if isinstance(args.get("check"), str) else args.get("condition")
+        tool_args = args.get("args")
         try:
             if tool and self.find_tool is not None:
-                tool = read_tool(self.find_tool, tool)
+                tool = read_tool(self.find_tool, tool, tool_args)
             check = Checks(self.store).add(
                 title,
                 timing,
                 tool=tool,
-                args=args.get("args") if isinstance(args.get("args"), dict) else None,
+                args=tool_args if isinstance(tool_args, dict) else None,
                 condition=condition if isinstance(condition, str) else None,
                 message=args.get("message") if isinstance(args.get("message"), str) else None,
                 prompt=args.get("prompt") if isinstance(args.get("prompt"), str) else None,

@@ -90,6 +90,8 @@ class ToolInfo:
     official: bool
     input_schema: dict[str, Any]
     """The JSON Schema the model sees, each field with its description."""
+    input: dict[str, InputField] = field(default_factory=dict)
+    """The declared input fields (what a call's input is checked against)."""
     native: NativeTool | None = None
     """The app's own implementation, for host plugins' tools."""
     sends: bool = False
@@ -247,6 +249,7 @@ class Registry:
                         user_only=native.user_only,
                         official=True,
                         input_schema=input_schema(native.input),
+                        input=native.input,
                         native=native,
                         sends=native.sends,
                     )
@@ -272,6 +275,7 @@ class Registry:
                         user_only=d.userOnly,
                         official=inst.official,
                         input_schema=input_schema(d.input),
+                        input=d.input,
                         sends=reached[name].sends,
                     )
                 )

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tui.lang.expr import LangError, ParseError, Run, compile_template, from_json, render
+from tui.lang.expr import LangError, ParseError, Run, compile_template, compile_text_template, from_json, render
 
 from .helpers import NOW
 
@@ -59,3 +59,16 @@ def test_template_errors_point_into_the_template() -> None:
 
 def test_templates_are_compiled_once() -> None:
     assert compile_template("${a} + ${b}") is compile_template("${a} + ${b}")
+
+
+def test_a_text_template_leaves_nulls_out() -> None:
+    def t(text: str, **names: Any) -> Any:
+        return compile_text_template(text).evaluate(from_json(names), Run(NOW))
+
+    assert r("余额 ${result.nosuch} 元", result={}) == "余额 null 元"  # the language's rule, for plugins
+    assert t("余额 ${result.nosuch} 元", result={}) == "余额  元"  # text a person reads: nothing
+    assert t("${result.n}", result={"n": 2}) == "2" and t("${result.n}", result={}) == ""  # always text
+    assert t("${result.n ?? '?'}", result={}) == "?" and t("${r}", r=[1, None]) == "[1,null]"
+    assert t("$${x} ${0}", r=None) == "${x} 0"
+    with pytest.raises(ParseError):
+        compile_text_template("${result.(}")

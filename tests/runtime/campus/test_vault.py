@@ -82,3 +82,24 @@ def test_the_chosen_file_vault_wins_over_the_keyring(tmp_path: Path) -> None:
     vault = choose_vault(store)
     assert isinstance(vault, FileVault) and vault.locked
     store.close()
+
+
+def test_what_no_password_can_open_is_named_before_asking(tmp_path: Path) -> None:
+    vault = FileVault(tmp_path / "v.vault")
+    assert vault.problem() == f"the vault file {vault.path} is missing"
+    vault.unlock("pw")
+    assert vault.problem() is None  # a real vault file: only the password decides
+    for text in ("not json", '{"salt": 1}', "[]"):
+        vault.path.write_text(text, "utf-8")
+        assert vault.problem() == f"{vault.path} is not a vault file"
+    assert "cannot be read" in str(FileVault(tmp_path).problem())  # a folder
+
+
+def test_forgetting_the_vault_file_goes_back_to_the_keyring(memory_keyring: MemoryKeyring, tmp_path: Path) -> None:
+    from tui.runtime.campus.session import forget_vault_file
+
+    store = Store(tmp_path / "db.sqlite3")
+    write_setting(store, "campus.vaultFile", str(tmp_path / "v.vault"))
+    assert isinstance(choose_vault(store), FileVault)
+    forget_vault_file(store)
+    assert isinstance(choose_vault(store), KeyringVault)

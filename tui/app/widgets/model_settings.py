@@ -8,7 +8,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Select, Static
 
 from tui.app.i18n import t
-from tui.runtime.chat.providers import PRESETS, KeyringUnavailable, load_config, load_key, save_config, save_key
+from tui.runtime.chat.providers import PRESETS, KeyringUnavailable, load_config, load_key, save_config
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
 from widgets_render.steady_select import SteadySelect
@@ -78,9 +78,8 @@ class ModelSettings(Vertical):
         name = self.query_one("#model-name", Input).value.strip()
         key_box = self.query_one("#model-key", Input)
         try:
-            save_config(self.store, provider, url or None, name or None)
-            if key_box.value.strip():
-                save_key(provider, key_box.value.strip())
+            # One call: the key and the provider change together, or neither does (no keyring: the old model stays).
+            save_config(self.store, provider, url or None, name or None, key_box.value.strip() or None)
         except (ValueError, KeyringUnavailable) as e:
             self.app.notify(clean(str(e)), severity="error", timeout=10, markup=False)
             return

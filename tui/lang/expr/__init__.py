@@ -18,7 +18,7 @@ from tui.lang.expr.errors import (
 )
 from tui.lang.expr.limits import MAX_EVALUATIONS, Run
 from tui.lang.expr.stdlib import FUNCTIONS
-from tui.lang.expr.templates import compile_template, render
+from tui.lang.expr.templates import compile_template, compile_text_template, render
 from tui.lang.expr.values import Closure, from_json, stringify, to_json, to_text, type_of
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "beijing_now",
     "compile_expression",
     "compile_template",
+    "compile_text_template",
     "evaluate",
     "from_json",
     "render",

@@ -74,3 +74,24 @@ def render(text: str, context: Mapping[str, Any], run: Run | None = None) -> Any
     if not has_placeholders(text):
         return text.replace("$${", "${")
     return compile_template(text).evaluate(context, run)
+
+
+def compile_text_template(text: str) -> Expression:
+    """Compile a template for text a person reads (a notification), cached by its text: its value is always text,
+    and a placeholder whose value is null writes nothing, where `render` writes `null` — a field the data does
+    not have reads as null, and "余额 null 元" helps nobody. Nulls inside a list or object stay JSON's `null`.
+
+    Raises:
+        ParseError, LimitError: a `${…}` part is not a valid expression (the position is in `text`).
+    """
+    hit = cached("n", text)
+    if hit is not None:
+        return hit
+    try:
+        tree = parse_template(text)
+    except LangError as e:
+        raise e.with_source(text) from None
+    if not isinstance(tree, ast.Template):  # one `${expr}` alone: still text
+        tree = ast.Template(0, len(text), ["", ""], [tree], False)
+    blank: list[ast.Node] = [ast.Logical(e.pos, e.end, "??", e, ast.Literal(e.pos, e.end, "")) for e in tree.exprs]
+    return store("n", text, ast.Template(tree.pos, tree.end, tree.quasis, blank, tree.strict))

@@ -69,6 +69,12 @@ def choose_vault(store: Store) -> Vault:
     return KeyringVault() if keyring_usable() else MemoryVault()
 
 
+def forget_vault_file(store: Store) -> None:
+    """Stop using the vault file the student chose (the file itself is left as it is): the keyring, or memory,
+    keeps secrets from now on."""
+    write_setting(store, "campus.vaultFile", None)
+
+
 class CampusSession:
     """The student's campus login state for every service."""
 

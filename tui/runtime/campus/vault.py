@@ -139,6 +139,21 @@ class FileVault:
     def locked(self) -> bool:
         return self._key is None
 
+    def problem(self) -> str | None:
+        """Why no password can open the file — it is missing, cannot be read, or is not a vault file — or None,
+        when only the password decides. Asked before asking for a password that could open nothing."""
+        try:
+            doc = json.loads(self.path.read_text("utf-8"))
+        except FileNotFoundError:
+            return f"the vault file {self.path} is missing"
+        except OSError as e:
+            return f"the vault file {self.path} cannot be read ({e.strerror or type(e).__name__})"
+        except ValueError:
+            return f"{self.path} is not a vault file"
+        if not isinstance(doc, dict) or not all(isinstance(doc.get(k), str) for k in ("salt", "nonce", "data")):
+            return f"{self.path} is not a vault file"
+        return None
+
     def unlock(self, password: str) -> None:
         """Open the file (or start a new one) with `password`.
 

@@ -90,8 +90,8 @@ def load_config(store: Store) -> ModelConfig | None:
     return ModelConfig(preset.id, base, model)
 
 
-def save_config(store: Store, provider: str, base_url: str | None = None, model: str | None = None) -> ModelConfig:
-    """Store the model choice (the preset's values fill what is not given).
+def model_config(provider: str, base_url: str | None = None, model: str | None = None) -> ModelConfig:
+    """The model choice the arguments make (the preset's values fill what is not given), without storing it.
 
     Raises:
         ValueError: unknown provider, or no base URL / model for a preset that has none.
@@ -104,7 +104,32 @@ def save_config(store: Store, provider: str, base_url: str | None = None, model:
         raise ValueError(f"{provider} needs --base-url (http:// or https://)")
     if not config.model:
         raise ValueError(f"{provider} needs --model (the server serves whatever it loaded; name it)")
-    write_setting(store, "model", config.to_json())
+    return config
+
+
+def save_config(
+    store: Store, provider: str, base_url: str | None = None, model: str | None = None, key: str | None = None
+) -> ModelConfig:
+    """Store the model choice and, with `key`, the provider's API key: both change or neither does.
+
+    The key is saved first, since the keyring is what is likely to be missing; should the store then fail, the
+    provider's previous key is put back, so a half-done switch never leaves a provider without its key.
+
+    Raises:
+        ValueError: unknown provider, or no base URL / model for a preset that has none (nothing changed).
+        KeyringUnavailable: there is no keyring to keep the key in (nothing changed).
+    """
+    config = model_config(provider, base_url, model)
+    if key is None:
+        write_setting(store, "model", config.to_json())
+        return config
+    previous = load_key(provider)
+    save_key(provider, key)
+    try:
+        write_setting(store, "model", config.to_json())
+    except BaseException:
+        _restore_key(provider, previous)
+        raise
     return config
 
 
@@ -149,3 +174,16 @@ def load_key(provider: str, env: str | None = None) -> str | None:
         return _keyring().get_password(KEYRING_SERVICE, f"model:{provider}")  # type: ignore[no-any-return]
     except (KeyringError, KeyringUnavailable):
         return None
+
+
+def _restore_key(provider: str, previous: str | None) -> None:
+    """Put back the key a failed `save_config` replaced (best effort: the store's error is the one to report)."""
+    from keyring.errors import KeyringError
+
+    try:
+        if previous is not None:
+            save_key(provider, previous)
+        else:
+            _keyring().delete_password(KEYRING_SERVICE, f"model:{provider}")
+    except (KeyringError, KeyringUnavailable):
+        pass

@@ -41,7 +41,8 @@ class Check:
     condition: str | None = None
     """An expression over `result` and `previous`; None means every run notifies."""
     message: str | None = None
-    """A template for the notification (`${result.balanceYuan}`); None means a default text."""
+    """A template for the notification (`${result.balanceYuan}`); None means a default text. A placeholder whose
+    value is null (a field the result does not have) writes nothing."""
     prompt: str | None = None
     source: str = "user"
     enabled: bool = True
@@ -105,18 +106,46 @@ def _check(row: Any) -> Check:
     )
 
 
-def read_tool(find: Callable[[str], Any], name: str) -> str:
-    """The id of the tool `name` (an id or a model name), which a check may run only if it reads.
+def read_tool(find: Callable[[str], Any], name: str, args: Any = None) -> str:
+    """The id of the tool `name` (an id or a model name), which a check may run only if it reads, and only with an
+    input its declared fields accept (`args`; None is no input): a missing required field, a value out of range
+    or an unknown key is refused now, when the student is there to fix it, not at every run with nobody watching.
 
     Raises:
-        ValueError: there is no such tool, or it does more than read.
+        ValueError: there is no such tool, it does more than read, or `args` is not an input it accepts.
     """
+    from tui.lang.steps.errors import ToolError
+    from tui.lang.steps.inputs import check_input
+
     tool = find(name)
     if tool is None:
         raise ValueError(f"there is no tool {name!r}")
     if tool.effect != "read":
         raise ValueError(f"checks run read tools only; {tool.id} is {tool.effect}")
+    try:
+        check_input(tool.input, args)
+    except ToolError as e:
+        raise ValueError(f"{tool.id}: {e.message}") from None
     return str(tool.id)
+
+
+#: The names a check's condition and message may use: the tool's result, the last run's, and the time.
+CHECK_NAMES = ("result", "previous", "now")
+
+
+def _check_names(what: str, text: str, template: bool) -> None:
+    """Refuse a condition or message that does not compile or reads a name a check never binds (`reslt.x` would
+    fail at every run, and the student would only see it in the run log)."""
+    from tui.lang.expr import LangError, compile_expression, compile_text_template
+
+    try:
+        expr = compile_text_template(text) if template else compile_expression(text)
+    except LangError as e:
+        raise ValueError(f"the {what} does not compile: {e}") from None
+    unknown = [n for n in expr.free_names if n not in CHECK_NAMES]
+    if unknown:
+        has = "it has result, previous and now"
+        raise ValueError(f"the {what} uses {unknown[0]!r}, which a check does not have: {has}")
 
 
 class Checks:
@@ -143,18 +172,16 @@ class Checks:
         assistant task with `needs_approval`: one a plugin created).
 
         Raises:
-            ValueError: a bad schedule, neither or both of tool and prompt, a condition that does not compile.
+            ValueError: a bad schedule, neither or both of tool and prompt, a condition or message that does not
+                compile or uses a name other than result, previous and now.
         """
         parsed = Timing.parse(timing)
         if bool(tool) == bool(prompt):
             raise ValueError("a check runs either a read tool (tool) or an assistant prompt (prompt)")
         if condition:
-            from tui.lang.expr import LangError, compile_expression
-
-            try:
-                compile_expression(condition)
-            except LangError as e:
-                raise ValueError(f"the condition does not compile: {e}") from None
+            _check_names("condition", condition, template=False)
+        if message:
+            _check_names("message", message, template=True)
         title = " ".join(title.split())[:60]
         if not title:
             raise ValueError("a check needs a title")

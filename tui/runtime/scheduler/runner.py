@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tui.lang.expr import LangError, Run, beijing_now, evaluate, from_json, render, to_text
+from tui.lang.expr import LangError, Run, beijing_now, compile_text_template, evaluate, from_json, to_text
 from tui.lang.expr.values import truthy
 from tui.runtime.audit import now_ms
 from tui.runtime.scheduler.checks import WAITING, Check, Checks
@@ -112,7 +112,8 @@ class Scheduler:
     def _message(check: Check, context: dict[str, Any]) -> str:
         if check.message:
             try:
-                return to_text(render(check.message, context, Run(beijing_now())))
+                # Text for a person: a field the result lacks is left out, never the word "null".
+                return to_text(compile_text_template(check.message).evaluate(context, Run(beijing_now())))
             except LangError as e:
                 return f"{check.title} (the message template failed: {e})"
         return f"{check.title}：条件满足" if check.condition else f"{check.title}：已更新"
