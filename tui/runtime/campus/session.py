@@ -46,8 +46,7 @@ class LoginRequired(HostError):
     """The service needs a login the app cannot do by itself (no stored password, or a code only a person has)."""
 
     def __init__(self, service_name: str, message: str) -> None:
-        super().__init__("network", message)
-        self.service = service_name
+        super().__init__("network", message, cause="login", service=service_name)
 
 
 @dataclass(frozen=True)
@@ -397,7 +396,12 @@ class CampusSession:
             state = await self._relogin(name, generation)
             status, final, resp_headers, body = await self._send(svc, state, *sent)
             if svc.expired(status, resp_headers, body):
-                raise HostError("network", f"{svc.title} still says the session expired after logging in again")
+                raise HostError(
+                    "network",
+                    f"{svc.title} still says the session expired after logging in again",
+                    cause="login",
+                    service=name,
+                )
         self._save(name)  # registers the cookies this answer set, so they are masked in it too
         return scrub_answer(self.secrets, svc, status, final, resp_headers, body)
 
