@@ -86,6 +86,8 @@ class PluginScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "返回 Back"),
         Binding("r", "reload", "刷新 Refresh"),
+        Binding("l", "error('login')", "登录 Log in", show=False),
+        Binding("d", "error('detail')", "详情 Detail", show=False),
     ]
     CSS_PATH = Path(__file__).with_name("plugin_screen.tcss")
 
@@ -272,6 +274,12 @@ class PluginScreen(Screen[None]):
 
     def action_reload(self) -> None:
         self.load(True)
+
+    def action_error(self, action: str) -> None:
+        """`l` / `d`: log in, or the detail, of the first error card that offers it."""
+        for view in self.query(ErrorView):
+            if view.choose(action):
+                return
 
     @work(group="plugin-error", exit_on_error=False)
     async def on_error_view_chosen(self, event: ErrorView.Chosen) -> None:

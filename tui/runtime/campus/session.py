@@ -351,10 +351,11 @@ class CampusSession:
                 return await self.login(name)
             except LoginError as e:
                 message = self._login_message(name, e)
+                if e.kind in ("network", "server"):
+                    # Nothing the student can type fixes an unreachable IAAA: no login screen, a network error.
+                    raise HostError("network", message) from None
                 for listener in self.on_login_required:
                     listener(name, message)
-                if e.kind in ("network", "server"):
-                    raise HostError("network", message) from None
                 raise LoginRequired(name, message) from None
 
     def _login_message(self, name: str, e: LoginError) -> str:
