@@ -3,7 +3,8 @@ paths, step numbers and URLs. The technical text (`ErrorCard.detail()`) is one k
 dialog when the student chooses 详情.
 
 The renderer does not know the app's language or its dialogs: the app fills `summary` and `actions` from the
-card's `kind` and answers `ErrorView.Chosen`. A card the app did not fill shows a generic line.
+card's `kind` and answers `ErrorView.Chosen`. A card nobody filled (the widget preview, for plugin authors) shows
+the author-facing line of genui §2.10, detail included.
 """
 
 from __future__ import annotations
@@ -22,8 +23,12 @@ ACTION_KEYS = {"login": "l", "retry": "r", "detail": "d"}
 
 
 def fallback_summary(card: ErrorCard) -> str:
-    """The line a card shows when the app gave no sentence (genui §2.10's wording, without the detail)."""
-    return "⚠ 小组件无法显示 · 运行 plugin validate 查看详情" if card.kind == "plugin" else "⚠ 小组件无法显示"
+    """The text of a card nobody explained: genui §2.10's author-facing wording with the whole detail (the widget
+    preview, a tool for plugin authors, shows cards this way; the app always gives a sentence)."""
+    return (
+        f"⚠ 小组件无法显示 · {card.file} · {card.path or '/'} · {card.code}: {card.message}\n"
+        "运行 plugin validate 查看详情"
+    )
 
 
 class ErrorView(Vertical):

@@ -247,3 +247,14 @@ async def test_a_screen_shows_its_sources_error_as_a_card_with_登录(campus_env
         await pilot.press("l")
         await until(pilot, lambda: isinstance(app.screen, LoginScreen))
         assert isinstance(app.screen, LoginScreen) and app.screen.services[0] == "treehole"
+
+
+def test_an_error_card_snapshot(snap_compare: Any, tmp_path: Path) -> None:
+    """How a card looks: the sentence, the buttons with their keys, the red border (a plugin's bug: no network)."""
+    app = only(make_app(data_dir=tmp_path / "data", extra=[buggy_plugin(tmp_path)]), "buggy/box")
+
+    async def filled(pilot: Any) -> None:
+        await until(pilot, lambda: (f := frame(app)) is not None and f.error is not None, 20)
+        await pilot.pause(0.1)
+
+    assert snap_compare(app, terminal_size=(80, 12), run_before=filled)
