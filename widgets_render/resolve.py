@@ -432,4 +432,4 @@ def resolve(
     except RecursionError:
         return Resolved(title, ErrorCard("SPEC_INVALID", file, "", "the spec nests too deeply"))
     except Exception as e:
-        return Resolved(title, ErrorCard("INTERNAL", file, "", f"{type(e).__name__}: {e}"[:300]))
+        return Resolved(title, ErrorCard("INTERNAL", file, "", f"{type(e).__name__}: {e}"[:300], kind="internal"))

@@ -35,6 +35,7 @@ from textual.widgets import (
     TabPane,
 )
 
+from widgets_render.error_view import ACTION_KEYS, ErrorView
 from widgets_render.safe_text import clean
 from widgets_render.steady_select import SteadySelect
 from widgets_render.viewmodel import ErrorCard, Resolved, VNode
@@ -335,7 +336,11 @@ class WidgetFrame(Vertical):
     """
 
     can_focus = True
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "tap", "打开 Open", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "tap", "打开 Open", show=False),
+        # On an error card only (check_action): elsewhere `r` stays the app's refresh of every widget.
+        *[Binding(key, f"error('{action}')", action, show=False) for action, key in ACTION_KEYS.items()],
+    ]
 
     class Tapped(Message):
         """The user chose a widget that has a `tap` action (Enter or a click)."""
@@ -360,24 +365,40 @@ class WidgetFrame(Vertical):
         mark = f" ⟳ {stale}" if isinstance(stale, str) else " ⟳" if stale else ""
         self.border_title = plain(resolved.title + mark)
 
+    @property
+    def error(self) -> ErrorCard | None:
+        """The error card this frame shows, if any."""
+        return self.resolved.body if isinstance(self.resolved.body, ErrorCard) else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "error":
+            card = self.error
+            return card is not None and any(a == parameters[0] for a, _ in card.actions)
+        return True
+
+    def action_error(self, action: str) -> None:
+        for view in self.query(ErrorView):
+            view.choose(action)
+
     def action_tap(self) -> None:
+        card = self.error
+        if card is not None:
+            # Enter on an error card takes its first action (登录, 重试 or 详情), not the widget's screen.
+            if card.actions:
+                self.action_error(card.actions[0][0])
+            return
         if self.tap is not None:
             self.post_message(self.Tapped(self))
 
     def on_click(self) -> None:
-        self.action_tap()
+        if self.error is None:  # an error card's buttons take their own clicks
+            self.action_tap()
 
     def compose(self) -> ComposeResult:
         body = self.resolved.body
         if isinstance(body, ErrorCard):
             self.add_class("-error")
-            yield Static(
-                plain(
-                    f"⚠ 小组件无法显示 · {body.file} · {body.path or '/'} · {body.code}: {body.message}\n"
-                    "运行 plugin validate 查看详情"
-                ),
-                markup=False,
-            )
+            yield ErrorView(body)
             return
         try:
             yield build(body)

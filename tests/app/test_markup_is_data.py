@@ -149,7 +149,7 @@ async def test_clicking_a_hostile_plugin_name_in_the_command_palette_runs_no_act
         await dashboard(pilot, app)
         await pilot.press("ctrl+p")
         await settle(pilot, app)
-        await pilot.press(*"main")
+        await pilot.press(*"点我")  # the screen is named like its plugin: the palette shows the name once
         await until(pilot, lambda: bool(app.screen.query("CommandList")) and "点我" in painted(app))
         await settle(pilot, app)
         commands = app.screen.query_one("CommandList")
@@ -157,7 +157,7 @@ async def test_clicking_a_hostile_plugin_name_in_the_command_palette_runs_no_act
         await click_text(pilot, app, "点我", within=commands)
         await settle(pilot, app)
         assert not (clicks / SHOT).exists()
-        assert f"{CLICK} · main" in shown
+        assert CLICK in shown
 
 
 async def test_broken_markup_everywhere_shows_literally_and_never_crashes(tmp_path: Path) -> None:
@@ -166,8 +166,9 @@ async def test_broken_markup_everywhere_shows_literally_and_never_crashes(tmp_pa
     async with app.run_test(size=(110, 40), notifications=True) as pilot:
         await dashboard(pilot, app)
         assert BROKEN in painted(app)
-        await pilot.press("ctrl+p", *"main")
-        await until(pilot, lambda: f"{BROKEN} · main" in painted(app))
+        await pilot.press("ctrl+p", *"坏")
+        await until(pilot, lambda: bool(app.screen.query("CommandList")))
+        await until(pilot, lambda: BROKEN in painted(app, app.screen.query_one("CommandList")))
         await pilot.press("escape")
         screen = await open_main(pilot, app)
         assert [str(b.label) for b in screen.query(GenButton)] == [BROKEN, BROKEN]

@@ -99,6 +99,8 @@ class FakeCampus:
     """The payment codes the card endpoint handed out last."""
     unregistered: list[str] = field(default_factory=list)
     """The fresh credentials every echo handed out (CAS ticket, jsessionid, token, access_token)."""
+    failing: dict[str, int] = field(default_factory=dict)
+    """Paths that answer this HTTP status (a service in trouble), whatever the request."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     # -- controls -----------------------------------------------------------------------------------
@@ -124,6 +126,8 @@ class FakeCampus:
     def serve(self, seen: Seen) -> Answer:
         with self.lock:
             self.seen.append(seen)
+        if seen.path in self.failing:
+            return _json({"success": False, "msg": "系统维护中"}, self.failing[seen.path])
         handler = {
             "iaaa.pku.edu.cn": self.iaaa,
             "treehole.pku.edu.cn": self.treehole,

@@ -333,10 +333,13 @@ class PkuHarnessApp(HarnessApp):
         )
         yield SystemCommand(t("refresh_all", self.locale), t("refresh_all_help", self.locale), self.action_refresh)
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
-            for name in inst.plugin.screens:
+            for name, spec in inst.plugin.screens.items():
+                plugin = self.runtime.registry.plugin_name(pid)
+                title = pick_text(spec.get("title") if isinstance(spec, dict) else None, self.locale)
+                shown = plugin if title in ("", plugin) else f"{plugin} · {title}"  # the screen's title, not its id
                 yield SystemCommand(
                     # The palette reads a title as markup: a plugin name is escaped, never run as `[@click]`.
-                    as_markup(f"{self.runtime.registry.plugin_name(pid)} · {name}"),
+                    as_markup(shown),
                     t("open_screen", self.locale),
                     lambda pid=pid, name=name: self.push_screen(
                         PluginScreen(self.runtime, pid, name, {}, self.locale, self.now)

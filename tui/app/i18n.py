@@ -380,6 +380,33 @@ STRINGS: dict[str, dict[str, str]] = {
     "outcome_met": {"zh": "已提醒", "en": "notified"},
     "outcome_refused": {"zh": "被拒绝", "en": "refused"},
     "outcome_error": {"zh": "出错", "en": "error"},
+    # --- errors a student can act on (issue 16.8) ---
+    "failure_login": {"zh": "需要先登录{service}", "en": "Log in to {service} to see this"},
+    "failure_network": {
+        "zh": "连不上网络或服务，检查网络后重试",
+        "en": "Cannot reach the service: check the network and retry",
+    },
+    "failure_timeout": {"zh": "服务太久没有回应，稍后重试", "en": "The service took too long to answer: retry later"},
+    "failure_service": {"zh": "服务返回了错误，稍后重试", "en": "The service answered with an error: retry later"},
+    "failure_plugin": {
+        "zh": "插件出错了，不是你的问题（详情是给作者的）",
+        "en": "The plugin has a bug, not your doing (the detail is for its author)",
+    },
+    "failure_input": {"zh": "输入有误，检查后再试", "en": "Some input is not right: check it and try again"},
+    "failure_internal": {"zh": "App 内部出错了，可以重试", "en": "Something went wrong in the app: you can retry"},
+    "failure_refused": {"zh": "没有运行：权限设置不允许", "en": "Not run: your permission settings do not allow it"},
+    "error_action_retry": {"zh": "重试", "en": "Retry"},
+    "error_detail_title": {"zh": "出错详情", "en": "What went wrong"},
+    "error_copy": {"zh": "复制", "en": "Copy"},
+    "error_copied": {"zh": "已复制到剪贴板", "en": "Copied to the clipboard"},
+    "error_for_author": {
+        "zh": "给插件作者：运行 pku-harness plugin validate <{plugin} 的文件夹> 查看详情",
+        "en": "For the plugin's author: run pku-harness plugin validate <the {plugin} folder> for details",
+    },
+    "size_small": {"zh": "小", "en": "small"},
+    "size_medium": {"zh": "中", "en": "medium"},
+    "size_large": {"zh": "大", "en": "large"},
+    "widget_size": {"zh": "{widget}：{size}", "en": "{widget}: {size}"},
 }
 
 

@@ -54,11 +54,24 @@ class HostError(Exception):
     A `final` error ends the run: no `catch` sees it (a request refused for carrying a secret).
     """
 
-    def __init__(self, kind: str, message: str, status: int | None = None, final: bool = False) -> None:
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        status: int | None = None,
+        final: bool = False,
+        cause: str | None = None,
+        service: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.status = status
         self.final = final
+        self.cause = cause
+        """What would help the person at the app, when the kind alone does not say (`login`, `plugin`); see
+        `tui.lang.steps.errors.Cause`."""
+        self.service = service
+        """With cause 'login': the campus service to log in to."""
 
 
 class KvQuotaError(HostError):

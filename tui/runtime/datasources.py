@@ -44,6 +44,18 @@ class SourceValue:
     error: str = ""
 
 
+class SourceError(RuntimeError):
+    """A data source could not be read and nothing was ever cached: the message is the technical detail, `cause`
+    (see `tui.lang.steps.errors.Cause`) and `service` say what would help."""
+
+    def __init__(self, message: str, cause: str | None = None, service: str | None = None, summary: str = "") -> None:
+        super().__init__(message)
+        self.cause = cause or "internal"
+        self.service = service
+        self.summary = summary
+        """The plugin author's own sentence for the student, if any (`CallOutcome.summary`)."""
+
+
 class DataSources:
     """Reads data sources through the gate and the cache."""
 
@@ -88,7 +100,7 @@ class DataSources:
 
         Raises:
             KeyError: no such data source.
-            RuntimeError: the fetch failed and nothing was ever cached (the message says why).
+            SourceError: the fetch failed and nothing was ever cached (the message says why, the cause what helps).
         """
         info = next((s for s in self.list() if s.id == source_id), None)
         if info is None:
@@ -111,4 +123,4 @@ class DataSources:
             return SourceValue(outcome.result, at_ms, stale=True, error="the plugin answered with stored data")
         if cached is not None:
             return SourceValue(cached[0], cached[1], stale=True, error=outcome.message)
-        raise RuntimeError(outcome.message)
+        raise SourceError(outcome.message, outcome.cause, outcome.service, outcome.summary)

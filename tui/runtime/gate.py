@@ -25,7 +25,7 @@ from typing import Any, Literal, Protocol
 
 from tui.lang.expr import to_json
 from tui.lang.host import Host, HostError
-from tui.lang.steps.errors import ToolError
+from tui.lang.steps.errors import CAUSE_OF_KIND, Cause, ToolError
 from tui.lang.steps.inputs import check_input
 from tui.lang.steps.interpreter import Interpreter, Offload
 from tui.runtime.audit import Audit, AuditRow, now_ms
@@ -39,6 +39,8 @@ from tui.runtime.store_faults import StoreError
 MODEL_RESULT_CHARS = 12_000
 #: Longest exception text an internal error shows (the traceback is in the log).
 INTERNAL_DETAIL_CHARS = 500
+#: Longest author's sentence a failure carries for the person (`CallOutcome.summary`).
+SUMMARY_CHARS = 200
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +111,14 @@ class CallOutcome:
     """The result holds third-party text (the model must treat it as data)."""
     stale: bool = False
     truncated: bool = False
+    cause: Cause | None = None
+    """When it did not run or failed: what would help the person at the app (log in, retry, tell the author), so
+    the UI shows one sentence and the action that helps, and `message` as the detail."""
+    service: str | None = None
+    """With cause 'login': the campus service to log in to."""
+    summary: str = ""
+    """The failure in the plugin author's own words for the person, when they wrote some (a `check`'s `error:`,
+    without the step and file); the UI shows it instead of the cause's sentence."""
 
     @property
     def taints(self) -> bool:
@@ -119,6 +129,15 @@ class CallOutcome:
     def brought_in(self) -> bool:
         """The tool ran, so its result or error text is now in the caller's context."""
         return self.status in ("ok", "error")
+
+
+def _cause(error: ToolError | HostError, secrets: Secrets) -> dict[str, Any]:
+    """The cause and campus service of a failed run, as its source classified it (see `Cause`)."""
+    if isinstance(error, ToolError):
+        # A check's message is the author's sentence for the student ("没有从燕园到燕园的校车"); others are technical.
+        words = secrets.scrub_text(error.message)[:SUMMARY_CHARS] if error.kind == "check" else ""
+        return {"cause": error.cause, "service": error.service, "summary": words}
+    return {"cause": error.cause or CAUSE_OF_KIND.get(error.kind, "plugin"), "service": error.service}
 
 
 def model_copy(result: Any) -> str:
@@ -204,7 +223,7 @@ class Gate:
         started = time.monotonic()
         tool = self.registry.find(name)
         if tool is None:
-            return CallOutcome("refused", message=f"there is no tool {name!r}")
+            return CallOutcome("refused", message=f"there is no tool {name!r}", cause="refused")
         mode = self.mode(tool)
         decision = "run"
         try:
@@ -232,14 +251,14 @@ class Gate:
         tainted = bool(turn and turn.tainted) if actor == "agent" else False
         decision = decide(actor, tool.effect, mode, tainted, tool.user_only)  # type: ignore[arg-type]
         if decision.verdict == "refuse":
-            return "refuse", CallOutcome("refused", message=decision.reason)
+            return "refuse", CallOutcome("refused", message=decision.reason, cause="refused")
         if actor == "scheduler" and turn is not None:
             refusal = cross_plugin_refusal(
                 tool.id, tool.plugin_id, tool.sends, tool.input_schema, arguments, turn.plugins_seen, turn.student_text
             )
             if refusal is not None:
                 log.warning("refused %s in scheduled task %s: %s", tool.id, turn.session_id, refusal)
-                return "refuse", CallOutcome("refused", message=refusal)
+                return "refuse", CallOutcome("refused", message=refusal, cause="refused")
         verdict = "run"
         if decision.verdict == "ask":
             reason = decision.reason
@@ -256,7 +275,7 @@ class Gate:
                 why = "you declined" if self.approver is not None else "no one is there to approve it"
                 if answer.reason.strip():
                     why += f": {answer.reason.strip()[:500]} (do not try this call again)"
-                return "ask-declined", CallOutcome("declined", message=f"not run: {why} ({reason})")
+                return "ask-declined", CallOutcome("declined", message=f"not run: {why} ({reason})", cause="refused")
             verdict = "ask-approved"
         return verdict, await self._run(tool, arguments, now)
 
@@ -270,7 +289,11 @@ class Gate:
         log.error("internal error in %s: %s\n%s", tool.id, detail, trace)
         message = f"internal error in {tool.id}: {detail}"
         return CallOutcome(
-            "error", message=message, model_text=json.dumps({"error": message}, ensure_ascii=False), untrusted=True
+            "error",
+            message=message,
+            model_text=json.dumps({"error": message}, ensure_ascii=False),
+            untrusted=True,
+            cause="internal",
         )
 
     async def _run(self, tool: ToolInfo, arguments: Any, now: str | None) -> CallOutcome:
@@ -284,7 +307,11 @@ class Gate:
         except (ToolError, HostError) as e:
             message = self.secrets.scrub_text(str(e) if isinstance(e, ToolError) else f"{tool.id}: {e}")
             return CallOutcome(
-                "error", message=message, model_text=json.dumps({"error": message}, ensure_ascii=False), untrusted=True
+                "error",
+                message=message,
+                model_text=json.dumps({"error": message}, ensure_ascii=False),
+                untrusted=True,
+                **_cause(e, self.secrets),
             )
         except StoreError:
             raise
@@ -305,7 +332,8 @@ class Gate:
             value = await native.run(checked)
         except (ToolError, HostError) as e:
             message = self.secrets.scrub_text(f"{tool.id}: {e}")
-            return CallOutcome("error", message=message, model_text=json.dumps({"error": message}, ensure_ascii=False))
+            model_text = json.dumps({"error": message}, ensure_ascii=False)
+            return CallOutcome("error", message=message, model_text=model_text, **_cause(e, self.secrets))
         except StoreError:
             raise
         except Exception as e:

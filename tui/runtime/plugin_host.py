@@ -42,7 +42,9 @@ class PluginHost:
 
     async def campus(self, request: HttpRequest) -> HttpResponse:
         if request.campus not in self.declared_campus:  # the interpreter checked too (threats.md C5)
-            raise HostError("network", f"campus service {request.campus!r} is not declared by {self.plugin_id}")
+            raise HostError(
+                "network", f"campus service {request.campus!r} is not declared by {self.plugin_id}", cause="plugin"
+            )
         # Before signing: what the plugin wrote must not carry a secret into a service (a public post, a search).
         self.guard(request.method, request.url, request.headers, request.body)
         return await self.session.request(request, request.effect)

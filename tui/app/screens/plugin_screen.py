@@ -16,10 +16,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, Static, Switch
 
 from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
+from tui.app.failures import act, explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.lang.expr import beijing_now
+from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
+from widgets_render.error_view import ErrorView
 from widgets_render.resolve import display, pick, resolve
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import GenButton, GenList, GenTable, WidgetFrame, build, plain
@@ -83,6 +86,8 @@ class PluginScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "返回 Back"),
         Binding("r", "reload", "刷新 Refresh"),
+        Binding("l", "error('login')", "登录 Log in", show=False),
+        Binding("d", "error('detail')", "详情 Detail", show=False),
     ]
     CSS_PATH = Path(__file__).with_name("plugin_screen.tcss")
 
@@ -114,6 +119,9 @@ class PluginScreen(Screen[None]):
         """Sources with `auto: false` that a `refresh` has asked for."""
         self.pending = False
         self.error: str | None = None
+        self.failures: dict[str, ErrorCard] = {}
+        """What failed, shown above the body as error cards: each source by its alias, the last action as "$action"
+        (its sentence is also `state.error`)."""
         self.invalid: set[str] = set()
         self.last_refresh = 0.0
 
@@ -195,9 +203,13 @@ class PluginScreen(Screen[None]):
                 got = await self.runtime.sources.read(
                     f"{self.plugin_id}.{source['source']}", force=force, now=self.fixed_now
                 )
-            except (KeyError, RuntimeError) as e:
-                self.sources[alias], self.meta[alias] = None, {"error": str(e), "stale": False}
+            except SourceError as e:
+                self.fail_source(alias, str(e), e.cause, e.service, e.summary)
                 return
+            except KeyError as e:  # the screen names a source its plugin does not have
+                self.fail_source(alias, str(e), "plugin", None, "")
+                return
+            self.failures.pop(alias, None)
             self.sources[alias] = got.value
             self.meta[alias] = {"stale": got.stale, "error": got.error or None, "fetchedAt": self.now}
             return
@@ -210,12 +222,21 @@ class PluginScreen(Screen[None]):
         try:
             args = self.evaluate(source.get("args") or {}, self.names(evaluator), evaluator)
         except Exception as e:
-            self.sources[alias], self.meta[alias] = None, {"error": f"args: {e}", "stale": False}
+            self.fail_source(alias, f"args: {e}", "plugin", None, "")
             return
         outcome = await self.runtime.gate.call(f"{self.plugin_id}.{tool}", args, actor="user", now=self.fixed_now)
-        ok = outcome.status == "ok"
-        self.sources[alias] = outcome.result if ok else None
-        self.meta[alias] = {"stale": outcome.stale, "error": None if ok else outcome.message, "fetchedAt": self.now}
+        if outcome.status != "ok":
+            self.fail_source(alias, outcome.message, outcome.cause or "internal", outcome.service, outcome.summary)
+            return
+        self.failures.pop(alias, None)
+        self.sources[alias] = outcome.result
+        self.meta[alias] = {"stale": outcome.stale, "error": None, "fetchedAt": self.now}
+
+    def fail_source(self, alias: str, message: str, cause: str, service: str | None, words: str) -> None:
+        """A source that could not be read: no data, its card above the body, its sentence as `meta.error`."""
+        card = failed("TOOL_ERROR", self.file, f"/sources/{alias}", message, cause, service, self.locale, words)
+        self.failures[alias] = card
+        self.sources[alias], self.meta[alias] = None, {"error": card.summary, "stale": False}
 
     async def show_body(self) -> None:
         """Resolve the spec against the current sources and state, and mount it in place of the old body."""
@@ -225,19 +246,19 @@ class PluginScreen(Screen[None]):
         spec, file, locale = self.spec, self.file, self.locale
         resolved = await offloaded(self.runtime.offload, lambda: resolve(spec, file, evaluator, names, "large", locale))
         self.title = clean(resolved.title or self.screen_name)
-        self.sub_title = clean(self.runtime.registry.plugin_name(self.plugin_id))
+        plugin_name = self.runtime.registry.plugin_name(self.plugin_id)
+        # The header reads "title — plugin"; a screen named like its plugin shows the name once.
+        self.sub_title = clean(plugin_name if plugin_name != self.title else "")
         body = self.query_one("#screen-body", VerticalScroll)
         await body.remove_children()
         if isinstance(resolved.body, ErrorCard):
-            card = resolved.body
-            await body.mount(
-                Static(
-                    plain(f"⚠ {card.file} · {card.path or '/'} · {card.code}: {card.message}"),
-                    markup=False,
-                    classes="tone-bad",
-                )
-            )
+            await body.mount(ErrorView(explain(resolved.body, self.locale)))
             return
+        shown = {card.summary: card for card in self.failures.values()}  # one card per sentence
+        if self.error and "$action" not in self.failures:
+            shown.setdefault(self.error, ErrorCard("", self.file, "", self.error, summary=self.error))
+        for card in shown.values():
+            await body.mount(ErrorView(card))
         try:
             await body.mount(build(resolved.body, screen=True))
         except Exception as e:  # the renderer's last guard: a screen never takes the app down
@@ -253,6 +274,17 @@ class PluginScreen(Screen[None]):
 
     def action_reload(self) -> None:
         self.load(True)
+
+    def action_error(self, action: str) -> None:
+        """`l` / `d`: log in, or the detail, of the first error card that offers it."""
+        for view in self.query(ErrorView):
+            if view.choose(action):
+                return
+
+    @work(group="plugin-error", exit_on_error=False)
+    async def on_error_view_chosen(self, event: ErrorView.Chosen) -> None:
+        """登录, 重试 (refetch the sources) or 详情 on one of the screen's error cards."""
+        await act(self.app, event.card, event.action, self.locale, lambda: self.load(True))
 
     @on(GenButton.Pressed)
     def pressed(self, event: GenButton.Pressed) -> None:
@@ -339,7 +371,9 @@ class PluginScreen(Screen[None]):
                     clean(url if url.startswith("https://") else f"{t('bad_url', self.locale)}: {url}"), markup=False
                 )
         except Exception as e:  # a broken action shows inline, it never ends the app
-            self.error = clean(str(e))[:500]
+            card = failed("ACTION_ERROR", self.file, "", clean(str(e))[:500], "plugin", None, self.locale)
+            self.failures["$action"] = card
+            self.error = card.summary
             await self.show_body()
 
     async def open_screen(self, action: dict[str, Any], names: dict[str, Any], evaluator: LangEvaluator) -> None:
@@ -360,6 +394,7 @@ class PluginScreen(Screen[None]):
                 return
         payload = self.evaluate(action.get("input") or {}, names, evaluator)
         self.pending, self.error, self.invalid = True, None, set()
+        self.failures.pop("$action", None)
         await self.show_body()
         try:
             result = await self.call_tool(target, payload)
@@ -374,7 +409,12 @@ class PluginScreen(Screen[None]):
         while True:
             outcome = await self.runtime.gate.call(target, payload, actor="user", now=self.fixed_now)
             if outcome.status != "ok":
-                self.error = clean(outcome.message)
+                card = failed("TOOL_ERROR", self.file, target, outcome.message, outcome.cause, outcome.service,
+                              self.locale, outcome.summary)  # fmt: skip
+                # Running the action again is the student's choice (its button): the card offers login and detail.
+                card.actions = [a for a in card.actions if a[0] != "retry"]
+                self.failures["$action"] = card
+                self.error = card.summary
                 return None
             result = outcome.result
             status = result.get("status") if isinstance(result, dict) else None

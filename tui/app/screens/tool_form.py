@@ -16,7 +16,8 @@ from widgets_render.safe_text import clean
 
 
 def tool_form_spec(tool: ToolInfo, fields: list[str], locale: str) -> dict[str, Any]:
-    """The genui screen spec of a tool's form: one `fromTool` field per input field, submit runs the tool."""
+    """The genui screen spec of a tool's form: one `fromTool` field per input field, submit runs the tool. A failure
+    shows as the screen's error card (its sentence, 登录 or 详情), above the form."""
     return {
         "spec": 1,
         "kind": "screen",
@@ -33,7 +34,6 @@ def tool_form_spec(tool: ToolInfo, fields: list[str], locale: str) -> dict[str, 
                     "submit": {"invoke": tool.id, "input": "${state.form}", "then": {"set": "result"}},
                     "fields": [{"type": "field", "name": name, "fromTool": True, "label": name} for name in fields],
                 },
-                {"type": "notice", "tone": "bad", "when": "${state.error != null}", "text": "${state.error}"},
                 {"type": "text", "tone": "muted", "when": "${state.pending}", "text": t("running", locale)},
             ],
         },

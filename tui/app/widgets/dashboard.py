@@ -14,12 +14,15 @@ from textual.containers import Grid, VerticalScroll
 from textual.widgets import Static
 
 from tui.app.dialogs.prompts import ChooseDialog
+from tui.app.failures import act, explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.app.screens.plugin_screen import open_from_widget, pick_text
 from tui.lang.documents.common import parse_duration
 from tui.lang.expr import beijing_now
+from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
+from widgets_render.error_view import ErrorView
 from widgets_render.resolve import resolve
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import WidgetFrame, plain
@@ -140,8 +143,12 @@ class Dashboard(VerticalScroll):
         with Grid(id="widgets"):
             for i, slot in enumerate(self.slots):
                 yield Static(
-                    plain(f"{slot.plugin_id} · {t('loading', self.locale)}"), id=f"slot-{i}", classes="loading"
+                    plain(f"{self.title_of(slot)} · {t('loading', self.locale)}"), id=f"slot-{i}", classes="loading"
                 )
+
+    def title_of(self, slot: Slot) -> str:
+        """The widget's title in the locale, as the student sees it (never its id)."""
+        return pick_text(slot.spec.get("title"), self.locale) or self.runtime.registry.plugin_name(slot.plugin_id)
 
     def on_mount(self) -> None:
         # After the first paint: by then the app's own styles are applied. A widget drawn before them (a demo
@@ -176,6 +183,8 @@ class Dashboard(VerticalScroll):
     @work(group="dashboard", exit_on_error=False)
     async def fill(self, index: int, slot: Slot, force: bool) -> None:
         resolved, stale = await self.resolve_slot(slot, force)
+        if isinstance(resolved.body, ErrorCard) and not resolved.body.summary:
+            explain(resolved.body, self.locale)  # a bad spec or template: the renderer's card, in our words
         tap = slot.spec.get("tap") if isinstance(slot.spec.get("tap"), dict) else None
         frame = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{index}")
         old = self.query_one(f"#slot-{index}")
@@ -216,7 +225,9 @@ class Dashboard(VerticalScroll):
             slot.sizes[(slot.sizes.index(current) + 1) % len(slot.sizes)] if current in slot.sizes else slot.sizes[0]
         )
         self.runtime.layout.resize([s.id for s in available(self.runtime)], slot.id, following)
-        self.notify(clean(f"{slot.id}: {following}"), timeout=2, markup=False)
+        size = t(f"size_{following}", self.locale)
+        self.notify(clean(t("widget_size", self.locale).format(widget=self.title_of(slot), size=size)), timeout=2,
+                    markup=False)  # fmt: skip
         await self.relayout(slot.id)
 
     async def action_remove(self) -> None:
@@ -242,6 +253,16 @@ class Dashboard(VerticalScroll):
         index = int(str(event.frame.id).removeprefix("slot-"))
         open_from_widget(event.frame, self.runtime, self.slots[index].plugin_id, self.locale, self.now)
 
+    @work(group="dashboard-error", exit_on_error=False)
+    async def on_error_view_chosen(self, event: ErrorView.Chosen) -> None:
+        """登录, 重试 or 详情 on a widget's error card."""
+        frame = next((a for a in event.control.ancestors if isinstance(a, WidgetFrame)), None)
+        if frame is None or not frame.id or not frame.id.startswith("slot-"):
+            return
+        index = int(frame.id.removeprefix("slot-"))
+        slot = self.slots[index]
+        await act(self.app, event.card, event.action, self.locale, lambda: self.fill(index, slot, True))
+
     async def resolve_slot(self, slot: Slot, force: bool) -> tuple[Resolved, str | None]:
         """The resolved widget and, when its data is the last good value, how old that is (the ⟳ mark).
         Failures become error cards."""
@@ -251,18 +272,23 @@ class Dashboard(VerticalScroll):
         data: Any = None
         mark: str | None = None
         if source is not None:
-            name = pick_text(slot.spec.get("title"), self.locale) or slot.name
+            name = self.title_of(slot)
             read = self.runtime.sources.read(f"{slot.plugin_id}.{source}", force=force, now=self.now)
             try:
                 value = await asyncio.wait_for(read, self.load_timeout)
             except TimeoutError:
                 # genui §2.6: a first load never spins forever.
                 message = t("load_timeout", self.locale).format(seconds=f"{self.load_timeout:g}")
-                return Resolved(str(name), ErrorCard("LOAD_TIMEOUT", slot.file, "/source", message)), None
-            except (KeyError, RuntimeError) as e:
-                return Resolved(
-                    str(name), ErrorCard("TOOL_ERROR", slot.file, "/source", f"{t('load_failed', self.locale)}: {e}")
-                ), None
+                card = failed("LOAD_TIMEOUT", slot.file, "/source", message, "timeout", None, self.locale)
+                return Resolved(name, card), None
+            except SourceError as e:
+                message = f"{t('load_failed', self.locale)}: {e}"
+                card = failed("TOOL_ERROR", slot.file, "/source", message, e.cause, e.service, self.locale, e.summary)
+                return Resolved(name, card), None
+            except KeyError as e:  # the widget names a source its plugin does not have
+                message = f"{t('load_failed', self.locale)}: {e}"
+                return Resolved(name, failed("TOOL_ERROR", slot.file, "/source", message, "plugin", None,
+                                             self.locale)), None  # fmt: skip
             data = value.value
             age_ms = max(0, int(time.time() * 1000) - value.fetched_ms)
             meta["ageMs"] = age_ms

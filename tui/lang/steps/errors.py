@@ -5,6 +5,22 @@ from __future__ import annotations
 from typing import Any, Literal
 
 ErrorKind = Literal["http", "network", "timeout", "limit", "check", "expression", "ability", "input"]
+Cause = Literal["login", "network", "service", "plugin", "input", "internal", "refused"]
+"""Whose move it is, for the person at the app (not seen by a `catch`): log in, wait for the network, the
+service failed, the plugin is broken (its author runs `plugin validate`), the input was wrong, the app failed, or
+the call was not allowed. Set where the error happens; the UI only looks it up."""
+
+#: The cause a ToolError of each kind has unless its source said otherwise.
+CAUSE_OF_KIND: dict[str, Cause] = {
+    "network": "network",
+    "timeout": "network",
+    "http": "service",
+    "check": "service",
+    "limit": "plugin",
+    "expression": "plugin",
+    "ability": "plugin",
+    "input": "input",
+}
 
 
 class ToolError(Exception):
@@ -14,17 +30,31 @@ class ToolError(Exception):
         kind: what failed (language.md §9: http network timeout limit check expression ability; input).
         message: a message a user can read.
         status: the HTTP status, for kind 'http'.
+        cause: what would help the person at the app (log in, retry, tell the author); service: which campus
+            service to log in to.
         final: no `catch` (nor a cache's staleOnError) may handle it: the run ends here. A host's refusal of a
             request that carries a secret is final, so a plugin cannot probe with it and carry on.
         tool: `plugin.tool`; step: `2` or `3.1` (nested); file and line: where that step is written.
     """
 
-    def __init__(self, kind: ErrorKind, message: str, status: int | None = None, final: bool = False) -> None:
+    def __init__(
+        self,
+        kind: ErrorKind,
+        message: str,
+        status: int | None = None,
+        final: bool = False,
+        cause: Cause | None = None,
+        service: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.status = status
         self.final = final
+        self.cause: Cause = cause or CAUSE_OF_KIND.get(kind, "plugin")
+        """For the person at the app: what would help (see `Cause`); a `catch` sees `kind` only."""
+        self.service = service
+        """With cause 'login': the campus service to log in to."""
         self.tool: str | None = None
         self.step: str | None = None
         self.file: str | None = None

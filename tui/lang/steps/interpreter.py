@@ -34,7 +34,7 @@ from tui.lang.expr.stdlib.dates import parse as parse_date
 from tui.lang.expr.values import truthy
 from tui.lang.host import Host, HostError, KvQuotaError, KvWrite
 from tui.lang.steps import requests
-from tui.lang.steps.errors import ToolError
+from tui.lang.steps.errors import CAUSE_OF_KIND, ToolError
 from tui.lang.steps.extract import run_extract
 from tui.lang.steps.inputs import check_input
 from tui.lang.steps.scope import base_scope
@@ -429,7 +429,10 @@ class Interpreter:
         except TimeoutError:
             raise ToolError("timeout", f"{m.ability} did not answer within the run's time") from None
         except HostError as e:
-            raise ToolError("ability", str(e), e.status, final=e.final) from None
+            # Kind 'ability' for a catch; for the person at the app, a network failure or a missing login inside the
+            # ability stays what it is (an ability's own refusal is the plugin's, unless the host said otherwise).
+            cause = e.cause or (CAUSE_OF_KIND.get(e.kind) if e.kind != "ability" else None)
+            raise ToolError("ability", str(e), e.status, e.final, cause, e.service) from None  # type: ignore[arg-type]
         return as_secret(m.ability, from_json(result))
 
 

@@ -95,7 +95,8 @@ def build_request(spec: RequestSpec, render: Render, network: tuple[str, ...], c
         else:
             u = check_public_url(url, network)
     except PolicyError as e:
-        raise ToolError("network", str(e)) from None
+        # A URL outside the plugin's declared reach: kind network for a `catch`, but the plugin's own mistake.
+        raise ToolError("network", str(e), cause="plugin") from None
     return HttpRequest(spec.method, with_query(u, query), headers, body, spec.campus)
 
 
@@ -124,7 +125,9 @@ async def send(request: HttpRequest, host: Any, state: RunState, network: tuple[
             raise ToolError("timeout", f"the run's 60 s ran out waiting for {request.url}") from None
         except HostError as e:
             kind = e.kind if e.kind in ("http", "network", "timeout", "limit", "ability") else "network"
-            raise ToolError(kind, str(e), e.status, final=e.final) from None  # type: ignore[arg-type]
+            # A refusal that ends the run (a secret in the request) is the plugin's doing, whatever its kind.
+            cause = e.cause or ("plugin" if e.final else None)
+            raise ToolError(kind, str(e), e.status, e.final, cause, e.service) from None  # type: ignore[arg-type]
         finally:
             state.in_flight -= 1
     if len(response.body) > MAX_RESPONSE_BYTES:

@@ -46,8 +46,7 @@ class LoginRequired(HostError):
     """The service needs a login the app cannot do by itself (no stored password, or a code only a person has)."""
 
     def __init__(self, service_name: str, message: str) -> None:
-        super().__init__("network", message)
-        self.service = service_name
+        super().__init__("network", message, cause="login", service=service_name)
 
 
 @dataclass(frozen=True)
@@ -358,10 +357,11 @@ class CampusSession:
                 return await self.login(name)
             except LoginError as e:
                 message = self._login_message(name, e)
+                if e.kind in ("network", "server"):
+                    # Nothing the student can type fixes an unreachable IAAA: no login screen, a network error.
+                    raise HostError("network", message) from None
                 for listener in self.on_login_required:
                     listener(name, message)
-                if e.kind in ("network", "server"):
-                    raise HostError("network", message) from None
                 raise LoginRequired(name, message) from None
 
     def _login_message(self, name: str, e: LoginError) -> str:
@@ -403,7 +403,12 @@ class CampusSession:
             state = await self._relogin(name, generation)
             status, final, resp_headers, body = await self._send(svc, state, *sent)
             if svc.expired(status, resp_headers, body):
-                raise HostError("network", f"{svc.title} still says the session expired after logging in again")
+                raise HostError(
+                    "network",
+                    f"{svc.title} still says the session expired after logging in again",
+                    cause="login",
+                    service=name,
+                )
         self._save(name)  # registers the cookies this answer set, so they are masked in it too
         return scrub_answer(self.secrets, svc, status, final, resp_headers, body)
 

@@ -85,10 +85,10 @@ class Treehole:
             doc = json.loads(response.body)
         except ValueError:
             raise HostError(
-                "ability", f"treehole answered HTTP {response.status} with something that is not JSON"
+                "ability", f"treehole answered HTTP {response.status} with something that is not JSON", cause="service"
             ) from None
         if not isinstance(doc, dict):
-            raise HostError("ability", "treehole answered with something that is not an object")
+            raise HostError("ability", "treehole answered with something that is not an object", cause="service")
         return doc
 
     async def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -101,7 +101,8 @@ class Treehole:
         path, field = SUBMIT[(kind, via)]
         doc = await self._post(path, {field: code})
         if doc.get("success") is not True:
-            raise HostError("ability", f"treehole did not accept the code: {doc.get('message') or '验证失败'}")
+            message = f"treehole did not accept the code: {doc.get('message') or '验证失败'}"
+            raise HostError("ability", message, cause="input")
 
     # -- the abilities ------------------------------------------------------------------------------------
     async def verify(self, args: dict[str, Any], check: Callable[[HttpRequest], None] | None = None) -> dict[str, Any]:
@@ -132,7 +133,8 @@ class Treehole:
             kind = {"40002": "login", "40077": "course"}.get(_code_of(doc))
             if kind is None:
                 if doc.get("success") is not True:
-                    raise HostError("ability", f"treehole: {doc.get('message') or 'the request did not succeed'}")
+                    message = f"treehole: {doc.get('message') or 'the request did not succeed'}"
+                    raise HostError("ability", message, cause="service")
                 return doc
             self._set_pending(kind)
             token_code = self.session.otp_code() if kind == "course" and not tried_token else None
@@ -172,6 +174,6 @@ class Treehole:
         message = str(doc.get("message") or "")
         # "not expired yet" means a code already on its way is still valid: for the student that is "sent".
         if doc.get("success") is not True and "未过期" not in message:
-            raise HostError("ability", f"treehole did not send the code: {message or '发送失败'}")
+            raise HostError("ability", f"treehole did not send the code: {message or '发送失败'}", cause="service")
         self._sent[kind] = now
         return {"sent": True, "kind": kind, "message": message or "验证码已发送"}
