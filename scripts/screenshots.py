@@ -79,7 +79,14 @@ def tab(key: str) -> Callable[[Any, PkuHarnessApp], Awaitable[None]]:
     return scene
 
 
-settings, plugins, assistant = tab("4"), tab("3"), tab("2")
+plugins, assistant = tab("3"), tab("2")
+
+
+async def settings(pilot: Any, app: PkuHarnessApp) -> None:
+    """设置 on its 权限 section: the section list (focused) and a table beside it."""
+    await tab("4")(pilot, app)
+    await pilot.press("down", "down", "down", "down")
+    await settle(pilot, app)
 
 
 async def install_review(pilot: Any, app: PkuHarnessApp) -> None:

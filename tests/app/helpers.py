@@ -20,3 +20,18 @@ async def settle(pilot: Any, app: Any, rounds: int = 3) -> None:
     for _ in range(rounds):
         await pilot.pause(0.05)
         await app.workers.wait_for_complete()
+
+
+async def open_settings_section(pilot: Any, app: Any, section: str) -> None:
+    """Open 设置 (key 4) and its section `section` (an option id of the section list) as a student would: from the
+    list, ↑/↓ to it (the content follows the highlight)."""
+    await pilot.press("4")
+    await until(pilot, lambda: bool(app.query("#settings-sections")))
+    sections = app.query_one("#settings-sections")
+    sections.focus()
+    await pilot.pause()
+    ids = [sections.get_option_at_index(i).id for i in range(sections.option_count)]
+    steps = ids.index(section) - (sections.highlighted or 0)
+    await pilot.press(*(["down"] * steps if steps > 0 else ["up"] * -steps))
+    await until(pilot, lambda: app.query_one("#settings-content").current == f"section-{section}")
+    await settle(pilot, app, 1)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Select, Static, TabbedContent
 
-from tests.app.helpers import until
+from tests.app.helpers import open_settings_section, until
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.widgets.dashboard import Dashboard, slots, tick_seconds
 from widgets_render.textual_render import WidgetFrame
@@ -152,7 +152,7 @@ def test_dashboard_snapshot(snap_compare: Any, tmp_path: Path) -> None:
 async def test_a_permission_changed_in_settings_is_stored(app: PkuHarnessApp) -> None:
     async with app.run_test(size=(120, 45)) as pilot:
         await wait_for_widgets(pilot, app)
-        await pilot.press("4")
+        await open_settings_section(pilot, app, "permissions")
         table = app.query_one("#permissions", DataTable)
         table.focus()
         row = sorted(app.runtime.registry.plugins).index("wallet")

@@ -13,7 +13,7 @@ import pytest
 from keyring.backends import fail
 from textual.widgets import Button, DataTable, Input, Static
 
-from tests.app.helpers import until
+from tests.app.helpers import open_settings_section, until
 from tests.conftest import MemoryKeyring
 from tests.runtime.fake_campus import FakeCampus
 from tui.app.app import make_app
@@ -117,8 +117,7 @@ async def test_settings_show_every_service_and_the_mobile_token(fake: FakeCampus
     async with app.run_test(size=SIZE) as pilot:
         app.runtime.campus.remember_account(USER, PASSWORD, remember=True)
         await app.runtime.campus.login("treehole")
-        await pilot.press("4")
-        await until(pilot, lambda: bool(app.query("#campus-services")))
+        await open_settings_section(pilot, app, "campus")
         table = app.query_one("#campus-services", DataTable)
         rows = {str(table.get_row(k)[0]): str(table.get_row(k)[2]) for k in table.rows}
         assert rows["treehole"] == "已登录" and rows["card"] == "未登录" and rows["library"] == "暂不支持"
@@ -156,8 +155,7 @@ async def test_without_a_keyring_the_settings_say_so_and_offer_a_file(fake: Fake
     keyring.set_keyring(fail.Keyring())
     app = make_app(demo=True, data_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("4")
-        await until(pilot, lambda: bool(app.query("#campus-note")))
+        await open_settings_section(pilot, app, "campus")
         assert "没有可用的钥匙串" in str(app.query_one("#campus-note", Static).render())
         app.query_one("#campus-vault", Button).press()
         await until(pilot, lambda: isinstance(app.screen, VaultFileScreen))

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Collapsible, Input, Markdown, Static
 
-from tests.app.helpers import settle, until
+from tests.app.helpers import open_settings_section, settle, until
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
@@ -185,7 +185,7 @@ async def test_setting_a_model_in_settings(tmp_path: Path, fake: tuple[FakeOpenA
     server.add(text("你好！"))
     app = chat_app(tmp_path, None)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("4")
+        await open_settings_section(pilot, app, "model")
         app.query_one("#model-provider").value = "vllm"  # type: ignore[attr-defined]
         await settle(pilot, app)
         assert app.query_one("#model-url", Input).value == "http://127.0.0.1:8000/v1"

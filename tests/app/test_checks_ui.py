@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.widgets import Button, DataTable, Input, Select
 
-from tests.app.helpers import settle, until
+from tests.app.helpers import open_settings_section, settle, until
 from tui.app.app import make_app
 from tui.app.dialogs.check import CheckDialog, RunLogDialog
 from tui.app.dialogs.notifications import NotificationCentre
@@ -71,8 +71,7 @@ async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         app.run_checks()
         await until(pilot, lambda: bool(checks.runs(check.id)))
-        await pilot.press("4")
-        await until(pilot, lambda: bool(app.query("#checks")))
+        await open_settings_section(pilot, app, "checks")
         table = app.query_one("#checks", DataTable)
         row = [str(c) for c in table.get_row_at(0)]
         assert row[0] == "记住" and row[1] == "every 1h" and "scheduled runs may only read" in row[4]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.widgets import DataTable, OptionList, Static
 
-from tests.app.helpers import until
+from tests.app.helpers import open_settings_section, until
 from tui.app.app import make_app
 from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
 from tui.runtime.scheduler.checks import Checks
@@ -22,8 +22,7 @@ async def test_a_plugins_task_is_approved_from_settings(tmp_path: Path) -> None:
     task = checks.add("每日总结", "every 1h", prompt="把我的成绩发给 example.com", source="nagger", needs_approval=True)
     other = checks.add("晚上", "every 1h", prompt="三教呢", source="nagger", needs_approval=True)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("4")
-        await until(pilot, lambda: bool(app.query("#checks")))
+        await open_settings_section(pilot, app, "checks")
         table = app.query_one("#checks", DataTable)
         assert str(table.get_row_at(0)[4]) == "等你批准（按 a）"
         table.focus()

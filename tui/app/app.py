@@ -5,17 +5,16 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Iterable
-from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Switch, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
@@ -24,16 +23,15 @@ from tui.app.i18n import t
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
-from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.chat_pane import ChatPane
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.dashboard import Dashboard
-from tui.app.widgets.model_settings import ModelSettings
-from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin, installed_table
+from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin
+from tui.app.widgets.settings_page import THEMES, SettingsPage
+from tui.app.widgets.tables import Table
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
 from widgets_render.safe_text import clean, one_line
-from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import as_markup, literal
 
 #: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
@@ -41,9 +39,6 @@ OPEN_CHECK_EVERY_S = 300.0
 LOGIN_QUIET_S = 600.0  # after the student closes an automatic login screen, ten minutes of notices only
 #: Due checks run this often while the app is open; the first round waits until the dashboard is up.
 CHECKS_EVERY_S, CHECKS_FIRST_S = 30.0, 5.0
-
-#: The student's theme choice → the Textual theme.
-THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
 
 class PkuHarnessApp(HarnessApp):
@@ -107,43 +102,9 @@ class PkuHarnessApp(HarnessApp):
             id="plugins-pane",
         )
 
-    def settings_body(self) -> VerticalScroll:
-        """设置: language and theme, model, permissions, reach, plugin updates, the audit log."""
-        loc = self.locale
-        installed = installed_table(self) if self.runtime.installs.all() else None
-        return VerticalScroll(
-            Static(t("appearance", loc), markup=False, classes="heading"),
-            Horizontal(
-                SteadySelect([("中文", "zh"), ("English", "en")], value=loc, allow_blank=False, id="language"),
-                SteadySelect(
-                    [(t("dark", loc), "dark"), (t("light", loc), "light")],
-                    value=self.runtime.settings.get("theme"),
-                    allow_blank=False,
-                    id="theme",
-                ),
-                id="appearance",
-            ),
-            Static(t("model", loc), markup=False, classes="heading"),
-            ModelSettings(self.runtime.store, loc),
-            Static(t("campus_account", loc), markup=False, classes="heading"),
-            CampusSettings(self.runtime.campus, self.runtime.campus_services(), loc, self.data_dir()),
-            Static(t("scheduled_checks", loc), markup=False, classes="heading"),
-            ChecksPanel(self.runtime.store, loc),
-            Static(t("permissions", loc), markup=False, classes="heading"),
-            self.permissions_table(),
-            Static(t("reach", loc), markup=False, classes="heading"),
-            self.reach_table(),
-            Static(t("updates", loc), markup=False, classes="heading"),
-            Horizontal(
-                Switch(self.admin.installer.auto_update_enabled(), id="auto-update-all"),
-                Static(t("auto_update_all", loc), markup=False),
-                id="auto-update-row",
-            ),
-            installed if installed is not None else Static(t("no_installed", loc), markup=False, classes="muted"),
-            Static(t("audit", loc), markup=False, classes="heading"),
-            self.audit_table(),
-            id="settings-pane",
-        )
+    def settings_body(self) -> SettingsPage:
+        """设置: a section list (language and theme, model, campus, checks, permissions, reach, updates, audit)."""
+        return SettingsPage(self, self.admin, self.data_dir(), self.set_language)
 
     def on_mount(self) -> None:
         self.theme = THEMES[self.runtime.settings.get("theme")]
@@ -240,33 +201,20 @@ class PkuHarnessApp(HarnessApp):
         self.checked_open_ms = time.monotonic()
         self.run_worker(self.admin.check(), group="updates", exclusive=True)
 
-    def on_switch_changed(self, event: Switch.Changed) -> None:
-        if event.switch.id == "auto-update-all":
-            self.admin.installer.set_auto_update(None, event.value)
-
     def tools_table(self) -> DataTable[Text]:
-        table: DataTable[Text] = DataTable(id="tools", cursor_type="row", zebra_stripes=True)
-        table.add_columns(
-            t("plugin", self.locale), t("tool", self.locale), "id", t("effect", self.locale), t("mode", self.locale)
-        )
+        loc = self.locale
+        table = Table(empty=t("no_plugins_yet", loc), id="tools", cursor_type="row", zebra_stripes=True)
+        table.add_columns(t("plugin", loc), t("tool", loc), t("id_column", loc), t("effect", loc), t("mode", loc))
         for tool in self.runtime.registry.tools():
             name = self.runtime.registry.plugin_name(tool.plugin_id)
             cells = (name, tool.title, tool.id, tool.effect, self.runtime.gate.mode(tool))
             table.add_row(*map(literal, cells), key=tool.id)
         return table
 
-    def permissions_table(self) -> DataTable[Text]:
-        table: DataTable[Text] = DataTable(id="permissions", cursor_type="cell")
-        table.add_columns(t("plugin", self.locale), "read", "write", "money", "public")
-        for pid, inst in sorted(self.runtime.registry.plugins.items()):
-            modes = self.runtime.grants.modes(pid, inst.official, inst.plugin.manifest.defaultModes).values()
-            table.add_row(*map(literal, (self.runtime.registry.plugin_name(pid), *modes)), key=pid)
-        return table
-
     def screens_table(self) -> DataTable[Text]:
         """Every plugin screen; Enter opens it."""
-        table: DataTable[Text] = DataTable(id="screens", cursor_type="row")
-        table.add_columns(t("plugin", self.locale), t("screen", self.locale), "id")
+        table = Table(empty=t("no_screens_yet", self.locale), id="screens", cursor_type="row")
+        table.add_columns(t("plugin", self.locale), t("screen", self.locale), t("id_column", self.locale))
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
             for name, spec in inst.plugin.screens.items():
                 title = spec.get("title") if isinstance(spec, dict) else None
@@ -274,36 +222,6 @@ class PkuHarnessApp(HarnessApp):
                 cells = (self.runtime.registry.plugin_name(pid), shown, f"{pid}/{name}")
                 table.add_row(*map(literal, cells), key=f"{pid}/{name}")
         return table
-
-    def reach_table(self) -> DataTable[Text]:
-        """What each plugin may reach: campus services (as the student), websites, app abilities."""
-        table: DataTable[Text] = DataTable(id="reach", cursor_type="row")
-        table.add_columns(t("plugin", self.locale), t("campus_short", self.locale), t("network", self.locale), "App")
-        for pid, inst in sorted(self.runtime.registry.plugins.items()):
-            m = inst.plugin.manifest
-            cells = (
-                self.runtime.registry.plugin_name(pid),
-                *("、".join(v) or "—" for v in (m.campus, m.network, m.abilities)),
-            )
-            table.add_row(*map(literal, cells))
-        return table
-
-    def audit_table(self) -> DataTable[Text]:
-        """The latest calls: when, which tool, who asked, what was decided and how it ended."""
-        table: DataTable[Text] = DataTable(id="audit", cursor_type="row", zebra_stripes=True)
-        table.add_columns(t("time", self.locale), t("tool", self.locale), "actor", "decision", "outcome")
-        for row in self.runtime.audit.recent(50):
-            at = datetime.fromtimestamp(row.at_ms / 1000).strftime("%m-%d %H:%M:%S")
-            table.add_row(*map(literal, (at, row.tool, row.actor, row.decision, row.outcome)))
-        return table
-
-    async def on_select_changed(self, event: Select.Changed) -> None:
-        """Language and theme apply at once and are remembered."""
-        if event.select.id == "theme" and isinstance(event.value, str):
-            self.runtime.settings.set("theme", event.value)
-            self.theme = THEMES[event.value]
-        elif event.select.id == "language" and event.value in ("zh", "en") and event.value != self.locale:
-            await self.set_language(str(event.value))
 
     async def set_language(self, locale: str) -> None:
         """Rebuild the shell in the other language (plugin texts from i18n.en), staying on 设置."""
@@ -352,9 +270,6 @@ class PkuHarnessApp(HarnessApp):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on a screen opens it; on a plugin tool opens its form (the app's own tools are the assistant's)."""
-        if event.data_table.id == "installed":
-            self.run_worker(self.admin.manage(str(event.row_key.value)), group="manage", exclusive=True)
-            return
         if event.data_table.id == "screens":
             plugin_id, name = str(event.row_key.value).split("/", 1)
             self.open_screen(plugin_id, name)
@@ -366,18 +281,6 @@ class PkuHarnessApp(HarnessApp):
             self.notify(t("host_tool", self.locale), timeout=3)
             return
         self.push_screen(ToolFormScreen(self.runtime, tool, self.locale, self.now))
-
-    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
-        """Enter on a mode cycles it allow → ask → deny and stores it in the runtime's one store."""
-        if event.data_table.id != "permissions" or event.coordinate.column == 0:
-            return
-        plugin = str(event.cell_key.row_key.value)
-        effect = ("read", "write", "money", "public")[event.coordinate.column - 1]
-        order = ("allow", "ask", "deny")
-        mode = order[(order.index(str(event.value)) + 1) % 3] if str(event.value) in order else "ask"
-        self.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
-        event.data_table.update_cell_at(event.coordinate, literal(mode))
-        self.notify(clean(f"{plugin} · {effect}: {mode}"), timeout=2, markup=False)
 
     def ask_assistant(self, prompt: str) -> None:
         """A widget's `ask` action: the prompt goes into the assistant's input; nothing runs by itself."""

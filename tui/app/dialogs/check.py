@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, Input, Select, Static
+from textual.widgets import Button, Input, Select, Static
 
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
+from tui.app.widgets.tables import Table
 from tui.runtime.registry import ToolInfo
 from tui.runtime.scheduler.checks import Check, Checks
 from tui.runtime.scheduler.timing import beijing
@@ -130,8 +130,8 @@ class RunLogDialog(ModalScreen[None]):
         loc = self.locale
         with Vertical():
             yield Static(plain(f"{self.check.title} · {self.check.timing}"), markup=False, classes="title")
-            table: DataTable[Text] = DataTable(id="run-log", zebra_stripes=True)
-            table.add_columns(t("time", loc), "ms", t("outcome", loc), t("detail", loc))
+            table = Table(empty=t("no_runs_yet", loc), id="run-log", zebra_stripes=True)
+            table.add_columns(t("time", loc), t("duration_ms", loc), t("outcome", loc), t("detail", loc))
             for run in self.checks.runs(self.check.id):
                 table.add_row(literal(beijing(run.at_ms)), literal(str(run.duration_ms)),
                               literal(t(f"outcome_{run.outcome}", loc)), literal(run.detail[:100]))  # fmt: skip

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,6 +13,7 @@ from textual.widgets import Button, DataTable, Static
 
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
+from tui.app.widgets.tables import Table
 from tui.runtime.scheduler.notices import Notice, Notices
 from tui.runtime.scheduler.timing import beijing
 from widgets_render.textual_render import literal, plain
@@ -43,7 +43,7 @@ class NotificationCentre(ModalScreen[None]):
         loc = self.locale
         with Vertical():
             yield Static(t("notifications", loc), markup=False, classes="title")
-            table: DataTable[Text] = DataTable(id="notices", cursor_type="row", zebra_stripes=True)
+            table = Table(empty=t("no_notifications", loc), id="notices", cursor_type="row", zebra_stripes=True)
             table.add_columns(t("time", loc), t("source", loc), t("message", loc))
             for n in self.notices.all():
                 key = str(n.id)
@@ -51,8 +51,6 @@ class NotificationCentre(ModalScreen[None]):
                 mark = "" if n.read else "● "
                 table.add_row(literal(beijing(n.at_ms)), literal(mark + n.title), literal(n.message[:120]), key=key)
             yield table
-            if not self.shown:
-                yield Static(t("no_notifications", loc), markup=False, classes="muted")
             yield VerticalScroll(id="notice-detail")
             with Horizontal():
                 yield Button(t("close", loc), id="notices-close")
@@ -82,4 +80,4 @@ class NotificationCentre(ModalScreen[None]):
         await detail.remove_children()
         await detail.mount(Static(plain(notice.message), markup=False))
         if notice.result is not None:
-            await detail.mount(result_view(notice.result, widget_id="notice-result"))
+            await detail.mount(result_view(notice.result, widget_id="notice-result", locale=self.locale))

@@ -65,7 +65,7 @@ class ToolFormScreen(PluginScreen):
             return
         body = self.query_one("#screen-body")
         await body.mount(Static(t("result", self.locale), markup=False, classes="tone-accent"))
-        await body.mount(result_view(result))
+        await body.mount(result_view(result, locale=self.locale))
         if self.tool.effect == "read" and not self.tool.user_only:  # checks run read tools only
             await body.mount(Button(t("notify_me_button", self.locale), id="notify-me"))
 

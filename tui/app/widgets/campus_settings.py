@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -14,6 +13,7 @@ from textual.widgets import Button, DataTable, Static
 from tui.app.dialogs.credentials import TokenScreen, VaultFileScreen
 from tui.app.dialogs.login import LoginScreen
 from tui.app.i18n import t
+from tui.app.widgets.tables import Table
 from tui.runtime.campus.services import SERVICES
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.vault import FileVault
@@ -45,7 +45,7 @@ class CampusSettings(Vertical):
         yield Static(plain(self.account_text()), markup=False, classes="muted", id="campus-account")
         if self.session.vault_note:
             yield Static(t("no_keyring", loc), markup=False, id="campus-note")
-        table: DataTable[Text] = DataTable(id="campus-services", cursor_type="row", zebra_stripes=True)
+        table = Table(empty=t("no_services_yet", loc), id="campus-services", cursor_type="row", zebra_stripes=True)
         table.add_columns(t("service", loc), t("name", loc), t("state", loc), t("until", loc))
         yield table
         with Horizontal():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,6 +12,7 @@ from textual.widgets import DataTable, Static
 
 from tui.app.dialogs.check import RunLogDialog
 from tui.app.i18n import t
+from tui.app.widgets.tables import Table
 from tui.runtime.scheduler.checks import Check, Checks
 from tui.runtime.scheduler.timing import beijing
 from tui.runtime.store import Store
@@ -38,7 +38,7 @@ class ChecksPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         loc = self.locale
-        table: DataTable[Text] = DataTable(id="checks", cursor_type="row", zebra_stripes=True)
+        table = Table(empty=t("no_checks_yet", loc), id="checks", cursor_type="row", zebra_stripes=True)
         table.add_columns(t("check_title", loc), t("schedule", loc), t("runs", loc), t("next_run", loc),
                           t("state", loc))  # fmt: skip
         yield table
@@ -51,7 +51,10 @@ class ChecksPanel(Vertical):
         self.fill()
 
     def fill(self) -> None:
+        """(Re)list the checks; the cursor stays on the check it was on (background rounds refill every 30 s)."""
         table = self.query_one("#checks", DataTable)
+        chosen = self.chosen_id()
+        row = table.cursor_row
         table.clear()
         for c in Checks(self.store).all():
             state = t("paused", self.locale) if not c.enabled else c.last_error or t("check_ok", self.locale)
@@ -60,6 +63,22 @@ class ChecksPanel(Vertical):
             what = c.tool or t("assistant", self.locale)
             cells = (c.title, c.timing, what, beijing(c.next_ms), state)
             table.add_row(*(literal(str(x)[:60]) for x in cells), key=c.id)
+        if not table.row_count:
+            return
+        # the same check if it is still there, else the row where the cursor was (the one after a removed check)
+        row = (
+            table.get_row_index(chosen)
+            if chosen is not None and chosen in table.rows
+            else min(row, table.row_count - 1)
+        )
+        table.move_cursor(row=row, animate=False, scroll=False)
+
+    def chosen_id(self) -> str | None:
+        """The id of the check under the cursor, or None when the table is empty."""
+        table = self.query_one("#checks", DataTable)
+        if not table.row_count or not table.is_valid_row_index(table.cursor_row):
+            return None
+        return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
 
     @on(DataTable.RowSelected, "#checks")
     def chosen(self, event: DataTable.RowSelected) -> None:
@@ -67,7 +86,7 @@ class ChecksPanel(Vertical):
 
     async def manage(self, check_id: str) -> None:
         """Pause or resume, the run log, or remove (dialogs wait, so this runs in a worker)."""
-        from tui.app.dialogs.prompts import ChooseDialog
+        from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
 
         checks = Checks(self.store)
         check = checks.get(check_id)
@@ -84,16 +103,15 @@ class ChecksPanel(Vertical):
             checks.set_enabled(check.id, not check.enabled)
         elif choice == log:
             await self.app.push_screen_wait(RunLogDialog(checks, check, loc))
-        elif choice == remove:
+        elif choice == remove and await self.app.push_screen_wait(
+            ConfirmDialog(t("remove_check_question", loc).format(title=clean(check.title)), loc)
+        ):
             checks.remove(check.id)
         self.fill()
 
     def action_approve(self) -> None:
-        table = self.query_one("#checks", DataTable)
-        if not table.row_count:
-            return
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        check = Checks(self.store).get(str(key))
+        key = self.chosen_id()
+        check = Checks(self.store).get(key) if key is not None else None
         if check is not None and check.awaiting_approval:
             self.run_worker(self.approve(check), group="check", exclusive=True)
 

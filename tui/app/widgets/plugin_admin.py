@@ -12,14 +12,14 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Button, DataTable, Input
+from textual.widgets import Button, Input
 
 from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
 from tui.app.i18n import t
+from tui.app.widgets.tables import Table
 from tui.runtime.installer import Installer, InstallError, UpdateOutcome
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal
@@ -54,10 +54,10 @@ class InstallBar(Horizontal):
             self.app.run_worker(self._install(link), group="install", exclusive=True)
 
 
-def installed_table(app: HarnessApp) -> DataTable[Text]:
+def installed_table(app: HarnessApp) -> Table:
     """Installed plugins: version, official or community, auto-update, a waiting update, what rollback gives."""
     loc = app.locale
-    table: DataTable[Text] = DataTable(id="installed", cursor_type="row")
+    table = Table(empty=t("no_installed", loc), id="installed", cursor_type="row")
     table.add_columns(
         t("plugin", loc), t("version", loc), t("kind", loc), t("auto_update", loc), t("update_state", loc)
     )

@@ -6,17 +6,21 @@ import json
 from typing import Any
 
 from rich.text import Text
-from textual.widgets import DataTable, Pretty
+from textual.widgets import DataTable, Pretty, Static
 
+from tui.app.i18n import t
 from widgets_render.textual_render import literal
 
 #: Rows shown when a result is a list of objects; the rest is counted, not dropped silently.
 RESULT_ROWS = 200
 
 
-def result_view(result: Any, widget_id: str = "result") -> DataTable[Text] | Pretty:
-    """A list of flat objects as a table (one column per key); anything else as a JSON tree."""
+def result_view(result: Any, widget_id: str = "result", locale: str = "zh") -> DataTable[Text] | Pretty | Static:
+    """A list of flat objects as a table (one column per key), an empty list as a sentence saying so, anything
+    else as a JSON tree."""
     rows = result.get("items") if isinstance(result, dict) and isinstance(result.get("items"), list) else result
+    if rows == []:
+        return Static(t("no_results", locale), markup=False, id=widget_id, classes="tone-muted")
     if isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows):
         keys: list[str] = []
         for row in rows[:RESULT_ROWS]:

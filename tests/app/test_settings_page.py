@@ -1,0 +1,93 @@
+"""设置 as a section list and the chosen section (issue 16 item 10): the keyboard moves between sections and into
+them, the content shown is the section chosen, and it still fits at 80×24."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import ContentSwitcher, DataTable, OptionList, Select
+
+from tests.app.helpers import settle, until
+from tui.app.app import PkuHarnessApp, make_app
+from tui.app.widgets.settings_page import SECTIONS
+
+NOW = "2026-11-30T12:00:00+08:00"
+
+
+def shown(app: PkuHarnessApp) -> str:
+    """The section whose content is on screen (and the only one)."""
+    switcher = app.query_one("#settings-content", ContentSwitcher)
+    visible = [child.id for child in switcher.children if child.display]
+    assert visible == [switcher.current]
+    return str(switcher.current).removeprefix("section-")
+
+
+async def open_settings(pilot: object, app: PkuHarnessApp) -> OptionList:
+    await pilot.press("4")  # type: ignore[attr-defined]
+    await until(pilot, lambda: bool(app.query("#settings-sections")))
+    sections = app.query_one("#settings-sections", OptionList)
+    await until(pilot, lambda: sections.has_focus)
+    return sections
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_the_section_list_moves_between_sections_by_keyboard(tmp_path: Path, size: tuple[int, int]) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=size) as pilot:
+        sections = await open_settings(pilot, app)
+        labels = [str(sections.get_option_at_index(i).prompt) for i in range(sections.option_count)]
+        assert labels == ["外观", "模型", "校园账号", "定时检查", "权限", "可访问范围", "更新", "审计"]
+        assert shown(app) == "appearance" and app.query_one("#language", Select).region.width > 0
+        await pilot.press("down")
+        assert shown(app) == "model" and sections.has_focus  # ↓ shows the section, the list keeps the focus
+        await pilot.press("down", "down", "down")
+        assert shown(app) == "permissions"
+        permissions = app.query_one("#permissions", DataTable)
+        assert not permissions.has_focus
+        await pilot.press("enter")
+        assert permissions.has_focus  # Enter goes into the section
+        await pilot.press("escape")
+        assert sections.has_focus and shown(app) == "permissions"  # Esc comes back, on the same section
+        await pilot.press("down")
+        assert shown(app) == "reach"
+        await pilot.press("right")
+        assert app.query_one("#reach", DataTable).has_focus  # → goes in too
+        await pilot.press("escape", "up", "up", "up", "up", "up")
+        assert shown(app) == "appearance"
+        await pilot.press("tab")
+        assert app.query_one("#language", Select).has_focus  # and Tab
+        await pilot.press("escape", "end")
+        assert shown(app) == "audit"
+        # the list and the content side by side, inside the terminal, the content wider than the list
+        nav, content = app.query_one("#settings-nav").region, app.query_one("#settings-content").region
+        assert nav.right <= content.x and content.right <= size[0] and content.width > nav.width
+        assert app.query_one("#audit", DataTable).region.width > 0
+
+
+async def test_every_section_shows_its_own_content(tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    inside = {"appearance": "#theme", "model": "#model-provider", "campus": "#campus-services",
+              "checks": "#checks", "permissions": "#permissions", "reach": "#reach",
+              "updates": "#auto-update-all", "audit": "#audit"}  # fmt: skip
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_settings(pilot, app)
+        for i, (key, _, _) in enumerate(SECTIONS):
+            if i:
+                await pilot.press("down")
+            await settle(pilot, app, 1)
+            assert shown(app) == key
+            for other, selector in inside.items():  # its own widget is on screen, the others' are not
+                region = app.query_one(selector).region
+                assert (region.width > 0) is (other == key), (key, other)
+
+
+async def test_a_language_switch_stays_in_settings(tmp_path: Path) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_settings(pilot, app)
+        app.query_one("#language", Select).value = "en"
+        await until(pilot, lambda: app.locale == "en" and bool(app.query("#settings-sections")))
+        sections = app.query_one("#settings-sections", OptionList)
+        assert str(sections.get_option_at_index(6).prompt) == "Updates"
+        assert shown(app) == "appearance"

@@ -1,0 +1,113 @@
+"""The app's tables speak the UI's language in their headers, and an empty table says so (还没有… / No … yet) under
+its header instead of showing a bare header line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import DataTable, Static
+
+from tests.app.helpers import open_settings_section, settle, until
+from tui.app.app import make_app
+from tui.app.dialogs.check import RunLogDialog
+from tui.app.dialogs.notifications import NotificationCentre
+from tui.app.widgets.result_view import result_view
+from tui.app.widgets.tables import Table
+from tui.runtime.scheduler.checks import Checks
+
+NOW = "2026-11-30T12:00:00+08:00"
+CJK = re.compile(r"[\u4e00-\u9fff]")
+#: Every table of the app's own (plugin tables carry the plugin's headers).
+TABLES = {"tools", "screens", "permissions", "reach", "audit", "installed", "checks", "campus-services"}
+
+
+def headers(table: DataTable) -> list[str]:  # type: ignore[type-arg]
+    return [str(column.label) for column in table.columns.values()]
+
+
+def in_locale(label: str, locale: str) -> bool:
+    """A Chinese header has Chinese in it; an English one has none and starts with a capital."""
+    return bool(CJK.search(label)) if locale == "zh" else not CJK.search(label) and label[:1].isupper()
+
+
+def empty_line(table: DataTable) -> str:  # type: ignore[type-arg]
+    """The text on the line under the header, as drawn."""
+    return table.render_line(table.header_height).text.strip()
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+async def test_every_tables_headers_are_in_the_ui_language(tmp_path: Path, locale: str) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale=locale)
+    check = Checks(app.runtime.store).add("记住", "every 1h", tool="memory.remember", args={"text": "x"})
+    async with app.run_test(size=(120, 40)) as pilot:
+        for tab in ("3", "4"):
+            await pilot.press(tab)
+            await settle(pilot, app, 1)
+        await until(pilot, lambda: {t.id for t in app.query(DataTable)} >= TABLES)
+        tables = [t for t in app.query(DataTable) if t.id in TABLES]
+        await app.push_screen(NotificationCentre(app.runtime.notices, locale))
+        await settle(pilot, app, 1)
+        tables.append(app.screen.query_one("#notices", DataTable))
+        await app.push_screen(RunLogDialog(Checks(app.runtime.store), check, locale))
+        await settle(pilot, app, 1)
+        tables.append(app.screen.query_one("#run-log", DataTable))
+        wrong = {t.id: h for t in tables for h in headers(t) if not in_locale(h, locale)}
+        assert wrong == {}
+
+
+@pytest.mark.parametrize(
+    ("locale", "checks", "installed", "notices", "runs"),
+    [
+        ("zh", "还没有定时检查", "还没有从链接安装的插件", "还没有通知", "还没有运行过"),
+        ("en", "No scheduled checks yet", "No plugins installed from links yet", "No notifications yet", "No runs yet"),
+    ],
+)
+async def test_an_empty_table_says_so(
+    tmp_path: Path, locale: str, checks: str, installed: str, notices: str, runs: str
+) -> None:
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale=locale)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_settings_section(pilot, app, "checks")
+        assert empty_line(app.query_one("#checks", DataTable)).startswith(checks)
+        await open_settings_section(pilot, app, "updates")
+        assert empty_line(app.query_one("#installed", DataTable)).startswith(installed)
+        await app.push_screen(NotificationCentre(app.runtime.notices, locale))
+        await settle(pilot, app, 1)
+        table = app.screen.query_one("#notices", DataTable)
+        assert empty_line(table) == notices and table.region.height == 2  # the header and the line
+        app.pop_screen()
+        check = Checks(app.runtime.store).add("记住", "every 1h", tool="memory.remember", args={"text": "x"})
+        await app.push_screen(RunLogDialog(Checks(app.runtime.store), check, locale))
+        await settle(pilot, app, 1)
+        assert empty_line(app.screen.query_one("#run-log", DataTable)) == runs
+
+
+class OneTable(App[None]):
+    def compose(self) -> ComposeResult:
+        table = Table(empty="还没有调用", id="t")
+        table.add_columns("时间", "工具")
+        table.add_row("12:00", "wallet.cardBalance")
+        yield table
+
+
+async def test_a_table_that_empties_on_a_refresh_says_so_and_its_first_row_replaces_the_line() -> None:
+    app = OneTable()
+    async with app.run_test(size=(60, 10)) as pilot:
+        table = app.query_one(Table)
+        assert empty_line(table) == "12:00  wallet.cardBalance".replace("  ", " " * 2) or "12:00" in empty_line(table)
+        table.clear()
+        await pilot.pause()
+        assert empty_line(table) == "还没有调用" and table.region.height == 2
+        table.add_row("12:01", "classrooms.free")
+        await pilot.pause()
+        assert "classrooms.free" in empty_line(table) and "还没有" not in empty_line(table)
+
+
+@pytest.mark.parametrize(("locale", "line"), [("zh", "结果是空的"), ("en", "The result is empty")])
+def test_an_empty_tool_result_says_so(locale: str, line: str) -> None:
+    for empty in ([], {"items": []}):
+        view = result_view(empty, locale=locale)
+        assert isinstance(view, Static) and str(view.render()) == line

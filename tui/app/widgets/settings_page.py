@@ -1,0 +1,234 @@
+"""设置: a list of sections on the left (外观, 模型, 校园账号, 定时检查, 权限, 可访问范围, 更新, 审计) and the chosen
+section on the right, as posting and harlequin lay out their settings.
+
+↑/↓ in the list shows a section at once; Enter, → or Tab goes into it; Esc comes back to the list. Every section
+stays mounted (a ContentSwitcher only hides the others), so the panes keep their state and ids while hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
+from textual.widgets import ContentSwitcher, DataTable, OptionList, Select, Static, Switch
+from textual.widgets.option_list import Option
+
+from tui.app.harness import HarnessApp
+from tui.app.i18n import t
+from tui.app.widgets.campus_settings import CampusSettings
+from tui.app.widgets.checks_panel import ChecksPanel
+from tui.app.widgets.model_settings import ModelSettings
+from tui.app.widgets.plugin_admin import PluginAdmin, installed_table
+from tui.app.widgets.tables import Table
+from widgets_render.safe_text import clean
+from widgets_render.steady_select import SteadySelect
+from widgets_render.textual_render import literal, plain
+
+#: The student's theme choice → the Textual theme.
+THEMES = {"dark": "textual-dark", "light": "textual-light"}
+#: The sections in the list's order: the option id, its short label, the heading over its content.
+SECTIONS = (
+    ("appearance", "section_appearance", "appearance"),
+    ("model", "section_model", "model"),
+    ("campus", "section_campus", "campus_account"),
+    ("checks", "section_checks", "scheduled_checks"),
+    ("permissions", "section_permissions", "permissions"),
+    ("reach", "section_reach", "reach"),
+    ("updates", "section_updates", "updates"),
+    ("audit", "section_audit", "audit"),
+)
+EFFECTS = ("read", "write", "money", "public")
+#: Below this width the section list gets narrower, so the content keeps room for its tables.
+NARROW_BELOW = 100
+
+
+class SectionList(OptionList):
+    """The section list: ↑/↓ choose (the content follows), Enter or → goes into the section."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("right", "select", "进入 Enter", show=False)]
+
+
+class Section(VerticalScroll, can_focus=False):
+    """One section's content; it scrolls to whatever is focused in it, so it takes no focus itself (Tab from the
+    list lands on the section's first control)."""
+
+
+class SettingsPage(Horizontal):
+    """设置 as a section list and the chosen section; the settings' own handlers (theme, language, permissions,
+    auto-update, managing an installed plugin) live here, the app only builds it."""
+
+    DEFAULT_CSS = """
+    SettingsPage { height: 1fr; }
+    SettingsPage #settings-nav { width: 22; height: 1fr; }
+    SettingsPage.-narrow #settings-nav { width: 16; }
+    SettingsPage.-narrow #settings-nav .muted { display: none; }  /* the keys are in F1's key panel */
+    SettingsPage.-narrow #settings-content Button { width: auto; min-width: 8; }
+    SettingsPage #settings-sections { height: 1fr; }
+    SettingsPage #settings-nav .muted { color: $text-muted; padding: 0 1; }
+    SettingsPage #settings-content { width: 1fr; height: 1fr; }
+    SettingsPage .settings-section { height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "to_sections", "返回分区 Sections", show=False)]
+
+    def __init__(
+        self, app: HarnessApp, admin: PluginAdmin, data_dir: Path, set_language: Callable[[str], Awaitable[None]]
+    ) -> None:
+        super().__init__(id="settings-pane")
+        self.harness = app
+        self.admin = admin
+        self.data_dir = data_dir
+        self.set_language = set_language
+        self.locale = app.locale
+
+    def compose(self) -> ComposeResult:
+        loc = self.locale
+        options = [Option(plain(t(label, loc)), id=key) for key, label, _ in SECTIONS]
+        with Vertical(id="settings-nav"):
+            yield SectionList(*options, id="settings-sections")
+            yield Static(t("sections_hint", loc), markup=False, classes="muted")
+        with ContentSwitcher(id="settings-content", initial="section-appearance"):
+            for key, _, heading in SECTIONS:
+                with Section(id=f"section-{key}", classes="settings-section"):
+                    yield Static(plain(t(heading, loc)), markup=False, classes="heading")
+                    yield from self.section(key)
+
+    def section(self, key: str) -> ComposeResult:
+        """One section's content, under its heading."""
+        rt, loc = self.harness.runtime, self.locale
+        if key == "appearance":
+            yield Horizontal(
+                SteadySelect([("中文", "zh"), ("English", "en")], value=loc, allow_blank=False, id="language"),
+                SteadySelect(
+                    [(t("dark", loc), "dark"), (t("light", loc), "light")],
+                    value=rt.settings.get("theme"),
+                    allow_blank=False,
+                    id="theme",
+                ),
+                id="appearance",
+            )
+        elif key == "model":
+            yield ModelSettings(rt.store, loc)
+        elif key == "campus":
+            yield CampusSettings(rt.campus, rt.campus_services(), loc, self.data_dir)
+        elif key == "checks":
+            yield ChecksPanel(rt.store, loc)
+        elif key == "permissions":
+            yield self.permissions_table()
+        elif key == "reach":
+            yield self.reach_table()
+        elif key == "updates":
+            yield Horizontal(
+                Switch(self.admin.installer.auto_update_enabled(), id="auto-update-all"),
+                Static(t("auto_update_all", loc), markup=False),
+                id="auto-update-row",
+            )
+            yield installed_table(self.harness)
+        elif key == "audit":
+            yield self.audit_table()
+
+    def permissions_table(self) -> Table:
+        """allow / ask / deny per plugin and effect; Enter on a mode cycles it."""
+        rt, loc = self.harness.runtime, self.locale
+        table = Table(empty=t("no_plugins_yet", loc), id="permissions", cursor_type="cell")
+        table.add_columns(t("plugin", loc), *(literal(t(f"effect_{e}", loc)) for e in EFFECTS))
+        for pid, inst in sorted(rt.registry.plugins.items()):
+            modes = rt.grants.modes(pid, inst.official, inst.plugin.manifest.defaultModes).values()
+            table.add_row(*map(literal, (rt.registry.plugin_name(pid), *modes)), key=pid)
+        return table
+
+    def reach_table(self) -> Table:
+        """What each plugin may reach: campus services (as the student), websites, app abilities."""
+        rt, loc = self.harness.runtime, self.locale
+        table = Table(empty=t("no_plugins_yet", loc), id="reach", cursor_type="row")
+        table.add_columns(t("plugin", loc), t("campus_short", loc), t("network", loc), t("app_abilities", loc))
+        for pid, inst in sorted(rt.registry.plugins.items()):
+            m = inst.plugin.manifest
+            cells = (rt.registry.plugin_name(pid), *("、".join(v) or "—" for v in (m.campus, m.network, m.abilities)))
+            table.add_row(*map(literal, cells))
+        return table
+
+    def audit_table(self) -> Table:
+        """The latest calls: when, which tool, who asked, what was decided and how it ended."""
+        loc = self.locale
+        table = Table(empty=t("no_calls_yet", loc), id="audit", cursor_type="row", zebra_stripes=True)
+        table.add_columns(t("time", loc), t("tool", loc), t("actor", loc), t("decision", loc), t("outcome", loc))
+        self.fill_audit(table)
+        return table
+
+    def fill_audit(self, table: DataTable[Text]) -> None:
+        """(Re)list the latest calls: the section is built once, the calls go on while the app runs."""
+        table.clear()
+        for row in self.harness.runtime.audit.recent(50):
+            at = datetime.fromtimestamp(row.at_ms / 1000).strftime("%m-%d %H:%M:%S")
+            table.add_row(*map(literal, (at, row.tool, row.actor, row.decision, row.outcome)))
+
+    def on_mount(self) -> None:
+        self.query_one(SectionList).highlighted = 0
+
+    def on_show(self) -> None:
+        """Opening 设置 puts the focus on the section list (unless it is in a section already), so ↑/↓ work."""
+        focused = self.screen.focused
+        if focused is None or self not in focused.ancestors:
+            self.query_one(SectionList).focus()
+
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width < NARROW_BELOW, "-narrow")
+
+    @on(OptionList.OptionHighlighted, "#settings-sections")
+    def show_section(self, event: OptionList.OptionHighlighted) -> None:
+        """The content follows the list's highlight (a preview: focus stays in the list)."""
+        self.query_one(ContentSwitcher).current = f"section-{event.option.id}"
+        if event.option.id == "audit":
+            self.fill_audit(self.query_one("#audit", DataTable))
+
+    @on(OptionList.OptionSelected, "#settings-sections")
+    def enter_section(self) -> None:
+        """Enter or → on a section: focus its first control."""
+        current = self.query_one(ContentSwitcher).visible_content
+        first = next((w for w in self.screen.focus_chain if current in w.ancestors), None)
+        if first is not None:
+            first.focus()
+
+    def action_to_sections(self) -> None:
+        """Esc inside a section: back to the section list."""
+        self.query_one(SectionList).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """Language and theme apply at once and are remembered."""
+        if event.select.id == "theme" and isinstance(event.value, str):
+            self.harness.runtime.settings.set("theme", event.value)
+            self.app.theme = THEMES[event.value]
+        elif event.select.id == "language" and event.value in ("zh", "en") and event.value != self.locale:
+            # the app's worker, not this page's: the switch recomposes the shell, this page included, and a
+            # handler awaiting its own removal would never return
+            self.app.run_worker(self.set_language(str(event.value)), group="language", exclusive=True)
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        if event.switch.id == "auto-update-all":
+            self.admin.installer.set_auto_update(None, event.value)
+
+    @on(DataTable.RowSelected, "#installed")
+    def manage_installed(self, event: DataTable.RowSelected) -> None:
+        """Enter on an installed plugin: review an update, roll back, auto-update, uninstall."""
+        self.app.run_worker(self.admin.manage(str(event.row_key.value)), group="manage", exclusive=True)
+
+    @on(DataTable.CellSelected, "#permissions")
+    def cycle_mode(self, event: DataTable.CellSelected) -> None:
+        """Enter on a mode cycles it allow → ask → deny and stores it in the runtime's one store."""
+        if event.coordinate.column == 0:
+            return
+        plugin = str(event.cell_key.row_key.value)
+        effect = EFFECTS[event.coordinate.column - 1]
+        order = ("allow", "ask", "deny")
+        mode = order[(order.index(str(event.value)) + 1) % 3] if str(event.value) in order else "ask"
+        self.harness.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
+        event.data_table.update_cell_at(event.coordinate, literal(mode))
+        self.notify(clean(f"{plugin} · {effect}: {mode}"), timeout=2, markup=False)

@@ -1,0 +1,41 @@
+"""The app's tables: a DataTable that says "nothing yet" when it has no rows, instead of a bare header line."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.segment import Segment
+from rich.text import Text
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.widgets import DataTable
+
+
+class Table(DataTable[Text]):
+    """A DataTable with a line under its header while it is empty (`empty`, an i18n sentence, never data).
+
+    The line is drawn in the table itself, so every way a table empties (built empty, `clear()` on a refresh,
+    the last row removed) shows it, and the first row replaces it without a change of layout.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"table--empty"}
+    DEFAULT_CSS = """
+    Table > .table--empty { color: $text-muted; text-style: italic; }
+    """
+
+    def __init__(self, *, empty: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.empty = empty
+
+    def _empty_line(self) -> int:
+        return self.header_height if self.show_header else 0
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        height = super().get_content_height(container, viewport, width)
+        return height if self.row_count else max(height, self._empty_line() + 1)
+
+    def render_line(self, y: int) -> Strip:
+        if self.row_count or y != self._empty_line():
+            return super().render_line(y)
+        style = self.rich_style + self.get_component_rich_style("table--empty", partial=True)
+        return Strip([Segment(" " + self.empty, style)]).adjust_cell_length(self.size.width, self.rich_style)
