@@ -19,8 +19,10 @@ from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Sw
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
+from tui.app.dialogs.prompts import ConfirmDialog
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t
+from tui.app.navigation import show_tab
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
@@ -56,6 +58,7 @@ class PkuHarnessApp(HarnessApp):
         Binding("n", "notifications", "通知 Notifications", show=False),
         Binding("q", "quit", "退出 Quit"),
         Binding("f1,question_mark", "help", "帮助 Help"),
+        Binding("escape", "close_help", show=False),
         Binding("1", "tab('home')", "首页", show=False),
         Binding("2", "tab('assistant')", "助手", show=False),
         Binding("3", "tab('plugins')", "插件", show=False),
@@ -372,9 +375,22 @@ class PkuHarnessApp(HarnessApp):
         effect = ("read", "write", "money", "public")[event.coordinate.column - 1]
         order = ("allow", "ask", "deny")
         mode = order[(order.index(str(event.value)) + 1) % 3] if str(event.value) in order else "ask"
-        self.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
-        event.data_table.update_cell_at(event.coordinate, literal(mode))
-        self.notify(clean(f"{plugin} · {effect}: {mode}"), timeout=2, markup=False)
+        table, at = event.data_table, event.coordinate
+
+        def apply(sure: bool | None = True) -> None:
+            if not sure:
+                return  # cancelled: the mode stays as it was
+            self.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
+            table.update_cell_at(at, literal(mode))
+            self.notify(clean(f"{plugin} · {effect}: {mode}"), timeout=2, markup=False)
+
+        if mode == "allow" and effect in ("money", "public"):
+            # Paying or publishing without being asked is the one change here a slip of Enter must not make.
+            name = self.runtime.registry.plugin_name(plugin)
+            question = t(f"confirm_allow_{effect}", self.locale).format(plugin=clean(name))
+            self.push_screen(ConfirmDialog(question, self.locale), apply)
+        else:
+            apply()
 
     def ask_assistant(self, prompt: str) -> None:
         """A widget's `ask` action: the prompt goes into the assistant's input; nothing runs by itself."""
@@ -385,7 +401,13 @@ class PkuHarnessApp(HarnessApp):
         self.query_one(Dashboard).refresh_all(force=True)
 
     def action_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
+        """1–4 and the palette: the tab, from any widget and any page (see navigation.py)."""
+        show_tab(self, tab)
+
+    def action_close_help(self) -> None:
+        """Esc closes the key panel when it is open (a dialog's or a page's own Esc comes first)."""
+        if self.screen.query("KeyPanel"):
+            self.action_hide_help_panel()
 
 
 def make_app(

@@ -380,6 +380,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "outcome_met": {"zh": "已提醒", "en": "notified"},
     "outcome_refused": {"zh": "被拒绝", "en": "refused"},
     "outcome_error": {"zh": "出错", "en": "error"},
+    # --- navigation and focus (issue 16.1, 16.6) ---
+    "confirm_allow_money": {
+        "zh": "让「{plugin}」涉及金钱的操作（比如充值、付款）不再问你，直接运行？",
+        "en": "Let “{plugin}” run actions that spend money (a recharge, a payment) without asking you?",
+    },
+    "confirm_allow_public": {
+        "zh": "让「{plugin}」公开发布的操作（别人能看到）不再问你，直接运行？",
+        "en": "Let “{plugin}” publish things others can see without asking you?",
+    },
 }
 
 
