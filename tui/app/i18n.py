@@ -440,6 +440,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "删除定时检查「{title}」？删除后它不再运行，运行记录也一并删除。",
         "en": "Remove the scheduled check “{title}”? It will not run again, and its run log goes too.",
     },
+    # --- navigation and focus (issue 16.1, 16.6) ---
+    "confirm_allow_money": {
+        "zh": "让「{plugin}」涉及金钱的操作（比如充值、付款）不再问你，直接运行？",
+        "en": "Let “{plugin}” run actions that spend money (a recharge, a payment) without asking you?",
+    },
+    "confirm_allow_public": {
+        "zh": "让「{plugin}」公开发布的操作（别人能看到）不再问你，直接运行？",
+        "en": "Let “{plugin}” publish things others can see without asking you?",
+    },
 }
 
 

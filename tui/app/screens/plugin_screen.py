@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, Static, Switch
 
 from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
@@ -250,6 +251,7 @@ class PluginScreen(Screen[None]):
         # The header reads "title — plugin"; a screen named like its plugin shows the name once.
         self.sub_title = clean(plugin_name if plugin_name != self.title else "")
         body = self.query_one("#screen-body", VerticalScroll)
+        was = self.focus_place(body)
         await body.remove_children()
         if isinstance(resolved.body, ErrorCard):
             await body.mount(ErrorView(explain(resolved.body, self.locale)))
@@ -266,6 +268,24 @@ class PluginScreen(Screen[None]):
         for widget in body.query(".gen-input"):
             if widget.name in self.invalid:
                 widget.add_class("-invalid")
+        self.refocus(body, was)
+
+    def focus_place(self, body: Widget) -> int | None:
+        """Where in the body the focus is, as a place in its focus order (the body is rebuilt on each change)."""
+        chain = [w for w in self.focus_chain if body in w.ancestors]
+        return chain.index(self.focused) if self.focused in chain else None
+
+    def refocus(self, body: Widget, place: int | None) -> None:
+        """The focus back at its place in the rebuilt body; on a first show, the first form field (else the first
+        thing that takes the focus), so the student can type or press Enter at once."""
+        chain = [w for w in self.focus_chain if body in w.ancestors]
+        if not chain:
+            return
+        if place is not None:
+            self.set_focus(chain[min(place, len(chain) - 1)], scroll_visible=False)
+        elif self.focused is None or body not in self.focused.ancestors:
+            fields = [w for w in chain if w.has_class("gen-input")]
+            self.set_focus((fields or chain)[0], scroll_visible=False)
 
     # -- actions ------------------------------------------------------------------------------------------
 
@@ -295,6 +315,17 @@ class PluginScreen(Screen[None]):
         if button.gen_form is not None and button.parent is not None:
             self.collect(button.gen_form, button.parent)
         self.perform(button.gen_action, {})
+
+    @on(Input.Submitted, ".gen-input")
+    def field_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a form's text field submits the form, as its button would."""
+        event.stop()
+        form = next((a for a in event.input.ancestors if a.has_class("gen-form")), None)
+        if form is not None:
+            for button in form.query(GenButton):
+                if button.gen_form is not None:
+                    button.press()
+                    return
 
     @on(DataTable.RowSelected)
     def row_chosen(self, event: DataTable.RowSelected) -> None:

@@ -50,6 +50,12 @@ class ApprovalCard(Vertical):
             yield Button(t("deny", loc), id="deny", variant="error")
             yield Input(placeholder=t("deny_reason", loc), id="reason")
 
+    def focus_default(self) -> None:
+        """Focus the answer a reflexive Enter should give: deny when the tool spends money or publishes,
+        allow once for reads and writes (the card asks for those too, and Enter is then the quick yes)."""
+        risky = self.request.tool.effect in ("money", "public")
+        self.query_one("#deny" if risky else "#once", Button).focus()
+
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -57,7 +57,7 @@ class ChatApprover:
         card = ApprovalCard(request, self.pane.locale, self.pane.runtime.registry.plugin_name(request.tool.plugin_id))
         await self.pane.add(card)
         self.pane.app.bell()
-        card.query_one("#once", Button).focus()
+        card.focus_default()
         try:
             return await card.answer
         except asyncio.CancelledError:
@@ -289,9 +289,12 @@ class ChatPane(Vertical):
     # -- controls --------------------------------------------------------------------------------------------
 
     def action_cancel(self) -> None:
-        """Esc stops a running reply (what was asked is answered no)."""
+        """Esc stops a running reply (what was asked is answered no); otherwise it leaves the text box for the
+        tab bar, so that 1–4 switch tabs again (in the box they type)."""
         if self.running:
             self.workers.cancel_group(self, "chat")
+        elif isinstance(self.app.focused, Input):
+            self.screen.set_focus(self.screen.query("ContentTabs").first())
 
     async def action_new(self) -> None:
         self.cid = None

@@ -11,7 +11,8 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, VerticalScroll
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Static, Tabs
 
 from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.failures import act, explain, failed
@@ -133,11 +134,14 @@ class Dashboard(VerticalScroll):
         self.now = now
         self.slots = slots(runtime)
         self.tiny = False
+        """The terminal is narrower than SMALL_ONLY columns: widgets render at their small size."""
         self.ticks = 0
+        """Ticks that re-evaluated a widget (for tests and the status line)."""
         self.load_timeout = LOAD_TIMEOUT_S
         self.focus_after: str | None = None
-        """Ticks that re-evaluated a widget (for tests and the status line)."""
-        """The terminal is narrower than SMALL_ONLY columns: widgets render at their small size."""
+        """The slot whose new frame takes the focus (the widget just moved, resized or added)."""
+        self.focus_first = True
+        """The first widget takes the focus when it arrives, once, if the student has not moved it elsewhere."""
 
     def compose(self) -> ComposeResult:
         with Grid(id="widgets"):
@@ -188,14 +192,23 @@ class Dashboard(VerticalScroll):
         tap = slot.spec.get("tap") if isinstance(slot.spec.get("tap"), dict) else None
         frame = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{index}")
         old = self.query_one(f"#slot-{index}")
+        had_focus = old.has_focus
         await old.remove()
         grid = self.query_one("#widgets", Grid)
         children = list(grid.children)
         before = next((c for c in children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None)
         await grid.mount(frame, before=before)
-        if self.focus_after == slot.id:
+        # A frame is focused only while the dashboard is in view: focusing a widget of a hidden tab makes
+        # TabbedContent switch back to that tab (a refill finishing after the student pressed 2 would undo it).
+        shown = self.screen.is_current and all(n.display for n in self.ancestors_with_self if isinstance(n, Widget))
+        if self.focus_after == slot.id or had_focus:
             self.focus_after = None
-            frame.focus()  # the widget the student just moved or resized keeps the focus
+            if shown:
+                self.screen.set_focus(frame)  # the widget the student just moved, resized or refreshed keeps it
+        elif index == 0 and self.focus_first:
+            self.focus_first = False
+            if shown and (self.app.focused is None or isinstance(self.app.focused, Tabs)):
+                self.screen.set_focus(frame)  # the dashboard opens on its first widget: Enter opens it
 
     def focused_slot(self) -> Slot | None:
         focused = self.app.focused
@@ -234,7 +247,10 @@ class Dashboard(VerticalScroll):
         slot = self.focused_slot()
         if slot is not None:
             self.runtime.layout.remove([s.id for s in available(self.runtime)], slot.id)
-            await self.relayout(None)
+            # The focus moves to the widget that takes its place (the one before, when it was the last).
+            rest = [s.id for s in self.slots if s.id != slot.id]
+            at = min(self.slots.index(slot), len(rest) - 1)
+            await self.relayout(rest[at] if rest else None)
 
     @work(group="dashboard-add", exit_on_error=False)
     async def action_add(self) -> None:

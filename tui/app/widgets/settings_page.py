@@ -21,6 +21,7 @@ from textual.events import Resize
 from textual.widgets import ContentSwitcher, DataTable, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
+from tui.app.dialogs.prompts import ConfirmDialog
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t
 from tui.app.widgets.campus_settings import CampusSettings
@@ -229,6 +230,19 @@ class SettingsPage(Horizontal):
         effect = EFFECTS[event.coordinate.column - 1]
         order = ("allow", "ask", "deny")
         mode = order[(order.index(str(event.value)) + 1) % 3] if str(event.value) in order else "ask"
-        self.harness.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
-        event.data_table.update_cell_at(event.coordinate, literal(mode))
-        self.notify(clean(f"{plugin} · {effect}: {mode}"), timeout=2, markup=False)
+        table, at, runtime = event.data_table, event.coordinate, self.harness.runtime
+
+        def apply(sure: bool | None = True) -> None:
+            if not sure:
+                return  # cancelled: the mode stays as it was
+            runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
+            table.update_cell_at(at, literal(mode))
+            self.notify(clean(f"{plugin} · {effect}: {mode}"), timeout=2, markup=False)
+
+        if mode == "allow" and effect in ("money", "public"):
+            # Paying or publishing without being asked is the one change here a slip of Enter must not make.
+            name = runtime.registry.plugin_name(plugin)
+            question = t(f"confirm_allow_{effect}", self.harness.locale).format(plugin=clean(name))
+            self.app.push_screen(ConfirmDialog(question, self.harness.locale), apply)
+        else:
+            apply()

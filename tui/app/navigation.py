@@ -1,0 +1,72 @@
+"""Moving between the shell's four tabs from anywhere, and where the focus lands when a tab opens.
+
+Why the tab keys used to die: switching `TabbedContent.active` hides the old pane; Textual then sends the focused
+widget a Hide, and its blur (`Screen._reset_focus`) hands the focus to a *sibling* of that widget — one whose own
+`display` is still true, although its pane is now hidden. The sibling's focus bubbles up as `TabPane.Focused`,
+and `TabbedContent` answers that by making the old pane active again. So `1`–`4` (and the palette's entries)
+did nothing whenever the focus sat in a pane with more than one focusable widget: a widget on the dashboard, a
+table, a select, a button. The cure is to take the focus out of the pane before switching, then to put it where
+the student expects it on the new tab.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+from textual.command import CommandPalette
+from textual.containers import ScrollableContainer
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import TabbedContent, TabPane
+
+#: The tabs in the order of their keys 1–4.
+TABS = ("home", "assistant", "plugins", "settings")
+
+#: Where the focus lands on a tab opened by key or palette (None: the pane's first focusable widget). The
+#: plugins tab skips its link box: a focused text field would take the digits, and the next `1` would type.
+LANDING = {"home": "WidgetFrame", "assistant": "#chat-input", "plugins": "#screens", "settings": None}
+
+
+def show_tab(app: App[Any], tab: str) -> bool:
+    """Show one of the shell's tabs from anywhere; False when a dialog is waiting for its answer.
+
+    Pages pushed over the shell (plugin screens, tool forms) close first, like a phone's tab bar, which always
+    leads to the tab itself; a modal dialog is never closed from under the code awaiting it.
+    """
+    shell = app.screen_stack[0]
+    above = app.screen_stack[1:]
+    if any(s.is_modal and not isinstance(s, CommandPalette) for s in above):
+        return False
+    if above:
+        shell.pop_until_active()
+    tabs = shell.query_one(TabbedContent)
+    if tabs.active == tab and above:
+        return True  # back on the tab the page was opened from: the focus the student left there returns
+    shell.set_focus(None)  # see the module docstring: a focused widget in the old pane would switch it back
+    tabs.active = tab
+    shell.call_after_refresh(focus_landing, shell, tab)
+    return True
+
+
+def landing(shell: Screen[Any], tab: str) -> Widget | None:
+    """The widget that gets the focus when `tab` opens (None while its pane has not mounted yet)."""
+    pane = shell.query_one(f"TabPane#{tab}", TabPane)
+    selector = LANDING.get(tab)
+    if selector is not None:
+        found = pane.query(selector)
+        target = found.first() if found else None
+        if target is not None and target.focusable:
+            return target
+    # The pane's own scroll container is focusable too, but a student lands on its first control.
+    inside = [w for w in shell.focus_chain if pane in w.ancestors]
+    return next((w for w in inside if not isinstance(w, ScrollableContainer)), inside[0] if inside else None)
+
+
+def focus_landing(shell: Screen[Any], tab: str) -> None:
+    """Focus the tab's landing widget, unless the student already moved on to another tab."""
+    if shell.query_one(TabbedContent).active != tab:
+        return
+    target = landing(shell, tab)
+    if target is not None:
+        shell.set_focus(target)
