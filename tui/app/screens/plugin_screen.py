@@ -18,7 +18,9 @@ from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, 
 from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
+from tui.app.keys import LocalBindings
 from tui.lang.expr import beijing_now
+from tui.runtime.message import say
 from tui.runtime.runtime import Runtime
 from widgets_render.resolve import display, pick, resolve
 from widgets_render.safe_text import clean
@@ -77,12 +79,12 @@ def with_tool_fields(node: Any, plugin: Any, plugin_id: str, tool: str | None = 
     return out
 
 
-class PluginScreen(Screen[None]):
+class PluginScreen(LocalBindings, Screen[None]):
     """One plugin screen. Escape goes back; `r` refetches its sources."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "返回 Back"),
-        Binding("r", "reload", "刷新 Refresh"),
+        Binding("escape", "back", "key_back"),
+        Binding("r", "reload", "refresh"),
     ]
     CSS_PATH = Path(__file__).with_name("plugin_screen.tcss")
 
@@ -215,7 +217,11 @@ class PluginScreen(Screen[None]):
         outcome = await self.runtime.gate.call(f"{self.plugin_id}.{tool}", args, actor="user", now=self.fixed_now)
         ok = outcome.status == "ok"
         self.sources[alias] = outcome.result if ok else None
-        self.meta[alias] = {"stale": outcome.stale, "error": None if ok else outcome.message, "fetchedAt": self.now}
+        self.meta[alias] = {
+            "stale": outcome.stale,
+            "error": None if ok else say(outcome.message, self.locale),
+            "fetchedAt": self.now,
+        }
 
     async def show_body(self) -> None:
         """Resolve the spec against the current sources and state, and mount it in place of the old body."""
@@ -374,7 +380,7 @@ class PluginScreen(Screen[None]):
         while True:
             outcome = await self.runtime.gate.call(target, payload, actor="user", now=self.fixed_now)
             if outcome.status != "ok":
-                self.error = clean(outcome.message)
+                self.error = clean(say(outcome.message, self.locale))
                 return None
             result = outcome.result
             status = result.get("status") if isinstance(result, dict) else None
