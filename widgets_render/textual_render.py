@@ -104,7 +104,8 @@ def field_widget(node: VNode) -> Widget:
         blank = initial is Select.NULL or not p.get("required")
         # Text, not Content: Select's type-to-search reads Text and str prompts only.
         prompts = [(literal(shown), key) for shown, key in choices]
-        widget: Widget = SteadySelect(prompts, value=initial, allow_blank=blank, name=name)
+        prompt = "Select" if p.get("locale") == "en" else "请选择"
+        widget: Widget = SteadySelect(prompts, prompt=prompt, value=initial, allow_blank=blank, name=name)
     elif p.get("input") == "toggle":
         widget = Switch(value=bool(value), name=name)
     else:
@@ -335,7 +336,7 @@ class WidgetFrame(Vertical):
     """
 
     can_focus = True
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "tap", "打开 Open", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "tap", "key_open", show=False)]
 
     class Tapped(Message):
         """The user chose a widget that has a `tap` action (Enter or a click)."""

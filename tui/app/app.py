@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Sw
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
-from tui.app.i18n import t
+from tui.app.i18n import t, term
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
@@ -30,6 +30,9 @@ from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.dashboard import Dashboard
 from tui.app.widgets.model_settings import ModelSettings
 from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin, installed_table
+from tui.lang.documents.common import Effect
+from tui.runtime.message import say
+from tui.runtime.permissions import EFFECTS, MODES, Mode
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
 from widgets_render.safe_text import clean, one_line
@@ -52,14 +55,14 @@ class PkuHarnessApp(HarnessApp):
     TITLE = "PKU harness"
     CSS_PATH = Path(__file__).with_name("app.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "refresh", "刷新 Refresh"),
-        Binding("n", "notifications", "通知 Notifications", show=False),
-        Binding("q", "quit", "退出 Quit"),
-        Binding("f1,question_mark", "help", "帮助 Help"),
-        Binding("1", "tab('home')", "首页", show=False),
-        Binding("2", "tab('assistant')", "助手", show=False),
-        Binding("3", "tab('plugins')", "插件", show=False),
-        Binding("4", "tab('settings')", "设置", show=False),
+        Binding("r", "refresh", "refresh"),
+        Binding("n", "notifications", "notifications", show=False),
+        Binding("q", "quit", "quit"),
+        Binding("f1,question_mark", "help", "key_help"),
+        Binding("1", "tab('home')", "home", show=False),
+        Binding("2", "tab('assistant')", "assistant", show=False),
+        Binding("3", "tab('plugins')", "plugins", show=False),
+        Binding("4", "tab('settings')", "settings", show=False),
     ]
 
     def __init__(self, runtime: Runtime, locale: str = "zh", demo: bool = False, now: str | None = None) -> None:
@@ -208,7 +211,7 @@ class PkuHarnessApp(HarnessApp):
         if any(isinstance(s, LoginScreen) for s in self.screen_stack):
             return
         if time.monotonic() - self.login_declined_at < LOGIN_QUIET_S and self.login_declined_at:
-            self.notify(clean(message), severity="warning", markup=False)
+            self.notify(clean(say(message, self.locale)), severity="warning", markup=False)
             return
 
         def done(logged_in: bool | None) -> None:
@@ -230,6 +233,13 @@ class PkuHarnessApp(HarnessApp):
         """Compose the shell again after plugins changed, on `tab` (or the tab in view)."""
         self.start_tab = tab or self.query_one(TabbedContent).active or "home"
         await self.recompose()
+        self.redraw_keys()
+
+    def redraw_keys(self) -> None:
+        """After a recompose: the new footer draws only when told the bindings changed, and it listens only once
+        its Mount is handled — so the news is queued behind that Mount, in the footer's own queue."""
+        for footer in self.query(Footer):
+            footer.call_later(self.screen.refresh_bindings)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """Opening the plugins page checks installed plugins for updates (the seeds), at most every 5 minutes."""
@@ -251,17 +261,28 @@ class PkuHarnessApp(HarnessApp):
         )
         for tool in self.runtime.registry.tools():
             name = self.runtime.registry.plugin_name(tool.plugin_id)
-            cells = (name, tool.title, tool.id, tool.effect, self.runtime.gate.mode(tool))
+            cells = (
+                name,
+                tool.title,
+                tool.id,
+                term(tool.effect, self.locale),
+                term(self.runtime.gate.mode(tool), self.locale),
+            )
             table.add_row(*map(literal, cells), key=tool.id)
         return table
 
     def permissions_table(self) -> DataTable[Text]:
         table: DataTable[Text] = DataTable(id="permissions", cursor_type="cell")
-        table.add_columns(t("plugin", self.locale), "read", "write", "money", "public")
-        for pid, inst in sorted(self.runtime.registry.plugins.items()):
-            modes = self.runtime.grants.modes(pid, inst.official, inst.plugin.manifest.defaultModes).values()
+        table.add_columns(t("plugin", self.locale), *map(literal, [term(e, self.locale) for e in EFFECTS]))
+        for pid in sorted(self.runtime.registry.plugins):
+            modes = [term(m, self.locale) for m in self.plugin_modes(pid).values()]
             table.add_row(*map(literal, (self.runtime.registry.plugin_name(pid), *modes)), key=pid)
         return table
+
+    def plugin_modes(self, plugin: str) -> dict[Effect, Mode]:
+        """The mode in force for each effect of `plugin`."""
+        inst = self.runtime.registry.plugins[plugin]
+        return self.runtime.grants.modes(plugin, inst.official, inst.plugin.manifest.defaultModes)
 
     def screens_table(self) -> DataTable[Text]:
         """Every plugin screen; Enter opens it."""
@@ -291,10 +312,14 @@ class PkuHarnessApp(HarnessApp):
     def audit_table(self) -> DataTable[Text]:
         """The latest calls: when, which tool, who asked, what was decided and how it ended."""
         table: DataTable[Text] = DataTable(id="audit", cursor_type="row", zebra_stripes=True)
-        table.add_columns(t("time", self.locale), t("tool", self.locale), "actor", "decision", "outcome")
+        loc = self.locale
+        table.add_columns(
+            t("time", loc), t("tool", loc), t("audit_actor", loc), t("audit_decision", loc), t("outcome", loc)
+        )
         for row in self.runtime.audit.recent(50):
             at = datetime.fromtimestamp(row.at_ms / 1000).strftime("%m-%d %H:%M:%S")
-            table.add_row(*map(literal, (at, row.tool, row.actor, row.decision, row.outcome)))
+            cells = (at, row.tool, term(row.actor, loc), term(row.decision, loc), term(row.outcome, loc))
+            table.add_row(*map(literal, cells))
         return table
 
     async def on_select_changed(self, event: Select.Changed) -> None:
@@ -312,6 +337,8 @@ class PkuHarnessApp(HarnessApp):
         self.locale = locale
         self.start_tab = "settings"
         await self.recompose()
+        self.redraw_keys()
+        self.show_unread()  # the header's "demo mode" line is the app's words too
 
     def action_help(self) -> None:
         """Every key of the focused screen, in Textual's key panel."""
@@ -333,10 +360,12 @@ class PkuHarnessApp(HarnessApp):
         )
         yield SystemCommand(t("refresh_all", self.locale), t("refresh_all_help", self.locale), self.action_refresh)
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
-            for name in inst.plugin.screens:
+            for name, spec in inst.plugin.screens.items():
+                title = spec.get("title") if isinstance(spec, dict) else None
+                shown = pick_text(title, self.locale) if title else name
                 yield SystemCommand(
                     # The palette reads a title as markup: a plugin name is escaped, never run as `[@click]`.
-                    as_markup(f"{self.runtime.registry.plugin_name(pid)} · {name}"),
+                    as_markup(f"{self.runtime.registry.plugin_name(pid)} · {shown}"),
                     t("open_screen", self.locale),
                     lambda pid=pid, name=name: self.push_screen(
                         PluginScreen(self.runtime, pid, name, {}, self.locale, self.now)
@@ -369,12 +398,13 @@ class PkuHarnessApp(HarnessApp):
         if event.data_table.id != "permissions" or event.coordinate.column == 0:
             return
         plugin = str(event.cell_key.row_key.value)
-        effect = ("read", "write", "money", "public")[event.coordinate.column - 1]
-        order = ("allow", "ask", "deny")
-        mode = order[(order.index(str(event.value)) + 1) % 3] if str(event.value) in order else "ask"
-        self.runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
-        event.data_table.update_cell_at(event.coordinate, literal(mode))
-        self.notify(clean(f"{plugin} · {effect}: {mode}"), timeout=2, markup=False)
+        effect = EFFECTS[event.coordinate.column - 1]
+        # The cell shows the mode in the UI's language: the store, not the cell, says which mode is in force.
+        mode = MODES[(MODES.index(self.plugin_modes(plugin)[effect]) + 1) % len(MODES)]
+        self.runtime.grants.set(plugin, effect, mode)
+        event.data_table.update_cell_at(event.coordinate, literal(term(mode, self.locale)))
+        shown = f"{plugin} · {term(effect, self.locale)}: {term(mode, self.locale)}"
+        self.notify(clean(shown), timeout=2, markup=False)
 
     def ask_assistant(self, prompt: str) -> None:
         """A widget's `ask` action: the prompt goes into the assistant's input; nothing runs by itself."""
