@@ -361,6 +361,7 @@ def _children(ctx: _Ctx, n: dict[str, Any], node: VNode, names: dict[str, Any], 
         node.props["locale"] = ctx.locale
     if kind == "field":
         labels = _as_dict(n.get("optionLabels"))
+        node.props["locale"] = ctx.locale  # the blank choice's prompt is the app's words, in its language
         node.props["name"] = n.get("name")
         node.props["optionLabels"] = {k: ctx.text(v, names, f"{path}/optionLabels/{k}") for k, v in labels.items()}
         options = _safe(ctx, n.get("options"), names, f"{path}/options")

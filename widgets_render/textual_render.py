@@ -105,7 +105,8 @@ def field_widget(node: VNode) -> Widget:
         blank = initial is Select.NULL or not p.get("required")
         # Text, not Content: Select's type-to-search reads Text and str prompts only.
         prompts = [(literal(shown), key) for shown, key in choices]
-        widget: Widget = SteadySelect(prompts, value=initial, allow_blank=blank, name=name)
+        prompt = "Select" if p.get("locale") == "en" else "请选择"
+        widget: Widget = SteadySelect(prompts, prompt=prompt, value=initial, allow_blank=blank, name=name)
     elif p.get("input") == "toggle":
         widget = Switch(value=bool(value), name=name)
     else:
@@ -317,6 +318,10 @@ class GenCountdown(Static):
         self.update(plain(countdown_text(left, p.get("format"), p.get("past"), str(p.get("locale") or "zh"))))
 
 
+#: the i18n keys that describe the error-card keys in the footer and the key panel (the app translates them)
+ACTION_WORDS = {"login": "login", "retry": "error_action_retry", "detail": "detail"}
+
+
 class WidgetFrame(Vertical):
     """One dashboard slot: a bordered box with the widget's title, its body or its error card."""
 
@@ -337,9 +342,9 @@ class WidgetFrame(Vertical):
 
     can_focus = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "tap", "打开 Open", show=False),
+        Binding("enter", "tap", "key_open", show=False),
         # On an error card only (check_action): elsewhere `r` stays the app's refresh of every widget.
-        *[Binding(key, f"error('{action}')", action, show=False) for action, key in ACTION_KEYS.items()],
+        *[Binding(key, f"error('{action}')", ACTION_WORDS[action], show=False) for action, key in ACTION_KEYS.items()],
     ]
 
     class Tapped(Message):

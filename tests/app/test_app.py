@@ -161,10 +161,10 @@ async def test_a_permission_changed_in_settings_is_stored(app: PkuHarnessApp) ->
         row = sorted(app.runtime.registry.plugins).index("wallet")
         table.move_cursor(row=row, column=3)  # money
         await pilot.pause()
-        assert str(table.get_cell_at(table.cursor_coordinate)) == "ask"
+        assert str(table.get_cell_at(table.cursor_coordinate)) == "先询问"  # ask, in the UI's language
         await pilot.press("enter")
         await pilot.pause()
-        assert str(table.get_cell_at(table.cursor_coordinate)) == "deny"
+        assert str(table.get_cell_at(table.cursor_coordinate)) == "不能执行"  # deny
         assert app.runtime.grants.chosen() == {("wallet", "money"): "deny"}
         assert app.runtime.gate.mode(app.runtime.registry.find("wallet.recharge")) == "deny"  # type: ignore[arg-type]
 
@@ -207,7 +207,7 @@ async def test_settings_show_reach_and_the_audit_log(app: PkuHarnessApp) -> None
         audit = app.query_one("#audit", DataTable)
         tools = {str(audit.get_row_at(i)[1]) for i in range(audit.row_count)}
         assert "wallet.cardBalance" in tools
-        assert {str(audit.get_row_at(i)[2]) for i in range(audit.row_count)} == {"user"}
+        assert {str(audit.get_row_at(i)[2]) for i in range(audit.row_count)} == {"你"}  # the actor: user
 
 
 async def test_help_lists_keys_and_the_palette_has_the_apps_commands(app: PkuHarnessApp) -> None:

@@ -110,7 +110,7 @@ async def test_without_a_person_the_person_only_abilities_say_so(tmp_path: Path)
 
 
 async def test_honest_errors_for_what_does_not_exist_yet(abilities: Abilities) -> None:
-    with pytest.raises(HostError, match=r"not logged in to 树洞 \(treehole\)"):
+    with pytest.raises(HostError, match=r"not logged in to Treehole \(treehole\)"):
         await abilities.call("grades", "verify.treehole", {"request": {"url": "/chapi/x"}})
     with pytest.raises(HostError, match="not open"):
         await abilities.call("p", "cloud.call", {"fn": "x"})

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedCont
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
-from tui.app.i18n import t
+from tui.app.i18n import t, term
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
@@ -29,6 +29,7 @@ from tui.app.widgets.dashboard import Dashboard
 from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin
 from tui.app.widgets.settings_page import THEMES, SettingsPage
 from tui.app.widgets.tables import Table
+from tui.runtime.message import say
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
 from widgets_render.safe_text import clean, one_line
@@ -47,14 +48,14 @@ class PkuHarnessApp(HarnessApp):
     TITLE = "PKU harness"
     CSS_PATH = Path(__file__).with_name("app.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "refresh", "刷新 Refresh"),
-        Binding("n", "notifications", "通知 Notifications", show=False),
-        Binding("q", "quit", "退出 Quit"),
-        Binding("f1,question_mark", "help", "帮助 Help"),
-        Binding("1", "tab('home')", "首页", show=False),
-        Binding("2", "tab('assistant')", "助手", show=False),
-        Binding("3", "tab('plugins')", "插件", show=False),
-        Binding("4", "tab('settings')", "设置", show=False),
+        Binding("r", "refresh", "refresh"),
+        Binding("n", "notifications", "notifications", show=False),
+        Binding("q", "quit", "quit"),
+        Binding("f1,question_mark", "help", "key_help"),
+        Binding("1", "tab('home')", "home", show=False),
+        Binding("2", "tab('assistant')", "assistant", show=False),
+        Binding("3", "tab('plugins')", "plugins", show=False),
+        Binding("4", "tab('settings')", "settings", show=False),
     ]
 
     def __init__(self, runtime: Runtime, locale: str = "zh", demo: bool = False, now: str | None = None) -> None:
@@ -169,7 +170,7 @@ class PkuHarnessApp(HarnessApp):
         if any(isinstance(s, LoginScreen) for s in self.screen_stack):
             return
         if time.monotonic() - self.login_declined_at < LOGIN_QUIET_S and self.login_declined_at:
-            self.notify(clean(message), severity="warning", markup=False)
+            self.notify(clean(say(message, self.locale)), severity="warning", markup=False)
             return
 
         def done(logged_in: bool | None) -> None:
@@ -191,6 +192,13 @@ class PkuHarnessApp(HarnessApp):
         """Compose the shell again after plugins changed, on `tab` (or the tab in view)."""
         self.start_tab = tab or self.query_one(TabbedContent).active or "home"
         await self.recompose()
+        self.redraw_keys()
+
+    def redraw_keys(self) -> None:
+        """After a recompose: the new footer draws only when told the bindings changed, and it listens only once
+        its Mount is handled — so the news is queued behind that Mount, in the footer's own queue."""
+        for footer in self.query(Footer):
+            footer.call_later(self.screen.refresh_bindings)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """Opening the plugins page checks installed plugins for updates (the seeds), at most every 5 minutes."""
@@ -207,7 +215,13 @@ class PkuHarnessApp(HarnessApp):
         table.add_columns(t("plugin", loc), t("tool", loc), t("id_column", loc), t("effect", loc), t("mode", loc))
         for tool in self.runtime.registry.tools():
             name = self.runtime.registry.plugin_name(tool.plugin_id)
-            cells = (name, tool.title, tool.id, tool.effect, self.runtime.gate.mode(tool))
+            cells = (
+                name,
+                tool.title,
+                tool.id,
+                term(tool.effect, self.locale),
+                term(self.runtime.gate.mode(tool), self.locale),
+            )
             table.add_row(*map(literal, cells), key=tool.id)
         return table
 
@@ -230,6 +244,8 @@ class PkuHarnessApp(HarnessApp):
         self.locale = locale
         self.start_tab = "settings"
         await self.recompose()
+        self.redraw_keys()
+        self.show_unread()  # the header's "demo mode" line is the app's words too
 
     def action_help(self) -> None:
         """Every key of the focused screen, in Textual's key panel."""

@@ -7,12 +7,11 @@ the app imports `app.py` back (the file circles the house plan forbids), and a t
 
 from __future__ import annotations
 
-from textual.app import App
-
+from tui.app.keys import LocalTextual
 from tui.runtime.runtime import Runtime
 
 
-class HarnessApp(App[None]):
+class HarnessApp(LocalTextual):
     """The shell the app's parts live in: the runtime, the UI locale, the pinned clock, and a rebuild."""
 
     runtime: Runtime

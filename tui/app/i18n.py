@@ -449,6 +449,64 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "让「{plugin}」公开发布的操作（别人能看到）不再问你，直接运行？",
         "en": "Let “{plugin}” publish things others can see without asking you?",
     },
+    # --- one language at a time: keys, Textual's own texts (issue 16.7) ---------------------------------------
+    "key_help": {"zh": "帮助", "en": "Help"},
+    "key_back": {"zh": "返回", "en": "Back"},
+    "key_stop": {"zh": "停止", "en": "Stop"},
+    "key_new": {"zh": "新对话", "en": "New"},
+    "key_retry": {"zh": "重试", "en": "Retry"},
+    "key_export": {"zh": "导出", "en": "Export"},
+    "key_copy": {"zh": "复制消息", "en": "Copy"},
+    "key_delete": {"zh": "删除对话", "en": "Delete"},
+    "key_edit": {"zh": "编辑上一条", "en": "Edit"},
+    "key_earlier": {"zh": "前移", "en": "Earlier"},
+    "key_later": {"zh": "后移", "en": "Later"},
+    "key_size": {"zh": "大小", "en": "Size"},
+    "key_remove": {"zh": "移除", "en": "Remove"},
+    "key_add": {"zh": "添加", "en": "Add"},
+    "key_open": {"zh": "打开", "en": "Open"},
+    "palette": {"zh": "命令面板", "en": "palette"},
+    "palette_search": {"zh": "搜索命令…", "en": "Search for commands…"},
+    "theme_search": {"zh": "搜索主题…", "en": "Search for themes…"},
+    "select_prompt": {"zh": "请选择", "en": "Select"},
+    "quit_title": {"zh": "要退出吗？", "en": "Do you want to quit?"},
+    "quit_hint": {"zh": "按 {key} 退出 App", "en": "Press {key} to quit the app"},
+    "sys_theme": {"zh": "主题", "en": "Theme"},
+    "sys_theme_help": {"zh": "换一个 Textual 主题（只在本次运行）", "en": "Change the current theme"},
+    "sys_quit_help": {"zh": "马上退出 App", "en": "Quit the application as soon as possible"},
+    "sys_keys": {"zh": "按键", "en": "Keys"},
+    "sys_keys_show": {
+        "zh": "显示当前控件的帮助和所有可用的按键",
+        "en": "Show help for the focused widget and a summary of available keys",
+    },
+    "sys_keys_hide": {"zh": "隐藏按键和帮助面板", "en": "Hide the keys and widget help panel"},
+    "sys_maximize": {"zh": "最大化", "en": "Maximize"},
+    "sys_maximize_help": {"zh": "最大化当前控件", "en": "Maximize the focused widget"},
+    "sys_minimize": {"zh": "还原", "en": "Minimize"},
+    "sys_minimize_help": {"zh": "把控件还原到正常大小", "en": "Minimize the widget and restore to normal size"},
+    "sys_screenshot": {"zh": "截图", "en": "Screenshot"},
+    "sys_screenshot_help": {"zh": "把当前画面保存为 SVG 截图", "en": "Save an SVG 'screenshot' of the current screen"},
+    # the permission model's words (effects, modes, audit values): identifiers in English, words in Chinese
+    "term_read": {"zh": "读取", "en": "read"},
+    "term_write": {"zh": "修改", "en": "write"},
+    "term_money": {"zh": "金钱", "en": "money"},
+    "term_public": {"zh": "公开", "en": "public"},
+    "term_allow": {"zh": "允许", "en": "allow"},
+    "term_ask": {"zh": "先询问", "en": "ask"},
+    "term_deny": {"zh": "不能执行", "en": "deny"},
+    "term_user": {"zh": "你", "en": "user"},
+    "term_agent": {"zh": "助手", "en": "agent"},
+    "term_scheduler": {"zh": "定时任务", "en": "scheduler"},
+    "term_run": {"zh": "执行", "en": "run"},
+    "term_refuse": {"zh": "拒绝", "en": "refuse"},
+    "term_ask-approved": {"zh": "问过，已同意", "en": "ask-approved"},
+    "term_ask-declined": {"zh": "问过，未同意", "en": "ask-declined"},
+    "term_ok": {"zh": "完成", "en": "ok"},
+    "term_error": {"zh": "出错", "en": "error"},
+    "term_refused": {"zh": "被拒绝", "en": "refused"},
+    "term_declined": {"zh": "未同意", "en": "declined"},
+    "audit_actor": {"zh": "发起者", "en": "actor"},
+    "audit_decision": {"zh": "决定", "en": "decision"},
 }
 
 
@@ -456,3 +514,9 @@ def t(key: str, locale: str) -> str:
     """A UI string in the locale (Chinese when English is missing)."""
     entry = STRINGS.get(key, {})
     return entry.get(locale) or entry.get("zh") or key
+
+
+def term(value: str, locale: str) -> str:
+    """A word of the permission model (an effect, a mode, an audit value) in the locale; unknown ones as they are."""
+    key = f"term_{value}"
+    return t(key, locale) if key in STRINGS else value

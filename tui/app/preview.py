@@ -8,12 +8,13 @@ import json
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from tui.app.genui_bridge import LangEvaluator, widget_names
+from tui.app.keys import LocalTextual
 from tui.lang.documents.loader import Loader, Plugin
 from tui.lang.documents.problems import DocumentError
 from tui.lang.documents.source import DirectorySource
@@ -28,7 +29,7 @@ from widgets_render.textual_render import WidgetFrame, plain
 WIDTHS = {"small": 32, "medium": 62, "large": 62}
 
 
-class PreviewApp(App[None]):
+class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame's "open")
     """Shows widgets at one size with their problems; polls the files once a second."""
 
     CSS_PATH = Path(__file__).with_name("preview.tcss")

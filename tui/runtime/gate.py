@@ -30,6 +30,7 @@ from tui.lang.steps.inputs import check_input
 from tui.lang.steps.interpreter import Interpreter, Offload
 from tui.runtime.audit import Audit, AuditRow, now_ms
 from tui.runtime.flows import cross_plugin_refusal
+from tui.runtime.message import Message
 from tui.runtime.permissions import Actor, Decision, Grants, decide
 from tui.runtime.registry import InstalledPlugin, NativeTool, Registry, ToolInfo
 from tui.runtime.secrets import Secrets
@@ -223,14 +224,14 @@ class Gate:
         started = time.monotonic()
         tool = self.registry.find(name)
         if tool is None:
-            return CallOutcome("refused", message=f"there is no tool {name!r}", cause="refused")
+            return CallOutcome("refused", message=Message("no_such_tool", name=name), cause="refused")
         mode = self.mode(tool)
         decision = "run"
         try:
             decision, outcome = await self._decide_and_run(tool, arguments, actor, mode, turn, now)
         except asyncio.CancelledError:
             # Stopped (Esc, the app quitting): a request may have been sent, so the log still says so.
-            self._log(tool, actor, mode, decision, started, CallOutcome("error", message="stopped before it ended"))
+            self._log(tool, actor, mode, decision, started, CallOutcome("error", message=Message("stopped_early")))
             raise
         except StoreError:
             raise  # the app's own store failed (a full disk): not the plugin's error, for the top level to report
@@ -263,7 +264,8 @@ class Gate:
         if decision.verdict == "ask":
             reason = decision.reason
             if tainted and turn is not None and turn.taint_sources:
-                reason += f" (text from {', '.join(dict.fromkeys(turn.taint_sources))})"
+                sources = ", ".join(dict.fromkeys(turn.taint_sources))
+                reason = Message("why_tainted_by", reason=reason, sources=sources)
             answer = Approval(False)
             if self.approver is not None:
                 async with self._asking:
@@ -272,10 +274,12 @@ class Gate:
             if answer.allow and answer.always:
                 self.grants.set(tool.plugin_id, tool.effect, "allow")  # the card says it is written to Settings
             if not answer.allow:
-                why = "you declined" if self.approver is not None else "no one is there to approve it"
+                why: str = Message("not_run_why") if self.approver is not None else Message("no_approver")
                 if answer.reason.strip():
-                    why += f": {answer.reason.strip()[:500]} (do not try this call again)"
-                return "ask-declined", CallOutcome("declined", message=f"not run: {why} ({reason})", cause="refused")
+                    why = Message("not_run_because", reason=answer.reason.strip()[:500])
+                return "ask-declined", CallOutcome(
+                    "declined", message=Message("not_run", why=why, reason=reason), cause="refused"
+                )
             verdict = "ask-approved"
         return verdict, await self._run(tool, arguments, now)
 

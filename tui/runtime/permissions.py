@@ -14,6 +14,7 @@ from typing import Literal
 
 from tui.lang.documents.common import Effect
 from tui.lang.documents.manifest import DefaultModes
+from tui.runtime.message import Message
 from tui.runtime.store import Store
 
 Actor = Literal["user", "agent", "scheduler"]
@@ -42,22 +43,22 @@ def decide(actor: Actor, effect: Effect, mode: Mode, tainted: bool, user_only: b
       public call asks, whatever the mode, because third-party text may be steering the model.
     """
     if actor == "user":
-        return Decision("run", "you started it")
+        return Decision("run", Message("why_user"))
     if user_only:
-        return Decision("refuse", "only you can run this tool, by your own click")
+        return Decision("refuse", Message("why_user_only"))
     if actor == "scheduler":
         if effect != "read":
-            return Decision("refuse", f"scheduled runs may only read; this tool's effect is {effect}")
+            return Decision("refuse", Message("why_scheduled_write", effect=Message(f"effect_{effect}")))
         if mode != "allow":
-            return Decision("refuse", f"read tools of this plugin are set to {mode}; scheduled runs cannot ask")
-        return Decision("run", "a read tool allowed for this plugin")
+            return Decision("refuse", Message("why_scheduled_mode", mode=Message(f"mode_{mode}")))
+        return Decision("run", Message("why_scheduled_read"))
     if mode == "deny":
-        return Decision("refuse", f"{effect} tools of this plugin are set to deny")
+        return Decision("refuse", Message("why_denied", effect=Message(f"effect_{effect}")))
     if tainted and effect != "read":
-        return Decision("ask", "this conversation contains third-party text, so every change needs your approval")
+        return Decision("ask", Message("why_tainted"))
     if mode == "ask":
-        return Decision("ask", f"{effect} tools of this plugin are set to ask")
-    return Decision("run", f"{effect} tools of this plugin are set to allow")
+        return Decision("ask", Message("why_ask", effect=Message(f"effect_{effect}")))
+    return Decision("run", Message("why_allowed", effect=Message(f"effect_{effect}")))
 
 
 def default_mode(effect: Effect, official: bool, declared: DefaultModes | None) -> Mode:

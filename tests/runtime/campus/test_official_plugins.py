@@ -72,7 +72,7 @@ async def test_wallet_balance_through_the_card_chain(runtime: Runtime, fake: Fak
 async def test_not_logged_in_is_a_clear_error(runtime: Runtime, fake: FakeCampus) -> None:
     runtime.campus.logout(forget_account=True)
     done = await runtime.gate.call("wallet.cardBalance", {}, actor="user")
-    assert done.status == "error" and "not logged in to 校园卡 (card)" in done.message
+    assert done.status == "error" and "not logged in to Campus card (card)" in done.message
 
 
 def treehole_plugin(runtime: Runtime, root: Path, pid: str, description: str, tool: str, tool_yaml: str) -> None:

@@ -93,7 +93,7 @@ async def test_without_stored_credentials_the_student_is_asked_to_log_in(
 ) -> None:
     asked: list[tuple[str, str]] = []
     session.on_login_required.append(lambda service, message: asked.append((service, message)))
-    with pytest.raises(LoginRequired, match=r"not logged in to 树洞 \(treehole\).*pku-harness login treehole"):
+    with pytest.raises(LoginRequired, match=r"not logged in to Treehole \(treehole\).*pku-harness login treehole"):
         await session.request(get("/chapi/api/v3/hole/list_comments"))
     assert asked and asked[0][0] == "treehole"
     assert fake.seen == []

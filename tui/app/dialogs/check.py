@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Select, Static
 
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
+from tui.app.keys import LocalBindings
 from tui.app.widgets.tables import Table
 from tui.runtime.registry import ToolInfo
 from tui.runtime.scheduler.checks import Check, Checks
@@ -36,7 +37,7 @@ SCHEDULES = [
 CHANGED = "previous != null && stringify(result) != stringify(previous)"
 
 
-class CheckDialog(ModalScreen[Check | None]):
+class CheckDialog(LocalBindings, ModalScreen[Check | None]):
     """Create a check on a read tool with the input just used: schedule, optional condition, message."""
 
     DEFAULT_CSS = (
@@ -48,7 +49,7 @@ class CheckDialog(ModalScreen[Check | None]):
     CheckDialog Select { width: 1fr; }
     """
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消 Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, store: Store, tool: ToolInfo, args: dict[str, Any], locale: str) -> None:
         super().__init__()
@@ -114,11 +115,11 @@ class CheckDialog(ModalScreen[Check | None]):
         self.dismiss(check)
 
 
-class RunLogDialog(ModalScreen[None]):
+class RunLogDialog(LocalBindings, ModalScreen[None]):
     """One check's runs, newest first."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="RunLogDialog") + "RunLogDialog > Vertical { width: 100; }"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "关闭 Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "close")]
 
     def __init__(self, checks: Checks, check: Check, locale: str) -> None:
         super().__init__()

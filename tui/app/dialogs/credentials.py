@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Static
 from tui.app.dialogs.login import SMS_COOLDOWN_S
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
+from tui.app.keys import LocalBindings
 from tui.runtime.campus.iaaa import LoginError, OtpBinding
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.totp import BadSecret
@@ -24,7 +25,7 @@ from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
 
 
-class TokenScreen(ModalScreen[bool]):
+class TokenScreen(LocalBindings, ModalScreen[bool]):
     """The mobile token (手机令牌): type an existing secret, or bind a new one through IAAA with a texted code."""
 
     DEFAULT_CSS = (
@@ -35,7 +36,7 @@ class TokenScreen(ModalScreen[bool]):
     TokenScreen #token-error { color: $error; }
     """
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消 Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, session: CampusSession, locale: str) -> None:
         super().__init__()
@@ -122,11 +123,11 @@ class TokenScreen(ModalScreen[bool]):
         self.dismiss(True)
 
 
-class VaultFileScreen(ModalScreen[bool]):
+class VaultFileScreen(LocalBindings, ModalScreen[bool]):
     """Choose (or unlock) a password-protected file for campus secrets, where no keyring exists."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="VaultFileScreen") + "VaultFileScreen #vault-error { color: $error; }"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消 Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, session: CampusSession, default: Path, locale: str) -> None:
         super().__init__()

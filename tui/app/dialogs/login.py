@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Input, Static
 
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
+from tui.app.keys import LocalBindings
 from tui.runtime.campus.iaaa import LoginError, QrLogin
 from tui.runtime.campus.qr_image import draw
 from tui.runtime.campus.services import SERVICES, service
@@ -35,7 +36,7 @@ def qr_text(png: bytes) -> Text:
     return Text("\n".join(lines), style="#000000 on #ffffff", no_wrap=True) if drawn else literal(lines[0])
 
 
-class LoginScreen(ModalScreen[bool]):
+class LoginScreen(LocalBindings, ModalScreen[bool]):
     """IAAA login for the services the plugins use: student id, hidden password, an optional mobile-token code,
     "remember" (the vault), or a QR code to scan with the 北京大学 app. Dismisses True once logged in."""
 
@@ -49,7 +50,7 @@ class LoginScreen(ModalScreen[bool]):
     LoginScreen #login-qr { width: auto; height: auto; margin: 1 0; display: none; }
     """
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消 Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, session: CampusSession, services: list[str], locale: str, reason: str = "") -> None:
         super().__init__()

@@ -13,13 +13,14 @@ from textual.widgets import Button, DataTable, Static
 
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
+from tui.app.keys import LocalBindings
 from tui.app.widgets.tables import Table
 from tui.runtime.scheduler.notices import Notice, Notices
 from tui.runtime.scheduler.timing import beijing
 from widgets_render.textual_render import literal, plain
 
 
-class NotificationCentre(ModalScreen[None]):
+class NotificationCentre(LocalBindings, ModalScreen[None]):
     """Every notification, newest first: time, source, message; Enter shows the result (or opens the task's
     conversation). Opening it marks them read."""
 
@@ -31,7 +32,7 @@ class NotificationCentre(ModalScreen[None]):
     NotificationCentre #notice-detail { height: auto; max-height: 12; margin-top: 1; }
     """
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "关闭 Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "close")]
 
     def __init__(self, notices: Notices, locale: str) -> None:
         super().__init__()

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 
 from tui.app.i18n import t
+from tui.app.keys import LocalBindings
 from widgets_render.textual_render import plain
 
 DIALOG_CSS = """
@@ -24,13 +25,13 @@ DIALOG_CSS = """
 """
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(LocalBindings, ModalScreen[bool]):
     """An author's `confirm` text with Yes / No (y / n / Escape)."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmDialog")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "确定 Yes"),
-        Binding("n,escape", "answer(False)", "取消 No"),
+        Binding("y", "answer(True)", "yes"),
+        Binding("n,escape", "answer(False)", "no"),
     ]
 
     def __init__(self, question: str, locale: str = "zh") -> None:
@@ -53,11 +54,11 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class CodePrompt(ModalScreen[str | None]):
+class CodePrompt(LocalBindings, ModalScreen[str | None]):
     """The standard prompt for a `verification_required` result: SMS or one-time code, or cancel."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="CodePrompt")
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消 Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, message: str, locale: str = "zh") -> None:
         super().__init__()
@@ -86,11 +87,11 @@ class CodePrompt(ModalScreen[str | None]):
         self.dismiss(code or None if event.button.id == "ok" else None)
 
 
-class ChooseDialog(ModalScreen[str | None]):
+class ChooseDialog(LocalBindings, ModalScreen[str | None]):
     """Pick one of a few plain choices (Enter), or Escape for none."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ChooseDialog")
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "取消 Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
     def __init__(self, title: str, choices: list[str]) -> None:
         super().__init__()

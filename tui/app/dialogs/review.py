@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Markdown, Static
 
 from tui.app.i18n import t
+from tui.app.keys import LocalBindings
 from tui.runtime.review import InstallReview, UpdateReview
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
@@ -54,7 +55,7 @@ REVIEW_CSS = """
 """
 
 
-class _Review(ModalScreen[bool], Generic[R]):
+class _Review(LocalBindings, ModalScreen[bool], Generic[R]):
     """A review page: Escape or the first button says no, the primary button (id `YES`) says yes."""
 
     YES = "yes"
@@ -77,8 +78,8 @@ class InstallReviewDialog(_Review[InstallReview]):
 
     DEFAULT_CSS = REVIEW_CSS.format(name="InstallReviewDialog")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "answer(False)", "取消 Cancel"),
-        Binding("i", "answer(True)", "安装 Install"),
+        Binding("escape", "answer(False)", "cancel"),
+        Binding("i", "answer(True)", "install"),
     ]
     YES = "install"
 
@@ -116,8 +117,8 @@ class UpdateApprovalDialog(_Review[UpdateReview]):
 
     DEFAULT_CSS = REVIEW_CSS.format(name="UpdateApprovalDialog")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "answer(False)", "保留旧版本 Keep"),
-        Binding("a", "answer(True)", "同意 Accept"),
+        Binding("escape", "answer(False)", "keep"),
+        Binding("a", "answer(True)", "accept"),
     ]
     YES = "accept"
 

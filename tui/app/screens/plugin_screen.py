@@ -20,6 +20,7 @@ from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
 from tui.app.failures import act, explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
+from tui.app.keys import LocalBindings
 from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
@@ -81,14 +82,14 @@ def with_tool_fields(node: Any, plugin: Any, plugin_id: str, tool: str | None = 
     return out
 
 
-class PluginScreen(Screen[None]):
+class PluginScreen(LocalBindings, Screen[None]):
     """One plugin screen. Escape goes back; `r` refetches its sources."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "返回 Back"),
-        Binding("r", "reload", "刷新 Refresh"),
-        Binding("l", "error('login')", "登录 Log in", show=False),
-        Binding("d", "error('detail')", "详情 Detail", show=False),
+        Binding("escape", "back", "key_back"),
+        Binding("r", "reload", "refresh"),
+        Binding("l", "error('login')", "login", show=False),
+        Binding("d", "error('detail')", "detail", show=False),
     ]
     CSS_PATH = Path(__file__).with_name("plugin_screen.tcss")
 

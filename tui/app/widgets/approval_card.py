@@ -12,6 +12,7 @@ from textual.widgets import Button, Input, Static
 
 from tui.app.i18n import t
 from tui.runtime.gate import Approval, ApprovalRequest
+from tui.runtime.message import say
 from widgets_render.textual_render import plain
 
 EFFECT_NAMES = {"read": "只读", "write": "修改", "money": "涉及金钱", "public": "公开发布"}
@@ -43,7 +44,7 @@ class ApprovalCard(Vertical):
         yield Static(t("approve_heading", loc), markup=False, classes="heading")
         yield Static(plain(f"{self.plugin_name} · {tool.title} ({tool.id}) · {effect}"), markup=False)
         yield Static(plain(json.dumps(r.arguments, ensure_ascii=False, indent=2)), markup=False, classes="args")
-        yield Static(plain(f"{t('why_ask', loc)}：{r.reason}"), markup=False)
+        yield Static(plain(f"{t('why_ask', loc)}：{say(r.reason, loc)}"), markup=False)
         with Horizontal(classes="choices"):
             yield Button(t("allow_once", loc), id="once", variant="primary")
             yield Button(plain(t("allow_always", loc).format(effect=effect)), id="always")

@@ -23,6 +23,7 @@ from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.i18n import t
 from tui.app.widgets.approval_card import ApprovalCard
 from tui.runtime.gate import Approval, ApprovalRequest
+from tui.runtime.message import say
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
 
@@ -77,7 +78,7 @@ def tool_line(view: ToolView, locale: str) -> Collapsible:
         shown = json.dumps(view.result, ensure_ascii=False, indent=2)
         body.append(Static(plain(shown), markup=False, classes="result"))
     if view.message:
-        body.append(Static(plain(view.message), markup=False, classes="tone-bad"))
+        body.append(Static(plain(say(view.message, locale)), markup=False, classes="tone-bad"))
     failed = view.status in ("error", "refused", "declined")
     return Collapsible(*body, title=plain(title), collapsed=not failed, classes=f"tool tool-{view.status}")  # type: ignore[arg-type]
 
@@ -100,15 +101,15 @@ class ChatPane(Vertical):
     ChatPane Collapsible .result { background: $boost; max-height: 20; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "停止 Stop", show=False),
-        Binding("ctrl+n", "new", "新对话 New"),
-        Binding("ctrl+o", "open_conversation", "历史 History"),
-        Binding("ctrl+r", "retry", "重试 Retry"),
-        Binding("ctrl+e", "export", "导出 Export", show=False),
-        Binding("ctrl+y", "copy_answer", "复制消息 Copy", show=False),
-        Binding("ctrl+t", "run_tool", "运行工具 Tool"),
-        Binding("ctrl+d", "delete_conversation", "删除对话 Delete", show=False),
-        Binding("up", "edit_last", "编辑上一条 Edit", show=False),
+        Binding("escape", "cancel", "key_stop", show=False),
+        Binding("ctrl+n", "new", "key_new"),
+        Binding("ctrl+o", "open_conversation", "history"),
+        Binding("ctrl+r", "retry", "key_retry"),
+        Binding("ctrl+e", "export", "key_export", show=False),
+        Binding("ctrl+y", "copy_answer", "key_copy", show=False),
+        Binding("ctrl+t", "run_tool", "run_tool"),
+        Binding("ctrl+d", "delete_conversation", "key_delete", show=False),
+        Binding("up", "edit_last", "key_edit", show=False),
     ]
 
     def __init__(self, app: HarnessApp) -> None:

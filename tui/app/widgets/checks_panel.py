@@ -29,7 +29,7 @@ class ChecksPanel(Vertical):
     ChecksPanel DataTable { height: auto; max-height: 12; }
     ChecksPanel .muted { color: $text-muted; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("a", "approve", "批准 Approve")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("a", "approve", "approve_task")]
 
     def __init__(self, store: Store, locale: str) -> None:
         super().__init__(id="checks-panel")

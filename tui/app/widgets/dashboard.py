@@ -115,11 +115,11 @@ class Dashboard(VerticalScroll):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left_square_bracket", "move(-1)", "前移 Earlier"),
-        Binding("right_square_bracket", "move(1)", "后移 Later"),
-        Binding("s", "resize", "大小 Size"),
-        Binding("x", "remove", "移除 Remove"),
-        Binding("a", "add", "添加 Add"),
+        Binding("left_square_bracket", "move(-1)", "key_earlier"),
+        Binding("right_square_bracket", "move(1)", "key_later"),
+        Binding("s", "resize", "key_size"),
+        Binding("x", "remove", "key_remove"),
+        Binding("a", "add", "key_add"),
     ]
 
     DEFAULT_CSS = """

@@ -23,12 +23,14 @@ from textual.widgets.option_list import Option
 
 from tui.app.dialogs.prompts import ConfirmDialog
 from tui.app.harness import HarnessApp
-from tui.app.i18n import t
+from tui.app.i18n import t, term
 from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.model_settings import ModelSettings
 from tui.app.widgets.plugin_admin import PluginAdmin, installed_table
 from tui.app.widgets.tables import Table
+from tui.lang.documents.common import Effect
+from tui.runtime.permissions import EFFECTS, MODES, Mode
 from widgets_render.safe_text import clean
 from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import literal, plain
@@ -46,7 +48,6 @@ SECTIONS = (
     ("updates", "section_updates", "updates"),
     ("audit", "section_audit", "audit"),
 )
-EFFECTS = ("read", "write", "money", "public")
 #: Below this width the section list gets narrower, so the content keeps room for its tables.
 NARROW_BELOW = 100
 
@@ -140,10 +141,15 @@ class SettingsPage(Horizontal):
         rt, loc = self.harness.runtime, self.locale
         table = Table(empty=t("no_plugins_yet", loc), id="permissions", cursor_type="cell")
         table.add_columns(t("plugin", loc), *(literal(t(f"effect_{e}", loc)) for e in EFFECTS))
-        for pid, inst in sorted(rt.registry.plugins.items()):
-            modes = rt.grants.modes(pid, inst.official, inst.plugin.manifest.defaultModes).values()
+        for pid in sorted(rt.registry.plugins):
+            modes = [term(m, loc) for m in self.plugin_modes(pid).values()]
             table.add_row(*map(literal, (rt.registry.plugin_name(pid), *modes)), key=pid)
         return table
+
+    def plugin_modes(self, plugin: str) -> dict[Effect, Mode]:
+        """The mode in force for each effect of `plugin`."""
+        inst = self.harness.runtime.registry.plugins[plugin]
+        return self.harness.runtime.grants.modes(plugin, inst.official, inst.plugin.manifest.defaultModes)
 
     def reach_table(self) -> Table:
         """What each plugin may reach: campus services (as the student), websites, app abilities."""
@@ -167,9 +173,11 @@ class SettingsPage(Horizontal):
     def fill_audit(self, table: DataTable[Text]) -> None:
         """(Re)list the latest calls: the section is built once, the calls go on while the app runs."""
         table.clear()
+        loc = self.locale
         for row in self.harness.runtime.audit.recent(50):
             at = datetime.fromtimestamp(row.at_ms / 1000).strftime("%m-%d %H:%M:%S")
-            table.add_row(*map(literal, (at, row.tool, row.actor, row.decision, row.outcome)))
+            cells = (at, row.tool, term(row.actor, loc), term(row.decision, loc), term(row.outcome, loc))
+            table.add_row(*map(literal, cells))
 
     def on_mount(self) -> None:
         self.query_one(SectionList).highlighted = 0
@@ -228,16 +236,17 @@ class SettingsPage(Horizontal):
             return
         plugin = str(event.cell_key.row_key.value)
         effect = EFFECTS[event.coordinate.column - 1]
-        order = ("allow", "ask", "deny")
-        mode = order[(order.index(str(event.value)) + 1) % 3] if str(event.value) in order else "ask"
+        # The cell shows the mode in the UI's language: the store, not the cell, says which mode is in force.
+        mode = MODES[(MODES.index(self.plugin_modes(plugin)[effect]) + 1) % len(MODES)]
         table, at, runtime = event.data_table, event.coordinate, self.harness.runtime
 
         def apply(sure: bool | None = True) -> None:
             if not sure:
                 return  # cancelled: the mode stays as it was
-            runtime.grants.set(plugin, effect, mode)  # type: ignore[arg-type]
-            table.update_cell_at(at, literal(mode))
-            self.notify(clean(f"{plugin} · {effect}: {mode}"), timeout=2, markup=False)
+            runtime.grants.set(plugin, effect, mode)
+            table.update_cell_at(at, literal(term(mode, self.locale)))
+            shown = f"{plugin} · {term(effect, self.locale)}: {term(mode, self.locale)}"
+            self.notify(clean(shown), timeout=2, markup=False)
 
         if mode == "allow" and effect in ("money", "public"):
             # Paying or publishing without being asked is the one change here a slip of Enter must not make.

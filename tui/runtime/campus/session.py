@@ -29,6 +29,7 @@ from tui.runtime.campus.net import BodyTooLarge, CampusNet
 from tui.runtime.campus.services import SERVICES, Service, ServiceState, UnsupportedService, service
 from tui.runtime.campus.totp import BadSecret, totp
 from tui.runtime.campus.vault import NO_KEYRING, FileVault, KeyringVault, MemoryVault, Vault, VaultError, keyring_usable
+from tui.runtime.message import Message
 from tui.runtime.secrets import Kind, Secrets
 from tui.runtime.settings import read_setting, write_setting
 from tui.runtime.store import Store
@@ -364,13 +365,14 @@ class CampusSession:
                     listener(name, message)
                 raise LoginRequired(name, message) from None
 
-    def _login_message(self, name: str, e: LoginError) -> str:
-        title = SERVICES[name].title
+    def _login_message(self, name: str, e: LoginError) -> Message:
+        svc = SERVICES[name]
+        title = {"zh": svc.title, "en": svc.title_for("en")}
         if e.kind == "missing":
-            return f"not logged in to {title} ({name}): log in first (设置 → 校园账号, or pku-harness login {name})"
+            return Message("campus_not_logged_in", title=title, name=name)
         if e.kind == "otp":
-            return f"logging in to {title} needs the mobile-token code: log in again and enter it, or bind the token"
-        return f"logging in to {title} again failed: {e}"
+            return Message("campus_needs_otp", title=title)
+        return Message("campus_relogin_failed", title=title, error=str(e))
 
     # -- requests -------------------------------------------------------------------------------------
     async def request(self, request: HttpRequest, effect: str = "read") -> HttpResponse:
