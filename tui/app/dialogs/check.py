@@ -10,9 +10,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Select, Static
 
+from tui.app.dialogs.base import Dialog
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.runtime.registry import ToolInfo
@@ -36,7 +36,7 @@ SCHEDULES = [
 CHANGED = "previous != null && stringify(result) != stringify(previous)"
 
 
-class CheckDialog(ModalScreen[Check | None]):
+class CheckDialog(Dialog[Check | None]):
     """Create a check on a read tool with the input just used: schedule, optional condition, message."""
 
     DEFAULT_CSS = (
@@ -114,7 +114,7 @@ class CheckDialog(ModalScreen[Check | None]):
         self.dismiss(check)
 
 
-class RunLogDialog(ModalScreen[None]):
+class RunLogDialog(Dialog[None]):
     """One check's runs, newest first."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="RunLogDialog") + "RunLogDialog > Vertical { width: 100; }"

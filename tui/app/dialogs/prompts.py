@@ -9,10 +9,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 
+from tui.app.dialogs.base import Dialog
 from tui.app.i18n import t
+from widgets_render.steady_options import SteadyOptionList
 from widgets_render.textual_render import plain
 
 DIALOG_CSS = """
@@ -24,7 +25,7 @@ DIALOG_CSS = """
 """
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(Dialog[bool]):
     """An author's `confirm` text with Yes / No (y / n / Escape)."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmDialog")
@@ -53,7 +54,7 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class CodePrompt(ModalScreen[str | None]):
+class CodePrompt(Dialog[str | None]):
     """The standard prompt for a `verification_required` result: SMS or one-time code, or cancel."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="CodePrompt")
@@ -86,7 +87,7 @@ class CodePrompt(ModalScreen[str | None]):
         self.dismiss(code or None if event.button.id == "ok" else None)
 
 
-class ChooseDialog(ModalScreen[str | None]):
+class ChooseDialog(Dialog[str | None]):
     """Pick one of a few plain choices (Enter), or Escape for none."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ChooseDialog")
@@ -100,7 +101,7 @@ class ChooseDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(plain(self.heading), markup=False)
-            yield OptionList(*[plain(choice) for choice in self.choices], id="choices")
+            yield SteadyOptionList(*[plain(choice) for choice in self.choices], id="choices")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

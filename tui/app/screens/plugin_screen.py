@@ -12,9 +12,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, Static, Switch
 
+from tui.app.dialogs.base import OnceScreen
 from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
@@ -77,7 +77,7 @@ def with_tool_fields(node: Any, plugin: Any, plugin_id: str, tool: str | None = 
     return out
 
 
-class PluginScreen(Screen[None]):
+class PluginScreen(OnceScreen[None]):
     """One plugin screen. Escape goes back; `r` refetches its sources."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
