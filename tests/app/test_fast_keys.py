@@ -173,3 +173,41 @@ async def test_resizing_while_the_dashboard_recomposes_does_not_raise(app: PkuHa
         grid = dashboard.query_one("#widgets")
         assert grid.styles.grid_size_columns == 1  # 99 columns: one column, also after the last recompose
         assert sorted(frames_by_file(app).values()) == [1] * 7
+
+
+async def test_the_command_palette_answers_once() -> None:
+    """Found by the key masher: the palette's Enter handler dismissed it twice (ScreenStackError)."""
+    from textual.app import App
+
+    from tui.app.dialogs.base import CommandPalette
+
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        palette = CommandPalette(id="--command-palette")
+        app.push_screen(palette)
+        await until(pilot, lambda: app.screen is palette and palette.query("CommandList"))
+        palette.dismiss()
+        palette.dismiss()
+        await pilot.pause()
+        assert app._exception is None and app.screen is app.screen_stack[0]
+
+
+async def test_page_down_on_a_list_not_laid_out_yet_is_ignored() -> None:
+    """Found by the key masher: PgDn on an option list mounted a moment ago raised KeyError: 0."""
+    from textual.app import App, ComposeResult
+
+    from widgets_render.steady_options import SteadyOptionList
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SteadyOptionList("a", "b", "c", id="opts")
+
+    app = Host()
+    async with app.run_test(size=(40, 10)) as pilot:
+        options = app.query_one(SteadyOptionList)
+        options.highlighted = 0
+        options._line_cache.clear()  # the state of a list before its first layout
+        options.styles.display = "none"  # no region: the line map cannot be built
+        await pilot.pause()
+        options.action_page_down()
+        assert app._exception is None and options.highlighted == 0
