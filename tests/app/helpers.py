@@ -35,3 +35,29 @@ async def open_settings_section(pilot: Any, app: Any, section: str) -> None:
     await pilot.press(*(["down"] * steps if steps > 0 else ["up"] * -steps))
     await until(pilot, lambda: app.query_one("#settings-content").current == f"section-{section}")
     await settle(pilot, app, 1)
+
+
+def key_event(key: str) -> Any:
+    """The key event a terminal sends for `key` (the same event `pilot.press` makes, with its character)."""
+    import unicodedata
+
+    from textual import events
+    from textual.app import _character_to_key, _get_unicode_name_from_key
+    from textual.keys import REPLACED_KEYS
+
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        char: str | None = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    return events.Key(key, char)
+
+
+def burst(app: Any, keys: list[str]) -> None:
+    """Send keys the way a fast typist does: all queued at once, none waiting for the one before to finish
+    (`pilot.press` waits until the app is idle after each key, which hides races)."""
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(app)
+        app._driver.send_message(event)

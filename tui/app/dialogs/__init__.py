@@ -1,1 +1,1 @@
-"""The app's dialogs: typed modal screens (ModalScreen[T]) that answer one question."""
+"""The app's dialogs: typed modal screens (`base.Dialog[T]`: a ModalScreen that answers once)."""

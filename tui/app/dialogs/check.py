@@ -9,9 +9,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select, Static
 
+from tui.app.dialogs.base import Dialog
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
@@ -37,7 +37,7 @@ SCHEDULES = [
 CHANGED = "previous != null && stringify(result) != stringify(previous)"
 
 
-class CheckDialog(LocalBindings, ModalScreen[Check | None]):
+class CheckDialog(LocalBindings, Dialog[Check | None]):
     """Create a check on a read tool with the input just used: schedule, optional condition, message."""
 
     DEFAULT_CSS = (
@@ -115,7 +115,7 @@ class CheckDialog(LocalBindings, ModalScreen[Check | None]):
         self.dismiss(check)
 
 
-class RunLogDialog(LocalBindings, ModalScreen[None]):
+class RunLogDialog(LocalBindings, Dialog[None]):
     """One check's runs, newest first."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="RunLogDialog") + "RunLogDialog > Vertical { width: 100; }"

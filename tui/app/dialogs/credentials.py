@@ -9,9 +9,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from tui.app.dialogs.base import Dialog
 from tui.app.dialogs.login import SMS_COOLDOWN_S
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
@@ -25,7 +25,7 @@ from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
 
 
-class TokenScreen(LocalBindings, ModalScreen[bool]):
+class TokenScreen(LocalBindings, Dialog[bool]):
     """The mobile token (手机令牌): type an existing secret, or bind a new one through IAAA with a texted code."""
 
     DEFAULT_CSS = (
@@ -123,7 +123,7 @@ class TokenScreen(LocalBindings, ModalScreen[bool]):
         self.dismiss(True)
 
 
-class VaultFileScreen(LocalBindings, ModalScreen[bool]):
+class VaultFileScreen(LocalBindings, Dialog[bool]):
     """Choose (or unlock) a password-protected file for campus secrets, where no keyring exists."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="VaultFileScreen") + "VaultFileScreen #vault-error { color: $error; }"

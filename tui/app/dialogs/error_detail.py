@@ -9,16 +9,17 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
+from tui.app.dialogs.base import Dialog
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
+from tui.app.keys import LocalBindings
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
 
 
-class ErrorDetailDialog(ModalScreen[None]):
+class ErrorDetailDialog(LocalBindings, Dialog[None]):
     """The full technical text of one error; `c` copies it, Escape closes."""
 
     DEFAULT_CSS = (
@@ -30,8 +31,8 @@ class ErrorDetailDialog(ModalScreen[None]):
     """
     )
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "关闭 Close"),
-        Binding("c", "copy", "复制 Copy"),
+        Binding("escape", "close", "close"),
+        Binding("c", "copy", "error_copy"),
     ]
 
     def __init__(self, summary: str, detail: str, locale: str = "zh") -> None:

@@ -10,9 +10,9 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Static
 
+from tui.app.dialogs.base import Dialog
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
@@ -36,7 +36,7 @@ def qr_text(png: bytes) -> Text:
     return Text("\n".join(lines), style="#000000 on #ffffff", no_wrap=True) if drawn else literal(lines[0])
 
 
-class LoginScreen(LocalBindings, ModalScreen[bool]):
+class LoginScreen(LocalBindings, Dialog[bool]):
     """IAAA login for the services the plugins use: student id, hidden password, an optional mobile-token code,
     "remember" (the vault), or a QR code to scan with the 北京大学 app. Dismisses True once logged in."""
 

@@ -8,9 +8,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
+from tui.app.dialogs.base import Dialog
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
@@ -20,7 +20,7 @@ from tui.runtime.scheduler.timing import beijing
 from widgets_render.textual_render import literal, plain
 
 
-class NotificationCentre(LocalBindings, ModalScreen[None]):
+class NotificationCentre(LocalBindings, Dialog[None]):
     """Every notification, newest first: time, source, message; Enter shows the result (or opens the task's
     conversation). Opening it marks them read."""
 

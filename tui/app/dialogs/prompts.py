@@ -9,11 +9,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 
+from tui.app.dialogs.base import Dialog
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
+from widgets_render.steady_options import SteadyOptionList
 from widgets_render.textual_render import plain
 
 DIALOG_CSS = """
@@ -25,7 +26,7 @@ DIALOG_CSS = """
 """
 
 
-class ConfirmDialog(LocalBindings, ModalScreen[bool]):
+class ConfirmDialog(LocalBindings, Dialog[bool]):
     """An author's `confirm` text with Yes / No (y / n / Escape)."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmDialog")
@@ -54,7 +55,7 @@ class ConfirmDialog(LocalBindings, ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class CodePrompt(LocalBindings, ModalScreen[str | None]):
+class CodePrompt(LocalBindings, Dialog[str | None]):
     """The standard prompt for a `verification_required` result: SMS or one-time code, or cancel."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="CodePrompt")
@@ -87,7 +88,7 @@ class CodePrompt(LocalBindings, ModalScreen[str | None]):
         self.dismiss(code or None if event.button.id == "ok" else None)
 
 
-class ChooseDialog(LocalBindings, ModalScreen[str | None]):
+class ChooseDialog(LocalBindings, Dialog[str | None]):
     """Pick one of a few plain choices (Enter), or Escape for none."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ChooseDialog")
@@ -101,7 +102,7 @@ class ChooseDialog(LocalBindings, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(plain(self.heading), markup=False)
-            yield OptionList(*[plain(choice) for choice in self.choices], id="choices")
+            yield SteadyOptionList(*[plain(choice) for choice in self.choices], id="choices")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -12,9 +12,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Markdown, Static
 
+from tui.app.dialogs.base import Dialog
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.runtime.review import InstallReview, UpdateReview
@@ -55,7 +55,7 @@ REVIEW_CSS = """
 """
 
 
-class _Review(LocalBindings, ModalScreen[bool], Generic[R]):
+class _Review(LocalBindings, Dialog[bool], Generic[R]):
     """A review page: Escape or the first button says no, the primary button (id `YES`) says yes."""
 
     YES = "yes"

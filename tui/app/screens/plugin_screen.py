@@ -12,10 +12,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, Static, Switch
 
+from tui.app.dialogs.base import OnceScreen
 from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
 from tui.app.failures import act, explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
@@ -82,7 +82,7 @@ def with_tool_fields(node: Any, plugin: Any, plugin_id: str, tool: str | None = 
     return out
 
 
-class PluginScreen(LocalBindings, Screen[None]):
+class PluginScreen(LocalBindings, OnceScreen[None]):
     """One plugin screen. Escape goes back; `r` refetches its sources."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

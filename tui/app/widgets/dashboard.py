@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -112,6 +113,12 @@ class Dashboard(VerticalScroll):
     """首页: a grid of widget frames; each fills itself from its data source in a worker.
 
     On a focused widget: `[` / `]` move it, `s` changes its size, `x` removes it; `a` adds a removed one back.
+
+    One widget per slot, whatever the keys' speed: every change of the grid (a relayout, a frame put in its slot)
+    happens under one lock, a relayout starts a new generation, and a fill places its frame only if no relayout
+    and no newer fill of the same slot came after it was asked for. Before, a fill begun for the old layout (a
+    refresh, a tick, the previous relayout) landed in the new one by index: after `x` `a` 校园卡 was lost and
+    去昌平的校车 shown twice.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -138,13 +145,26 @@ class Dashboard(VerticalScroll):
         self.ticks = 0
         """Ticks that re-evaluated a widget (for tests and the status line)."""
         self.load_timeout = LOAD_TIMEOUT_S
+        self.columns = 2
+        """The grid's columns for the present width (a recomposed grid starts with them, not with the CSS's)."""
+        self.generation = 0
+        """Bumped by every relayout: a fill asked for under an older layout is dropped."""
+        self.asked = 0
+        self.latest: dict[int, int] = {}
+        """Per slot index, the number of the newest fill asked for (an older fill that answers later is dropped)."""
+        self.grid_lock = asyncio.Lock()
+        """Held while the grid changes: a relayout and a frame being put in place never interleave."""
+        self.adding = False
+        """The add dialog is open: a second `a` opens no second one."""
         self.focus_after: str | None = None
         """The slot whose new frame takes the focus (the widget just moved, resized or added)."""
         self.focus_first = True
         """The first widget takes the focus when it arrives, once, if the student has not moved it elsewhere."""
 
     def compose(self) -> ComposeResult:
-        with Grid(id="widgets"):
+        grid = Grid(id="widgets")
+        grid.styles.grid_size_columns = self.columns
+        with grid:
             for i, slot in enumerate(self.slots):
                 yield Static(
                     plain(f"{self.title_of(slot)} · {t('loading', self.locale)}"), id=f"slot-{i}", classes="loading"
@@ -165,15 +185,19 @@ class Dashboard(VerticalScroll):
 
     def tick(self, index: int, slot: Slot) -> None:
         """Re-evaluate one widget with a new `now`; its source refetches only once its ttl has passed (§2.6).
-        Nothing happens while the dashboard is hidden (another tab or a screen on top)."""
-        if self.screen.is_current and self.region.area > 0:
+        Nothing happens while the dashboard is hidden (another tab or a screen on top). The widget is found by
+        its id: since the timer was set, it may have moved, or left the dashboard."""
+        index = next((i for i, s in enumerate(self.slots) if s.id == slot.id), -1)
+        if index >= 0 and self.screen.is_current and self.region.area > 0:
             self.ticks += 1
-            self.fill(index, slot, False)
+            self.fill(index, self.slots[index], False)
 
     def on_resize(self, event: events.Resize) -> None:
         """Two columns when two medium widgets fit, else one; under 60 columns every widget is small (§2.7)."""
-        grid = self.query_one("#widgets", Grid)
-        grid.styles.grid_size_columns = 2 if event.size.width >= TWO_COLUMNS else 1
+        self.columns = 2 if event.size.width >= TWO_COLUMNS else 1
+        # A resize can arrive while the grid is being recomposed (no grid, or the old one on its way out).
+        for grid in self.query_children(Grid):
+            grid.styles.grid_size_columns = self.columns
         tiny = event.size.width < SMALL_ONLY
         if tiny != self.tiny:
             self.tiny = tiny
@@ -184,20 +208,31 @@ class Dashboard(VerticalScroll):
         for i, slot in enumerate(self.slots):
             self.fill(i, slot, force)
 
+    def fill(self, index: int, slot: Slot, force: bool) -> None:
+        """Fill slot `index` (holding `slot` in the present layout) in a worker. The generation and the fill's
+        number are taken now, not when the worker starts: a relayout may come in between."""
+        self.asked += 1
+        self.latest[index] = self.asked
+        self._fill(index, slot, force, self.generation, self.asked)
+
     @work(group="dashboard", exit_on_error=False)
-    async def fill(self, index: int, slot: Slot, force: bool) -> None:
+    async def _fill(self, index: int, slot: Slot, force: bool, generation: int, number: int) -> None:
         resolved, stale = await self.resolve_slot(slot, force)
         if isinstance(resolved.body, ErrorCard) and not resolved.body.summary:
             explain(resolved.body, self.locale)  # a bad spec or template: the renderer's card, in our words
         tap = slot.spec.get("tap") if isinstance(slot.spec.get("tap"), dict) else None
-        frame = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{index}")
-        old = self.query_one(f"#slot-{index}")
-        had_focus = old.has_focus
-        await old.remove()
-        grid = self.query_one("#widgets", Grid)
-        children = list(grid.children)
-        before = next((c for c in children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None)
-        await grid.mount(frame, before=before)
+        async with self.grid_lock:
+            if generation != self.generation or self.latest.get(index) != number or not self.is_attached:
+                return  # a relayout or a newer fill of this slot came after: its frame is the one to show
+            frame = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{index}")
+            grid = self.query_one("#widgets", Grid)
+            old = grid.query_children(f"#slot-{index}")
+            had_focus = any(w.has_focus for w in old)
+            await old.remove()
+            before = next(
+                (c for c in grid.children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None
+            )
+            await grid.mount(frame, before=before)
         # A frame is focused only while the dashboard is in view: focusing a widget of a hidden tab makes
         # TabbedContent switch back to that tab (a refill finishing after the student pressed 2 would undo it).
         shown = self.screen.is_current and all(n.display for n in self.ancestors_with_self if isinstance(n, Widget))
@@ -216,53 +251,84 @@ class Dashboard(VerticalScroll):
             return self.slots[int(focused.id[5:])]
         return None
 
-    async def relayout(self, keep_focus: str | None) -> None:
-        """Rebuild from the stored layout; data comes back from the cache, so this is quick."""
+    async def relayout(self, keep_focus: str | None, change: Callable[[], object] | None = None) -> None:
+        """Apply `change` to the stored layout and rebuild from it, as one step under the grid's lock; data comes
+        back from the cache, so this is quick."""
+        async with self.grid_lock:
+            if change is not None:
+                change()
+            await self._rebuild(keep_focus)
+        self.refresh_all()
+
+    async def _rebuild(self, keep_focus: str | None) -> None:
+        """A new generation of the grid from the stored layout (the caller holds the lock)."""
+        self.generation += 1
+        self.latest.clear()
         self.slots = slots(self.runtime)
         self.focus_after = keep_focus
         await self.recompose()
+
+    async def _edit_focused(self, edit: Callable[[Slot, list[str]], str | bool | None]) -> None:
+        """Change the layout for the focused widget and rebuild, as one step. The focused widget is read under
+        the lock, so a key that arrives while an earlier change is being drawn acts on what the screen shows.
+        `edit` returns the id to keep the focus on, None for none, or False to change nothing."""
+        async with self.grid_lock:
+            slot = self.focused_slot()
+            keep = edit(slot, [s.id for s in available(self.runtime)]) if slot is not None else False
+            if keep is False:
+                return
+            await self._rebuild(keep if isinstance(keep, str) else None)
         self.refresh_all()
 
     async def action_move(self, step: int) -> None:
-        slot = self.focused_slot()
-        if slot is not None:
-            self.runtime.layout.move([s.id for s in available(self.runtime)], slot.id, step)
-            await self.relayout(slot.id)
+        def move(slot: Slot, ids: list[str]) -> str:
+            self.runtime.layout.move(ids, slot.id, step)
+            return slot.id
+
+        await self._edit_focused(move)
 
     async def action_resize(self) -> None:
-        slot = self.focused_slot()
-        if slot is None or len(slot.sizes) < 2:
-            return
-        current = slot.size if slot.size in slot.sizes else slot.spec.get("defaultSize") or slot.sizes[0]
-        following = (
-            slot.sizes[(slot.sizes.index(current) + 1) % len(slot.sizes)] if current in slot.sizes else slot.sizes[0]
-        )
-        self.runtime.layout.resize([s.id for s in available(self.runtime)], slot.id, following)
-        size = t(f"size_{following}", self.locale)
-        self.notify(clean(t("widget_size", self.locale).format(widget=self.title_of(slot), size=size)), timeout=2,
-                    markup=False)  # fmt: skip
-        await self.relayout(slot.id)
+        def resize(slot: Slot, ids: list[str]) -> str | bool:
+            if len(slot.sizes) < 2:
+                return False
+            current = slot.size if slot.size in slot.sizes else slot.spec.get("defaultSize") or slot.sizes[0]
+            sizes = slot.sizes
+            following = sizes[(sizes.index(current) + 1) % len(sizes)] if current in sizes else sizes[0]
+            self.runtime.layout.resize(ids, slot.id, following)
+            size = t(f"size_{following}", self.locale)
+            shown = t("widget_size", self.locale).format(widget=self.title_of(slot), size=size)
+            self.notify(clean(shown), timeout=2, markup=False)
+            return slot.id
+
+        await self._edit_focused(resize)
 
     async def action_remove(self) -> None:
-        slot = self.focused_slot()
-        if slot is not None:
-            self.runtime.layout.remove([s.id for s in available(self.runtime)], slot.id)
+        def remove(slot: Slot, ids: list[str]) -> str | None:
+            self.runtime.layout.remove(ids, slot.id)
             # The focus moves to the widget that takes its place (the one before, when it was the last).
             rest = [s.id for s in self.slots if s.id != slot.id]
-            at = min(self.slots.index(slot), len(rest) - 1)
-            await self.relayout(rest[at] if rest else None)
+            return rest[min(self.slots.index(slot), len(rest) - 1)] if rest else None
+
+        await self._edit_focused(remove)
 
     @work(group="dashboard-add", exit_on_error=False)
     async def action_add(self) -> None:
+        if self.adding:
+            return  # `a a`: one dialog
         ids = [s.id for s in available(self.runtime)]
         hidden = self.runtime.layout.hidden(ids)
         if not hidden:
             self.notify(t("nothing_to_add", self.locale), timeout=2)
             return
-        chosen = await self.app.push_screen_wait(ChooseDialog(t("add_widget", self.locale), hidden))
+        self.adding = True
+        try:
+            chosen = await self.app.push_screen_wait(ChooseDialog(t("add_widget", self.locale), hidden))
+        finally:
+            self.adding = False
         if chosen:
-            self.runtime.layout.add(ids, chosen)
-            await self.relayout(chosen)
+            await self.relayout(
+                chosen, lambda: self.runtime.layout.add([s.id for s in available(self.runtime)], chosen)
+            )
 
     def on_widget_frame_tapped(self, event: WidgetFrame.Tapped) -> None:
         """Enter or a click on a widget opens its screen."""

@@ -1,0 +1,213 @@
+"""Keys typed faster than the app answers them (issue 16 items 2 and 4): a dialog answers once, the dashboard
+keeps one widget per slot.
+
+Each test sends its keys with `burst` (all queued at once), the way a student's fast fingers or a held key do;
+`pilot.press` waits for the app to go idle after every key and never found these.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.screen import ModalScreen
+from textual.widgets import Button
+
+from tests.app.helpers import burst, settle, until
+from tui.app.app import PkuHarnessApp, make_app
+from tui.app.dialogs.base import Dialog, OnceScreen
+from tui.app.dialogs.notifications import NotificationCentre
+from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
+from tui.app.screens.plugin_screen import PluginScreen
+from tui.app.widgets.dashboard import Dashboard, tick_seconds
+from widgets_render.textual_render import WidgetFrame
+
+NOW = "2026-11-30T12:00:00+08:00"
+APP = Path(__file__).resolve().parents[2] / "tui" / "app"
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> PkuHarnessApp:
+    return make_app(demo=True, data_dir=tmp_path, now=NOW)
+
+
+async def filled(pilot: Any, app: PkuHarnessApp, count: int = 7) -> None:
+    await until(pilot, lambda: len(app.query(WidgetFrame)) >= count, seconds=10)
+    await settle(pilot, app)
+
+
+def misplaced(app: PkuHarnessApp) -> list[str]:
+    """Frames whose widget is not the one their slot holds."""
+    dashboard = app.query_one(Dashboard)
+    return [
+        f"{f.id}: {f.file}" for f in dashboard.query(WidgetFrame) if dashboard.slots[int(str(f.id)[5:])].file != f.file
+    ]
+
+
+def frames_by_file(app: PkuHarnessApp) -> Counter[str]:
+    return Counter(f.file for f in app.query_one(Dashboard).query(WidgetFrame))
+
+
+def test_every_modal_screen_of_the_app_is_a_dialog_that_answers_once() -> None:
+    """The root fix: no screen of the app subclasses Textual's ModalScreen or Screen directly."""
+    direct = []
+    for path in APP.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = [ast.unparse(b).split("[")[0] for b in node.bases]
+                if {"ModalScreen", "Screen"} & set(bases) and path.name != "base.py":
+                    direct.append(f"{path.relative_to(APP)}:{node.name}")
+    assert direct == []
+    assert issubclass(ChooseDialog, Dialog) and issubclass(ChooseDialog, ModalScreen)
+    assert issubclass(PluginScreen, OnceScreen)
+
+
+async def test_enter_enter_in_the_add_widget_dialog_adds_once_and_the_app_lives(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        await filled(pilot, app)
+        wallet = next(f for f in app.query(WidgetFrame) if f.file.startswith("wallet/"))
+        wallet.focus()
+        await pilot.press("x")
+        await filled(pilot, app, 6)
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, ChooseDialog))
+        burst(app, ["enter", "enter"])  # the second Enter reached the list before the first answer closed it
+        await filled(pilot, app)
+        assert app.return_code is None and app._exception is None
+        assert not isinstance(app.screen, ChooseDialog)
+        assert frames_by_file(app)["wallet/widgets/balance.json"] == 1
+
+
+async def test_a_second_answer_does_not_close_the_plugin_page_below(app: PkuHarnessApp) -> None:
+    """Before: a double click on 确定 over a plugin page answered, then popped the page too."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        await filled(pilot, app)
+        app.open_screen("shuttle", next(iter(app.runtime.registry.plugins["shuttle"].plugin.screens)))
+        await until(pilot, lambda: isinstance(app.screen, PluginScreen))
+        page = app.screen
+        answers: list[bool | None] = []
+        app.push_screen(ConfirmDialog("?", "zh"), answers.append)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog) and app.screen.query("#yes"))
+        yes = app.screen.query_one("#yes", Button)
+        yes.press()  # a double click: each click presses (only the key binding waits out the press effect)
+        yes.press()
+        await settle(pilot, app)
+        assert answers == [True]
+        assert app.screen is page
+
+
+async def test_the_notification_centre_closes_once_under_fast_keys(app: PkuHarnessApp) -> None:
+    app.runtime.notices.add("demo", "校车", "去昌平的校车 12:30 发车")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await filled(pilot, app)
+        closed: list[None] = []
+        app.push_screen(NotificationCentre(app.runtime.notices, "zh"), closed.append)
+        await until(pilot, lambda: isinstance(app.screen, NotificationCentre) and app.screen.query("#notices-close"))
+        close = app.screen.query_one("#notices-close", Button)
+        close.press()  # a double click on 关闭, then Escape
+        close.press()
+        burst(app, ["escape"])
+        await settle(pilot, app)
+        assert app.return_code is None and app._exception is None
+        assert closed == [None]
+        assert app.screen is app.screen_stack[0]
+
+
+async def test_a_dismiss_while_covered_is_given_when_the_dialog_is_back_on_top(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        await filled(pilot, app)
+        answers: list[bool | None] = []
+        dialog = ConfirmDialog("?", "zh")
+        app.push_screen(dialog, answers.append)
+        cover = ConfirmDialog("login?", "zh")
+        app.push_screen(cover)
+        await until(pilot, lambda: app.screen is cover)
+        dialog.dismiss(True)  # e.g. a worker finished while a login screen had opened on top
+        await settle(pilot, app)
+        assert answers == [] and app.screen is cover
+        cover.dismiss(False)
+        await until(pilot, lambda: answers == [True])
+        assert app.screen is app.screen_stack[0]
+
+
+async def test_remove_add_enter_and_tabs_fast_keep_one_widget_per_slot(app: PkuHarnessApp) -> None:
+    """The probe's keys without a pause, and the widgets' refresh timers firing as they do every 30 s. Before,
+    a fill asked for under an older layout (a timer set at start, a refresh, the previous relayout) replaced
+    whatever frame had its slot number in the new one: 校园卡 vanished and 去昌平的校车 showed twice."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        await filled(pilot, app)
+        dashboard = app.query_one(Dashboard)
+        every = sorted(frames_by_file(app))
+        at_start = list(enumerate(dashboard.slots))  # what each timer was set with
+        next(f for f in app.query(WidgetFrame) if f.file.startswith("shuttle/")).focus()
+        burst(app, ["r", "x", "a"])  # refresh, remove the bus, open 添加小组件
+        await until(pilot, lambda: isinstance(app.screen, ChooseDialog))
+        burst(app, ["enter", "tab", "tab", "shift+tab"])  # add it back (at the end), move on
+        await until(pilot, lambda: not isinstance(app.screen, ChooseDialog))
+        await settle(pilot, app, rounds=4)
+        for index, slot in at_start:
+            if tick_seconds(slot.spec) is not None:
+                dashboard.tick(index, slot)  # what the slot's interval does
+        await settle(pilot, app, rounds=4)
+        await until(pilot, lambda: not app.query(".loading"), seconds=10)
+        assert app.return_code is None and app._exception is None
+        counts = frames_by_file(app)
+        assert sorted(counts) == every and set(counts.values()) == {1}, counts  # none lost, none twice
+        assert misplaced(app) == []
+        assert [s.id for s in dashboard.slots][-1] == "shuttle/next"
+
+
+async def test_resizing_while_the_dashboard_recomposes_does_not_raise(app: PkuHarnessApp) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        await filled(pilot, app)
+        next(iter(app.query(WidgetFrame))).focus()
+        for size in ((80, 24), (50, 15), (120, 40), (99, 30)):
+            burst(app, ["s", "right_square_bracket"])
+            await pilot.resize_terminal(*size)
+        await settle(pilot, app, rounds=6)
+        assert app.return_code is None and app._exception is None
+        dashboard = app.query_one(Dashboard)
+        grid = dashboard.query_one("#widgets")
+        assert grid.styles.grid_size_columns == 1  # 99 columns: one column, also after the last recompose
+        assert sorted(frames_by_file(app).values()) == [1] * 7
+
+
+async def test_the_command_palette_answers_once() -> None:
+    """Found by the key masher: the palette's Enter handler dismissed it twice (ScreenStackError)."""
+    from textual.app import App
+
+    from tui.app.dialogs.base import CommandPalette
+
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        palette = CommandPalette(id="--command-palette")
+        app.push_screen(palette)
+        await until(pilot, lambda: app.screen is palette and palette.query("CommandList"))
+        palette.dismiss()
+        palette.dismiss()
+        await pilot.pause()
+        assert app._exception is None and app.screen is app.screen_stack[0]
+
+
+async def test_page_down_on_a_list_not_laid_out_yet_is_ignored() -> None:
+    """Found by the key masher: PgDn on an option list mounted a moment ago raised KeyError: 0."""
+    from textual.app import App, ComposeResult
+
+    from widgets_render.steady_options import SteadyOptionList
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SteadyOptionList("a", "b", "c", id="opts")
+
+    app = Host()
+    async with app.run_test(size=(40, 10)) as pilot:
+        options = app.query_one(SteadyOptionList)
+        options.highlighted = 0
+        options._line_cache.clear()  # the state of a list before its first layout
+        options.styles.display = "none"  # no region: the line map cannot be built
+        await pilot.pause()
+        options.action_page_down()
+        assert app._exception is None and options.highlighted == 0
