@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Switch, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Input, Select, Static, Switch, TabbedContent, TabPane
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
@@ -24,6 +24,7 @@ from tui.app.i18n import t
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
+from tui.app.watchers import Footer
 from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.chat_pane import ChatPane
 from tui.app.widgets.checks_panel import ChecksPanel

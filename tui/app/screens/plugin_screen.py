@@ -13,11 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, Static, Switch
+from textual.widgets import DataTable, Header, Input, ListView, Select, Static, Switch
 
 from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
+from tui.app.watchers import Footer, forget_closed_watchers
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
 from widgets_render.resolve import display, pick, resolve
@@ -135,6 +136,10 @@ class PluginScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.load(False)
+
+    def on_unmount(self) -> None:
+        # The Header watches the app's title: without this the app keeps every closed screen's widgets alive.
+        forget_closed_watchers(self.app)
 
     # -- names and templates ------------------------------------------------------------------------------
 

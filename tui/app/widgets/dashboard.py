@@ -178,9 +178,10 @@ class Dashboard(VerticalScroll):
         resolved, stale = await self.resolve_slot(slot, force)
         tap = slot.spec.get("tap") if isinstance(slot.spec.get("tap"), dict) else None
         frame = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{index}")
-        old = self.query_one(f"#slot-{index}")
-        await old.remove()
         grid = self.query_one("#widgets", Grid)
+        # Not `query_one`: its cache (1,024 entries) would keep every frame this replaces alive, and a
+        # countdown widget replaces its frame on every tick.
+        await grid.get_child_by_id(f"slot-{index}").remove()
         children = list(grid.children)
         before = next((c for c in children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None)
         await grid.mount(frame, before=before)
