@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Input, Static, TabbedContent, TabPane
 
 from tui.app.dialogs.base import CommandPalette
 from tui.app.dialogs.login import LoginScreen
@@ -24,6 +24,7 @@ from tui.app.i18n import t, term
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
+from tui.app.watchers import Footer
 from tui.app.widgets.chat_pane import ChatPane
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.dashboard import Dashboard

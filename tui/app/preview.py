@@ -11,10 +11,11 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.app.keys import LocalTextual
+from tui.app.watchers import Footer
 from tui.lang.documents.loader import Loader, Plugin
 from tui.lang.documents.problems import DocumentError
 from tui.lang.documents.source import DirectorySource

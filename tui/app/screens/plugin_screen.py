@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, Static, Switch
+from textual.widgets import DataTable, Header, Input, ListView, Select, Static, Switch
 
 from tui.app.dialogs.base import OnceScreen
 from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
@@ -21,6 +21,7 @@ from tui.app.failures import act, explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
+from tui.app.watchers import Footer, forget_closed_watchers
 from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
@@ -145,6 +146,10 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
 
     def on_mount(self) -> None:
         self.load(False)
+
+    def on_unmount(self) -> None:
+        # The Header watches the app's title: without this the app keeps every closed screen's widgets alive.
+        forget_closed_watchers(self.app)
 
     # -- names and templates ------------------------------------------------------------------------------
 

@@ -226,6 +226,8 @@ class Dashboard(VerticalScroll):
                 return  # a relayout or a newer fill of this slot came after: its frame is the one to show
             frame = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{index}")
             grid = self.query_one("#widgets", Grid)
+            # Not `query_one`: its cache (1,024 entries) would keep every frame this replaces alive, and a
+            # countdown widget replaces its frame on every tick.
             old = grid.query_children(f"#slot-{index}")
             had_focus = any(w.has_focus for w in old)
             await old.remove()
