@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tests.app.helpers import until
@@ -45,3 +46,17 @@ async def test_preview_of_all_widgets_with_recorded_data() -> None:
         await until(pilot, lambda: app.query(WidgetFrame))
         frames = list(app.query(WidgetFrame))
         assert len(frames) == 1 and not frames[0].has_class("-error")
+
+
+@pytest.mark.parametrize(("size", "beside"), [((120, 40), True), ((80, 24), False)])
+async def test_the_problems_are_on_screen_beside_or_below_the_widgets(size: tuple[int, int], beside: bool) -> None:
+    """The widgets' scroll took the whole width and pushed the problems off screen (x=120, 2 wide, 0 high)."""
+    app = PreviewApp(Path("plugins_builtin/canteen"), now=NOW)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: app.query(WidgetFrame))
+        problems = app.query_one("#problems", Static).region
+        frame = app.query_one(WidgetFrame).region
+        assert problems.width >= 30 and problems.height >= 3
+        assert problems.right <= size[0] and problems.bottom <= size[1] - 1  # above the footer
+        assert not problems.overlaps(frame)
+        assert (problems.x >= frame.right) if beside else (problems.y >= frame.bottom)

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from tui.app.genui_bridge import LangEvaluator, widget_names
+from tui.app.themes import THEMES, register_themes
 from tui.lang.documents.loader import Loader, Plugin
 from tui.lang.documents.problems import DocumentError
 from tui.lang.documents.source import DirectorySource
@@ -33,6 +34,8 @@ class PreviewApp(App[None]):
 
     CSS_PATH = Path(__file__).with_name("preview.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [("q", "quit", "退出 Quit"), ("r", "reload", "重新载入 Reload")]
+    #: Below 100 columns the problems go under the widgets (a medium widget is 62 wide, problems need ~30).
+    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] | None = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
 
     def __init__(
         self,
@@ -54,12 +57,14 @@ class PreviewApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal():
+        with Horizontal(id="preview-body"):
             yield VerticalScroll(id="widgets")
             yield Static("", id="problems", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
+        register_themes(self)
+        self.theme = THEMES["dark"]
         self.title = clean(f"widget preview · {self.folder.name}")
         self.stamps = self._stamps()
         self.set_interval(1.0, self.check_files)
@@ -114,7 +119,9 @@ class PreviewApp(App[None]):
         box = self.query_one("#widgets", VerticalScroll)
         await box.remove_children()
         plugin, problems = self._plugin()
-        self.query_one("#problems", Static).update(plain("\n".join(problems) or "✓ 没有问题 / no problems"))
+        shown = self.query_one("#problems", Static)
+        shown.update(plain("\n".join(problems) or "✓ 没有问题 / no problems"))
+        shown.set_class(not problems, "-none")
         if plugin is None:
             return
         now = self.now or beijing_now()
