@@ -24,6 +24,7 @@ from tui.app.i18n import t
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
+from tui.app.themes import THEMES, register_themes
 from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.chat_pane import ChatPane
 from tui.app.widgets.checks_panel import ChecksPanel
@@ -41,9 +42,6 @@ OPEN_CHECK_EVERY_S = 300.0
 LOGIN_QUIET_S = 600.0  # after the student closes an automatic login screen, ten minutes of notices only
 #: Due checks run this often while the app is open; the first round waits until the dashboard is up.
 CHECKS_EVERY_S, CHECKS_FIRST_S = 30.0, 5.0
-
-#: The student's theme choice → the Textual theme.
-THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
 
 class PkuHarnessApp(HarnessApp):
@@ -146,6 +144,7 @@ class PkuHarnessApp(HarnessApp):
         )
 
     def on_mount(self) -> None:
+        register_themes(self)
         self.theme = THEMES[self.runtime.settings.get("theme")]
         self.show_unread()
         # Due checks run in the background while the app is open; the first round waits until the dashboard is up.
