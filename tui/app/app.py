@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Switch, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Input, Select, Static, Switch, TabbedContent, TabPane
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
@@ -29,6 +29,7 @@ from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.chat_pane import ChatPane
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.dashboard import Dashboard
+from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.model_settings import ModelSettings
 from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin, installed_table
 from tui.runtime.runtime import DEMO_NOW, Runtime
@@ -90,7 +91,7 @@ class PkuHarnessApp(HarnessApp):
                 yield Lazy(self.plugins_body())
             with TabPane(t("settings", self.locale), id="settings"):
                 yield Lazy(self.settings_body())
-        yield Footer()
+        yield FittingFooter()
 
     def plugins_body(self) -> VerticalScroll:
         """插件: add from a link, every screen, every tool."""

@@ -11,10 +11,11 @@ from typing import Any, ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.app.themes import THEMES, register_themes
+from tui.app.widgets.footer import FittingFooter
 from tui.lang.documents.loader import Loader, Plugin
 from tui.lang.documents.problems import DocumentError
 from tui.lang.documents.source import DirectorySource
@@ -60,7 +61,7 @@ class PreviewApp(App[None]):
         with Horizontal(id="preview-body"):
             yield VerticalScroll(id="widgets")
             yield Static("", id="problems", markup=False)
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         register_themes(self)

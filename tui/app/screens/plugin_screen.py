@@ -13,11 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, ListView, Select, Static, Switch
+from textual.widgets import DataTable, Header, Input, ListView, Select, Static, Switch
 
 from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
+from tui.app.widgets.footer import FittingFooter
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
 from widgets_render.resolve import display, pick, resolve
@@ -131,7 +132,7 @@ class PluginScreen(Screen[None]):
         yield Header(show_clock=False)
         with VerticalScroll(id="screen-body"):
             yield Static(t("loading", self.locale), markup=False, classes="tone-muted")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.load(False)
