@@ -9,27 +9,21 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.app import App
-from textual.widgets import Button, Collapsible, Input, Select
+from textual.widgets import Button, Select
 
-from tests.app.helpers import settle, until
 from tests.app.readable import misplaced, unreadable
-from tests.app.test_chat_pane import NOW, ask, chat_ready, shown
-from tests.app.test_chat_snapshots import FrozenTime
-from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dialogs.check import CheckDialog
 from tui.app.dialogs.login import LoginScreen
 from tui.app.preview import PreviewApp
 from tui.app.screens.tool_form import ToolFormScreen
 from tui.app.themes import THEMES
-from tui.app.widgets.approval_card import ApprovalCard
-from tui.runtime.chat.providers import save_config
 from widgets_render.textual_render import GenButton
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,52 +139,4 @@ async def test_every_official_widget_is_readable(
     async with app.run_test(size=SIZES[0]) as pilot:
         await shots.settle(pilot, app)
         problems = await look(pilot, app, f"{plugin}/{widget or '*'} {size or ''} · {locale}")
-    assert problems == [], "\n".join(problems)
-
-
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeOpenAI, str]]:
-    monkeypatch.setattr("tui.runtime.chat.agent.time", FrozenTime)
-    fake = FakeOpenAI()
-    with fake.serve() as url:
-        yield fake, url
-
-
-@pytest.mark.parametrize("locale", ["zh", "en"])
-async def test_the_chat_scenes_are_readable_and_usable(
-    tmp_path: Path, server: tuple[FakeOpenAI, str], locale: str
-) -> None:
-    """The chat snapshots' scenes (tests/app/test_chat_snapshots.py): a streamed answer with an expanded tool call,
-    an approval card, an error banner."""
-    fake, url = server
-    fake.add(
-        calls(call("classrooms__free", '{"building": "二教"}')),
-        text("二教现在空着：\n\n- **201**（1-2 节）\n- **202**（2-3 节）"),
-    )
-    problems = []
-    app = make_app(demo=True, data_dir=tmp_path / "answer", now=NOW, locale=locale)
-    save_config(app.runtime.store, "custom", url, "any")
-    async with app.run_test(size=SIZES[0]) as pilot:
-        (await chat_ready(pilot, app)).cursor_blink = False
-        await ask(pilot, app, "二教今天有哪些空教室?")
-        await until(pilot, lambda: "202" in shown(app), 10)
-        app.query_one(".tool-ok", Collapsible).collapsed = False
-        await settle(pilot, app)
-        problems += await look(pilot, app, f"chat answer · {locale}")
-    fake.add({"status": 401, "body": {"error": {"message": "Authentication Fails (invalid key)"}}})
-    fake.add(calls(call("memory__remember", '{"text": "我住 45 楼"}')))
-    app = make_app(demo=True, data_dir=tmp_path / "card", now=NOW, locale=locale)
-    save_config(app.runtime.store, "custom", url, "any")
-    async with app.run_test(size=SIZES[0]) as pilot:
-        (await chat_ready(pilot, app)).cursor_blink = False
-        await ask(pilot, app, "你好")
-        await until(pilot, lambda: app.query(".banner"), 10)
-        await settle(pilot, app)
-        box = app.query_one("#chat-input", Input)
-        box.value = "记住我住 45 楼"
-        box.focus()
-        await pilot.press("enter")
-        await until(pilot, lambda: app.query(ApprovalCard), 10)
-        await pilot.pause(0.2)  # not settle(): the chat's worker waits for this card
-        problems += await look(pilot, app, f"chat error banner and approval card · {locale}")
     assert problems == [], "\n".join(problems)
