@@ -327,6 +327,7 @@ class WidgetFrame(Vertical):
 
     DEFAULT_CSS = """
     WidgetFrame { border: round $primary 50%; height: auto; min-height: 4; padding: 0 1; }
+    WidgetFrame { border-title-color: $text-primary; }
     WidgetFrame.-error { border: round $error; }
     WidgetFrame:focus { border: round $accent; }
     WidgetFrame .tone-muted { color: $text-muted; }

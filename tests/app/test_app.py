@@ -176,7 +176,7 @@ async def test_language_and_theme_switch_in_settings_and_are_remembered(tmp_path
         await pilot.press("4")
         app.query_one("#theme", Select).value = "light"
         await pilot.pause()
-        assert app.theme == "textual-light"
+        assert app.theme == "pku-light"
         app.query_one("#language", Select).value = "en"
         for _ in range(100):  # the shell recomposes in English; wait for it, never a fixed sleep
             await pilot.pause(0.05)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Button, DataTable, Input, Select
+import pytest
+from textual.widgets import Button, DataTable, Input, Select, Static
 
 from tests.app.helpers import open_settings_section, settle, until
 from tui.app.app import make_app
@@ -101,3 +102,38 @@ async def test_an_assistant_tasks_notification_opens_its_conversation(tmp_path: 
         await pilot.press("enter")
         await until(pilot, lambda: not isinstance(app.screen, NotificationCentre))
         await until(pilot, lambda: bool(app.query(ChatPane)) and app.query_one(ChatPane).cid == cid)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_tell_me_when_my_balance_is_under_20_from_the_check_dialog(tmp_path: Path, size: tuple[int, int]) -> None:
+    """The schedule and condition selects were one cell wide beside their inputs, so a condition could not be
+    chosen; the heading promised a condition while the default was "when changed"."""
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=size) as pilot:
+        tool = app.runtime.registry.find("wallet.cardBalance")
+        assert tool is not None
+        form = ToolFormScreen(app.runtime, tool, now=NOW)
+        await app.push_screen(form)
+        await settle(pilot, app)
+        await pilot.click(form.query_one(GenButton))
+        await until(pilot, lambda: bool(form.query("#notify-me")))
+        form.query_one("#notify-me", Button).press()
+        await until(pilot, lambda: isinstance(app.screen, CheckDialog))
+        dialog = app.screen
+        await settle(pilot, app)
+        heading = str(dialog.query_one("#check-heading", Static).render())
+        assert "结果变化时提醒" in heading  # the default, said
+        for select in dialog.query(Select):
+            assert select.region.width >= 30 and select.region.right <= size[0]
+        when = dialog.query_one("#check-when", Select)
+        when.focus()
+        await pilot.press("enter", "down", "enter")  # open, 满足条件时提醒, choose — as a person does
+        await settle(pilot, app)
+        assert when.value == "expr" and "满足条件时提醒" in str(dialog.query_one("#check-heading", Static).render())
+        condition = dialog.query_one("#check-condition", Input)
+        assert condition.has_focus and condition.region.width >= 30
+        await pilot.press(*"result.balanceYuan < 20")
+        dialog.query_one("#check-save", Button).press()
+        await until(pilot, lambda: not isinstance(app.screen, CheckDialog))
+        [check] = Checks(app.runtime.store).all()
+        assert check.tool == "wallet.cardBalance" and check.condition == "result.balanceYuan < 20"

@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tests.app.helpers import until
@@ -58,3 +59,17 @@ async def test_a_data_file_saved_broken_is_a_problem_not_a_crash(tmp_path: Path)
         await until(pilot, lambda: "data.json" in str(app.query_one("#problems", Static).render()))
         assert "line 1 column 16" in str(app.query_one("#problems", Static).render())
         assert app.query(WidgetFrame)  # the widget still shows, on no data
+
+
+@pytest.mark.parametrize(("size", "beside"), [((120, 40), True), ((80, 24), False)])
+async def test_the_problems_are_on_screen_beside_or_below_the_widgets(size: tuple[int, int], beside: bool) -> None:
+    """The widgets' scroll took the whole width and pushed the problems off screen (x=120, 2 wide, 0 high)."""
+    app = PreviewApp(Path("plugins_builtin/canteen"), now=NOW)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: app.query(WidgetFrame))
+        problems = app.query_one("#problems", Static).region
+        frame = app.query_one(WidgetFrame).region
+        assert problems.width >= 30 and problems.height >= 3
+        assert problems.right <= size[0] and problems.bottom <= size[1] - 1  # above the footer
+        assert not problems.overlaps(frame)
+        assert (problems.x >= frame.right) if beside else (problems.y >= frame.bottom)

@@ -24,12 +24,13 @@ from tui.app.i18n import t, term
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
-from tui.app.watchers import Footer
+from tui.app.themes import THEMES, register_themes
 from tui.app.widgets.chat_pane import ChatPane
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.dashboard import Dashboard
+from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin
-from tui.app.widgets.settings_page import THEMES, SettingsPage
+from tui.app.widgets.settings_page import SettingsPage
 from tui.app.widgets.tables import Table
 from tui.runtime.message import say
 from tui.runtime.runtime import DEMO_NOW, Runtime
@@ -90,7 +91,7 @@ class PkuHarnessApp(HarnessApp):
                 yield Lazy(self.plugins_body())
             with TabPane(t("settings", self.locale), id="settings"):
                 yield Lazy(self.settings_body())
-        yield Footer()
+        yield FittingFooter()
 
     def plugins_body(self) -> VerticalScroll:
         """插件: add from a link, every screen, every tool."""
@@ -110,6 +111,7 @@ class PkuHarnessApp(HarnessApp):
         return SettingsPage(self, self.admin, self.data_dir(), self.set_language)
 
     def on_mount(self) -> None:
+        register_themes(self)
         self.theme = THEMES[self.runtime.settings.get("theme")]
         self.show_unread()
         # Due checks run in the background while the app is open; the first round waits until the dashboard is up.
@@ -199,7 +201,7 @@ class PkuHarnessApp(HarnessApp):
     def redraw_keys(self) -> None:
         """After a recompose: the new footer draws only when told the bindings changed, and it listens only once
         its Mount is handled — so the news is queued behind that Mount, in the footer's own queue."""
-        for footer in self.query(Footer):
+        for footer in self.query(FittingFooter):
             footer.call_later(self.screen.refresh_bindings)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:

@@ -7,6 +7,8 @@ the app imports `app.py` back (the file circles the house plan forbids), and a t
 
 from __future__ import annotations
 
+from textual.content import Content
+
 from tui.app.keys import LocalTextual
 from tui.runtime.runtime import Runtime
 
@@ -23,3 +25,10 @@ class HarnessApp(LocalTextual):
     async def rebuild(self, tab: str | None) -> None:
         """Recompose the tabs after a change of plugins, locale or theme, landing on `tab` (None: where it was)."""
         raise NotImplementedError
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's title and sub-title. Textual dims the sub-title (4.4:1 on the light header); the theme's
+        muted foreground is tuned to 4.5:1 (tui/app/themes.py)."""
+        if not sub_title:
+            return Content(title)
+        return Content.assemble(Content(title), (" — ", "$foreground-muted"), (sub_title, "$foreground-muted"))

@@ -507,6 +507,18 @@ STRINGS: dict[str, dict[str, str]] = {
     "term_declined": {"zh": "未同意", "en": "declined"},
     "audit_actor": {"zh": "发起者", "en": "actor"},
     "audit_decision": {"zh": "决定", "en": "decision"},
+    # --- readable dialogs (issue 16.3 and 16.5) ---
+    "check_heading": {"zh": "定时检查 · {when}", "en": "Check on a schedule · {when}"},
+    "check_how_often": {"zh": "多久检查一次", "en": "How often"},
+    "check_when": {"zh": "什么时候提醒你", "en": "When to notify you"},
+    "check_condition_hint": {
+        "zh": "条件，例如 result.balanceYuan < 20（result 是这次的结果）",
+        "en": "Condition, e.g. result.balanceYuan < 20 (result is this call's result)",
+    },
+    "check_condition_missing": {
+        "zh": "请写下条件，例如 result.balanceYuan < 20",
+        "en": "Write the condition, e.g. result.balanceYuan < 20",
+    },
 }
 
 

@@ -15,7 +15,8 @@ from textual.widgets import Header, Static
 
 from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.app.keys import LocalTextual
-from tui.app.watchers import Footer
+from tui.app.themes import THEMES, register_themes
+from tui.app.widgets.footer import FittingFooter
 from tui.lang.documents.loader import Loader, Plugin
 from tui.lang.documents.problems import DocumentError
 from tui.lang.documents.source import DirectorySource
@@ -35,6 +36,8 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
 
     CSS_PATH = Path(__file__).with_name("preview.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [("q", "quit", "退出 Quit"), ("r", "reload", "重新载入 Reload")]
+    #: Below 100 columns the problems go under the widgets (a medium widget is 62 wide, problems need ~30).
+    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] | None = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
 
     def __init__(
         self,
@@ -56,12 +59,14 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal():
+        with Horizontal(id="preview-body"):
             yield VerticalScroll(id="widgets")
             yield Static("", id="problems", markup=False)
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
+        register_themes(self)
+        self.theme = THEMES["dark"]
         self.title = clean(f"widget preview · {self.folder.name}")
         self.stamps = self._stamps()
         self.set_interval(1.0, self.check_files)
@@ -116,7 +121,9 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         box = self.query_one("#widgets", VerticalScroll)
         await box.remove_children()
         plugin, problems = self._plugin()
-        self.query_one("#problems", Static).update(plain("\n".join(problems) or "✓ 没有问题 / no problems"))
+        shown = self.query_one("#problems", Static)
+        shown.update(plain("\n".join(problems) or "✓ 没有问题 / no problems"))
+        shown.set_class(not problems, "-none")
         if plugin is None:
             return
         now = self.now or beijing_now()

@@ -43,10 +43,13 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="CheckDialog")
         + """
-    CheckDialog > Vertical { width: 80; }
+    CheckDialog > Vertical { width: 80; max-height: 100%; overflow-y: auto; padding: 0 1; }
+    CheckDialog .title { text-style: bold; }
     CheckDialog .muted { color: $text-muted; }
+    CheckDialog .label { color: $text-muted; margin-top: 1; }
     CheckDialog #check-error { color: $error; }
-    CheckDialog Select { width: 1fr; }
+    CheckDialog Select, CheckDialog Input { width: 100%; }
+    CheckDialog .-hidden { display: none; }
     """
     )
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
@@ -59,26 +62,31 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         self.locale = locale
 
     def compose(self) -> ComposeResult:
+        # One field a line, each select the dialog's full width (beside an input they were squeezed to one cell).
         loc = self.locale
         with Vertical():
-            yield Static(t("notify_me", loc), markup=False, classes="title")
+            yield Static(self._title("changed"), markup=False, classes="title", id="check-heading")
             yield Static(plain(f"{self.tool.title} ({self.tool.id}) {json.dumps(self.args, ensure_ascii=False)}"),
                          markup=False, classes="muted")  # fmt: skip
             yield Input(clean(self.tool.title), placeholder=t("check_title", loc), id="check-title")
-            with Horizontal():
-                yield SteadySelect([(literal(t(k, loc)), v or "custom") for k, v in SCHEDULES], value="every 30m",
-                             allow_blank=False, id="check-schedule")  # fmt: skip
-                yield Input(placeholder="every 2h · 0 8 * * 1-5", id="check-custom", disabled=True)
-            with Horizontal():
-                yield SteadySelect([(t("when_always", loc), "always"), (t("when_changed", loc), "changed"),
-                              (t("when_expr", loc), "expr")], value="changed", allow_blank=False,
-                             id="check-when")  # fmt: skip
-                yield Input(placeholder="result.balanceYuan < 20", id="check-condition", disabled=True)
+            yield Static(t("check_how_often", loc), markup=False, classes="label")
+            yield SteadySelect([(literal(t(k, loc)), v or "custom") for k, v in SCHEDULES], value="every 30m",
+                               allow_blank=False, id="check-schedule")  # fmt: skip
+            yield Input(placeholder="every 2h · 0 8 * * 1-5", id="check-custom", classes="-hidden")
+            yield Static(t("check_when", loc), markup=False, classes="label")
+            yield SteadySelect([(t("when_always", loc), "always"), (t("when_changed", loc), "changed"),
+                                (t("when_expr", loc), "expr")], value="changed", allow_blank=False,
+                               id="check-when")  # fmt: skip
+            yield Input(placeholder=t("check_condition_hint", loc), id="check-condition", classes="-hidden")
             yield Input(placeholder=t("check_message", loc), id="check-message")
             yield Static("", markup=False, id="check-error")
             with Horizontal():
                 yield Button(t("cancel", loc), id="check-cancel")
                 yield Button(t("save", loc), id="check-save", variant="primary")
+
+    def _title(self, when: str) -> str:
+        """The heading says what the chosen condition does (it used to promise a condition the default lacks)."""
+        return t("check_heading", self.locale).format(when=t(f"when_{when}", self.locale))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -86,8 +94,15 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
     @on(Select.Changed)
     def chosen(self, event: Select.Changed) -> None:
         event.stop()  # not the app's language/theme selects
-        self.query_one("#check-custom", Input).disabled = self.query_one("#check-schedule", Select).value != "custom"
-        self.query_one("#check-condition", Input).disabled = self.query_one("#check-when", Select).value != "expr"
+        custom = self.query_one("#check-schedule", Select).value == "custom"
+        when = str(self.query_one("#check-when", Select).value)
+        self.query_one("#check-custom", Input).set_class(not custom, "-hidden")
+        self.query_one("#check-condition", Input).set_class(when != "expr", "-hidden")
+        self.query_one("#check-heading", Static).update(self._title(when))
+        if event.select.id == "check-schedule" and custom:
+            self.query_one("#check-custom", Input).focus()
+        if event.select.id == "check-when" and when == "expr":
+            self.query_one("#check-condition", Input).focus()
 
     @on(Button.Pressed, "#check-cancel")
     def cancelled(self) -> None:
@@ -100,6 +115,9 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
             schedule = self.query_one("#check-custom", Input).value.strip()
         when = self.query_one("#check-when", Select).value
         condition = {"always": None, "changed": CHANGED}.get(str(when), self.query_one("#check-condition", Input).value)
+        if when == "expr" and not str(condition).strip():
+            self.query_one("#check-error", Static).update(t("check_condition_missing", self.locale))
+            return
         try:
             check = Checks(self.store).add(
                 self.query_one("#check-title", Input).value,

@@ -21,7 +21,8 @@ from tui.app.failures import act, explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
-from tui.app.watchers import Footer, forget_closed_watchers
+from tui.app.watchers import forget_closed_watchers
+from tui.app.widgets.footer import FittingFooter
 from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
@@ -142,7 +143,7 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         yield Header(show_clock=False)
         with VerticalScroll(id="screen-body"):
             yield Static(t("loading", self.locale), markup=False, classes="tone-muted")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.load(False)

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from tui.app.dialogs.prompts import ConfirmDialog
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
+from tui.app.themes import THEMES
 from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.model_settings import ModelSettings
@@ -36,7 +37,6 @@ from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import literal, plain
 
 #: The student's theme choice → the Textual theme.
-THEMES = {"dark": "textual-dark", "light": "textual-light"}
 #: The sections in the list's order: the option id, its short label, the heading over its content.
 SECTIONS = (
     ("appearance", "section_appearance", "appearance"),

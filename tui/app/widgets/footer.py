@@ -1,0 +1,35 @@
+"""The footer's key hints, only as many as fit: Textual's footer lets the last ones run past the screen's edge,
+cut in half (at 80 columns a focused dashboard widget's five keys push 刷新 Refresh over it)."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from textual import events
+from textual.app import ComposeResult
+from textual.widget import Widget
+from textual.widgets._footer import FooterKey
+
+from tui.app.watchers import Footer
+
+
+def hint_width(key: FooterKey) -> int:
+    """Cells a key hint takes (Textual pads the key by one each side and the description by one after)."""
+    return cell_len(key.key_display) + 2 + (cell_len(key.description) + 1 if key.description else 0)
+
+
+class FittingFooter(Footer):
+    """A footer that leaves out the key hints that would not fit whole; `?` lists every key."""
+
+    def compose(self) -> ComposeResult:
+        widgets: list[Widget] = list(super().compose())
+        palette = [w for w in widgets if w.has_class("-command-palette")]
+        room = self.app.size.width - sum(hint_width(w) for w in palette if isinstance(w, FooterKey))
+        for widget in widgets:
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                room -= hint_width(widget)
+                if room < 0:
+                    continue
+            yield widget
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.recompose)
