@@ -21,6 +21,7 @@ from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
+from tui.app.navigation import show_tab
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
@@ -55,6 +56,7 @@ class PkuHarnessApp(HarnessApp):
         Binding("n", "notifications", "notifications", show=False),
         Binding("q", "quit", "quit"),
         Binding("f1,question_mark", "help", "key_help"),
+        Binding("escape", "close_help", "close", show=False),
         Binding("1", "tab('home')", "home", show=False),
         Binding("2", "tab('assistant')", "assistant", show=False),
         Binding("3", "tab('plugins')", "plugins", show=False),
@@ -316,7 +318,13 @@ class PkuHarnessApp(HarnessApp):
         self.query_one(Dashboard).refresh_all(force=True)
 
     def action_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
+        """1–4 and the palette: the tab, from any widget and any page (see navigation.py)."""
+        show_tab(self, tab)
+
+    def action_close_help(self) -> None:
+        """Esc closes the key panel when it is open (a dialog's or a page's own Esc comes first)."""
+        if self.screen.query("KeyPanel"):
+            self.action_hide_help_panel()
 
 
 def make_app(
