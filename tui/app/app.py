@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static, Switch, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, Header, Select, Static, Switch, TabbedContent, TabPane
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
@@ -25,6 +25,7 @@ from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
 from tui.app.widgets.campus_settings import CampusSettings
+from tui.app.widgets.chat_input import ChatInput
 from tui.app.widgets.chat_pane import ChatPane
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.dashboard import Dashboard
@@ -378,7 +379,7 @@ class PkuHarnessApp(HarnessApp):
 
     def ask_assistant(self, prompt: str) -> None:
         """A widget's `ask` action: the prompt goes into the assistant's input; nothing runs by itself."""
-        self.query_one("#chat-input", Input).value = clean(prompt)
+        self.query_one("#chat-input", ChatInput).load_text(clean(prompt))
         self.notify(clean(f"{t('asked', self.locale)}: {prompt}")[:200], timeout=3, markup=False)
 
     def action_refresh(self) -> None:
