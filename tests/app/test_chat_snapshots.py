@@ -10,10 +10,9 @@ import pytest
 from textual.widgets import Collapsible
 
 from tests.app.helpers import settle, until
-from tests.app.test_chat_pane import NOW, SIZE, ask, chat_ready, shown
+from tests.app.test_chat_pane import NOW, SIZE, ask, card_ready, chat_ready, shown
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tui.app.app import make_app
-from tui.app.widgets.approval_card import ApprovalCard
 from tui.runtime.chat.providers import save_config
 
 
@@ -66,7 +65,7 @@ def test_an_approval_card(snap_compare: Any, tmp_path: Path, server: Any) -> Non
     async def drive(pilot: Any) -> None:
         (await chat_ready(pilot, app)).cursor_blink = False  # a blinking cursor makes the picture random
         await ask(pilot, app, "记住我住 45 楼")
-        await until(pilot, lambda: app.query(ApprovalCard), 10)
+        await until(pilot, lambda: card_ready(app), 10)
         await pilot.pause(0.2)  # not settle(): the chat's worker is waiting for this card, it does not complete
 
     assert snap_compare(app, terminal_size=SIZE, run_before=drive)

@@ -6,7 +6,7 @@ provably app text or passed through a safe constructor:
 - a string literal, or an i18n lookup `t("key", locale)` with a literal key and no data formatted into it;
 - where Textual wants content: `plain(...)` / `literal(...)` (cleaned, never markup), or `Content`/`Text` of a
   cleaned text;
-- where Textual wants a plain `str` (Markdown, Input, titles, `notify(..., markup=False)`): `clean(...)` or
+- where Textual wants a plain `str` (Markdown, Input, TextArea, titles, `notify(..., markup=False)`): `clean(...)` or
   `one_line(...)`;
 - where Textual only takes markup (the command palette, `notify` without `markup=False`): `as_markup(...)`.
 
@@ -47,7 +47,11 @@ CONTENT_CTORS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
 TEXT_CTORS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "Markdown": ((0,), ("markdown",)),
     "Input": ((0,), ("value", "placeholder")),
+    "TextArea": ((0,), ("text", "placeholder")),
+    "ChatInput": ((0,), ("placeholder",)),
 }
+#: Methods that put a plain str into a text box as it is (`TextArea.load_text`).
+TEXT_METHODS = {"load_text"}
 #: Markup-only places: the command palette reads a command's title and help as markup, always.
 MARKUP_CTORS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "SystemCommand": ((0, 1), ("title", "help")),
@@ -300,6 +304,8 @@ class Scanner(ast.NodeVisitor):
             value = node.args[at] if len(node.args) > at else next(
                 (k.value for k in node.keywords if k.arg == "value"), None)  # fmt: skip
             self.check(value, CONTENT, node, f"DataTable {name}")
+        elif name in TEXT_METHODS and isinstance(node.func, ast.Attribute) and node.args:
+            self.check(node.args[0], TEXT, node, f"{name}")
         elif name in ("from_markup",) and node.args and not isinstance(node.args[0], ast.Constant):
             self.report(node, "markup parsed from a variable")
         elif name in ("update", "append") and isinstance(node.func, ast.Attribute) and len(node.args) == 1:
@@ -365,6 +371,8 @@ def compose(self, data, loc):
     self.title = label
     self.query_one("#x", Static).update(label)
     yield Static(data, markup=True)
+    yield TextArea(data)
+    box.load_text(label)
     yield Static(ok)
     yield Static(plain(data), markup=False)
     yield Static(t("k", loc))
@@ -376,6 +384,8 @@ def compose(self, data, loc):
     table.add_row(*map(literal, cells), literal(label), key=label)
     self.title = clean(label)
     self.query_one("#x", Static).update(plain(label))
+    yield ChatInput(t("k", loc))
+    box.load_text(clean(label))
     yield Static(data)  # markup: a value the test declares app-owned
 """
 
@@ -384,5 +394,5 @@ def test_the_scanner_finds_each_kind_of_sink() -> None:
     """The scanner itself: every unsafe line of the sample is found, none of the safe ones."""
     scanner = Scanner("sample.py", SINKS)
     flagged = sorted({f.line for f in scanner.findings})
-    assert flagged == list(range(6, 20)), [str(f) for f in scanner.findings]
-    assert [h.line for h in scanner.hatches] == [31]
+    assert flagged == list(range(6, 22)), [str(f) for f in scanner.findings]
+    assert [h.line for h in scanner.hatches] == [35]

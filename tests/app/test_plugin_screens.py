@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, Input, Select, Static, TabbedContent
+from textual.widgets import DataTable, Input, Select, Static, TabbedContent, TextArea
 
 from tests.app.helpers import settle, until
 from tests.app.test_app import NOW, wait_for_widgets
@@ -74,7 +74,7 @@ async def test_a_notice_row_puts_its_question_into_the_assistant(app: PkuHarness
         table.focus()
         await pilot.press("enter")
         await settle(pilot, app)
-        draft = app.query_one("#chat-input", Input).value
+        draft = app.query_one("#chat-input", TextArea).text
         assert draft.startswith("帮我看看这条通知：https://")
 
 

@@ -109,6 +109,8 @@ class FakeOpenAI:
                 self.end_headers()
                 chunks = answer["chunks"]
                 drop = answer.get("drop_after")
+                if answer.get("first_delay"):
+                    time.sleep(answer["first_delay"])  # the headers came; the first token is slow (a model thinking)
                 for i, delta in enumerate(chunks):
                     if drop is not None and i == drop:
                         self.wfile.flush()
@@ -116,6 +118,8 @@ class FakeOpenAI:
                         return
                     last = i == len(chunks) - 1
                     self._event({"index": 0, "delta": delta, "finish_reason": answer["finish"] if last else None})
+                if answer.get("last_delay"):
+                    time.sleep(answer["last_delay"])  # the text is all there; the end of the stream is late
                 if answer.get("usage"):
                     self._send({"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
                                 "choices": [], "usage": answer["usage"]})  # fmt: skip

@@ -318,3 +318,19 @@ async def test_history_lists_exports_and_deletes(runtime: Runtime) -> None:
     assert "tool `classrooms__free`" in markdown and "**Assistant:** 二教有 201。" in markdown and '"201"' in markdown
     chat.history.delete(chat.cid)
     assert chat.history.conversations() == [] and chat.history.messages(chat.cid) == []
+
+
+async def test_what_says_the_answer_ended_comes_after_it_is_stored(runtime: Runtime) -> None:
+    """The usage line and `done` are the screen's marks that an answer ended: by then it is in the history."""
+    fake = FakeOpenAI(text("好了", usage={"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}))
+    with fake.serve() as url:
+        chat = Chat(runtime, url)
+        stored_when: dict[str, list[str]] = {}
+
+        async def emit(event: AgentEvent) -> None:
+            stored_when[event.kind] = [str(m.get("content")) for m in chat.history.messages(chat.cid)]
+
+        chat.agent.emit = emit
+        await chat.send("你好")
+    assert stored_when["text"] == ["你好"]  # shown while it streams, before it can be stored
+    assert stored_when["usage"] == stored_when["done"] == ["你好", "好了"]

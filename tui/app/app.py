@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from tui.app.dialogs.base import CommandPalette
 from tui.app.dialogs.login import LoginScreen
@@ -26,6 +26,7 @@ from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
 from tui.app.themes import THEMES, register_themes
+from tui.app.widgets.chat_input import ChatInput
 from tui.app.widgets.chat_pane import ChatPane
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.dashboard import Dashboard
@@ -311,7 +312,7 @@ class PkuHarnessApp(HarnessApp):
 
     def ask_assistant(self, prompt: str) -> None:
         """A widget's `ask` action: the prompt goes into the assistant's input; nothing runs by itself."""
-        self.query_one("#chat-input", Input).value = clean(prompt)
+        self.query_one("#chat-input", ChatInput).load_text(clean(prompt))
         self.notify(clean(f"{t('asked', self.locale)}: {prompt}")[:200], timeout=3, markup=False)
 
     def action_refresh(self) -> None:

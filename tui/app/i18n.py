@@ -19,8 +19,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "run_tool": {"zh": "运行工具…", "en": "Run a tool…"},
     "chat_placeholder": {
-        "zh": "问点什么，比如：二教现在有空教室吗？",
-        "en": "Ask something, e.g. free rooms in 二教 now?",
+        "zh": "问点什么，比如：二教现在有空教室吗？（Ctrl+J 换行）",
+        "en": "Ask, e.g. free rooms in 二教 now? (Ctrl+J: new line)",
     },
     "send": {"zh": "发送", "en": "Send"},
     "approve_heading": {"zh": "助手想运行这个工具，需要你同意", "en": "The assistant wants to run this tool"},
@@ -519,6 +519,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "请写下条件，例如 result.balanceYuan < 20",
         "en": "Write the condition, e.g. result.balanceYuan < 20",
     },
+    # --- chat input (issue 16.9) ---
+    "working": {"zh": "助手在工作… {seconds} 秒", "en": "Working… {seconds} s"},
+    "working_tool": {"zh": "正在运行「{tool}」… {seconds} 秒", "en": "Running {tool}… {seconds} s"},
+    # --- the chat input (issue 16.9) ---
+    "key_newline": {"zh": "换行", "en": "New line"},
 }
 
 

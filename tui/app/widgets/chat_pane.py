@@ -17,11 +17,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Collapsible, Input, Static
+from textual.widgets import Button, Collapsible, Static
 
 from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.i18n import t
 from tui.app.widgets.approval_card import ApprovalCard
+from tui.app.widgets.chat_input import ChatInput, WorkingLine
 from tui.runtime.gate import Approval, ApprovalRequest
 from tui.runtime.message import say
 from widgets_render.safe_text import clean
@@ -56,14 +57,19 @@ class ChatApprover:
 
     async def approve(self, request: ApprovalRequest) -> Approval:
         card = ApprovalCard(request, self.pane.locale, self.pane.runtime.registry.plugin_name(request.tool.plugin_id))
+        working = self.pane.query_one(WorkingLine)
+        working.hide()  # the student is asked: the assistant waits, it does not work
+        self.pane.app.bell()  # before the card: whoever sees the card has been told
         await self.pane.add(card)
-        self.pane.app.bell()
         card.focus_default()
         try:
-            return await card.answer
+            answer = await card.answer
         except asyncio.CancelledError:
             card.decide(Approval(False))  # Esc cancelled the reply: what was asked is not run
             raise
+        working.show(working.doing)
+        self.pane.query_one(ChatInput).focus()  # the card is decided: back to writing
+        return answer
 
 
 def tool_line(view: ToolView, locale: str) -> Collapsible:
@@ -100,16 +106,17 @@ class ChatPane(Vertical):
     ChatPane Collapsible { padding: 0; margin: 0; border: none; }
     ChatPane Collapsible .result { background: $boost; max-height: 20; }
     """
+    # Enter (send), Shift+Enter / Ctrl+J (new line) and ↑ (edit the last message) are the box's own (ChatInput),
+    # which leaves Ctrl+D and Ctrl+Y to these. Export is Ctrl+S: the box keeps Ctrl+E (end of line).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "key_stop", show=False),
+        Binding("escape", "cancel", "key_stop"),
         Binding("ctrl+n", "new", "key_new"),
         Binding("ctrl+o", "open_conversation", "history"),
         Binding("ctrl+r", "retry", "key_retry"),
-        Binding("ctrl+e", "export", "key_export", show=False),
+        Binding("ctrl+s", "export", "key_export", show=False),
         Binding("ctrl+y", "copy_answer", "key_copy", show=False),
         Binding("ctrl+t", "run_tool", "run_tool"),
         Binding("ctrl+d", "delete_conversation", "key_delete", show=False),
-        Binding("up", "edit_last", "key_edit", show=False),
     ]
 
     def __init__(self, app: HarnessApp) -> None:
@@ -137,8 +144,9 @@ class ChatPane(Vertical):
             if self.config() is None:
                 yield Static(t("no_model", self.locale), markup=False, classes="setup", id="setup")
                 yield Button(t("run_tool", self.locale), id="run-tool")
+        yield WorkingLine(self.locale, id="chat-working")
         with Horizontal(id="chat-bar"):
-            yield Input(placeholder=t("chat_placeholder", self.locale), id="chat-input")
+            yield ChatInput(t("chat_placeholder", self.locale), id="chat-input")
             yield Button(t("send", self.locale), id="send", variant="primary")
 
     def config(self) -> Any:
@@ -153,14 +161,14 @@ class ChatPane(Vertical):
 
     # -- sending ---------------------------------------------------------------------------------------------
 
-    @on(Input.Submitted, "#chat-input")
+    @on(ChatInput.Submitted, "#chat-input")
     @on(Button.Pressed, "#send")
     def submit(self) -> None:
-        box = self.query_one("#chat-input", Input)
-        text = box.value.strip()
+        box = self.query_one("#chat-input", ChatInput)
+        text = box.text.strip()
         if not text or self.running:
             return
-        box.value = ""
+        box.clear()
         if self.editing is not None and self.cid is not None:
             self.history.truncate_from(self.cid, self.editing)
             self.editing = None
@@ -176,14 +184,16 @@ class ChatPane(Vertical):
         await self.add(Static(plain(text), markup=False, classes="user"))
         await self._turn(lambda agent: agent.send(self.cid, text))
 
+    @on(ChatInput.EditLast, "#chat-input")
     def action_edit_last(self) -> None:
         """Up in an empty box: bring back the last message to edit and send again."""
-        box = self.query_one("#chat-input", Input)
-        if box.value or self.running or self.cid is None:
+        box = self.query_one("#chat-input", ChatInput)
+        if box.text or self.running or self.cid is None:
             return
         last = next((m for m in reversed(self.history.messages(self.cid)) if m.get("role") == "user"), None)
         if last is not None:
-            box.value = str(last.get("content") or "")
+            box.load_text(clean(str(last.get("content") or "")))
+            box.move_cursor(box.document.end)
             self.editing = int(last["_id"])
             self.app.notify(t("editing", self.locale), timeout=3)
 
@@ -214,6 +224,9 @@ class ChatPane(Vertical):
         agent.now = self.shell.now
         self.runtime.gate.approver = ChatApprover(self)
         self.running = True
+        self.refresh_bindings()  # Esc now stops something
+        working = self.query_one(WorkingLine)
+        working.begin()
         self._answer = self._reasoning = self._wait = None
         self._reasoning_text = ""
         try:
@@ -228,6 +241,8 @@ class ChatPane(Vertical):
             raise
         finally:
             self.running = False
+            working.end()
+            self.refresh_bindings()
             await client.close()
 
     async def show_event(self, event: AgentEvent) -> None:
@@ -257,7 +272,9 @@ class ChatPane(Vertical):
             line = tool_line(event.call, loc)
             self._lines[event.call.call_id] = line
             await self.add(line)
+            self.query_one(WorkingLine).show(clean(event.call.title))
         elif event.kind == "tool_end" and event.call is not None:
+            self.query_one(WorkingLine).show("")  # the model reads the result next
             old = self._lines.pop(event.call.call_id, None)
             new = tool_line(event.call, loc)
             log = self.query_one("#chat-log", VerticalScroll)
@@ -289,12 +306,18 @@ class ChatPane(Vertical):
 
     # -- controls --------------------------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc is shown dimmed while nothing runs (the footer then says it has nothing to stop)."""
+        if action == "cancel":
+            return True if self.running else None
+        return True
+
     def action_cancel(self) -> None:
         """Esc stops a running reply (what was asked is answered no); otherwise it leaves the text box for the
         tab bar, so that 1–4 switch tabs again (in the box they type)."""
         if self.running:
             self.workers.cancel_group(self, "chat")
-        elif isinstance(self.app.focused, Input):
+        elif isinstance(self.app.focused, ChatInput):
             self.screen.set_focus(self.screen.query("ContentTabs").first())
 
     async def action_new(self) -> None:

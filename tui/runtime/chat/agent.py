@@ -139,10 +139,11 @@ class Agent:
                 result.error = e
                 await self.emit(AgentEvent("error", text=str(e), error=e))
                 return result
+            # Stored before anything says the answer ended (usage, done): what the screen shows as ended is saved.
+            self._store_answer(cid, completion)
             if completion.usage:
                 result.usage = _add(result.usage, completion.usage)
                 await self.emit(AgentEvent("usage", usage=result.usage))
-            self._store_answer(cid, completion)
             if not completion.tool_calls:
                 result.answer = completion.content
                 await self.emit(AgentEvent("done", text=completion.content))

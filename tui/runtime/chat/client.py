@@ -4,12 +4,14 @@ The SDK's own retries are off: waiting is something the student sees (a 429's Re
 chat), so this module retries itself — 429 and 503 after Retry-After (at most 60 s, three times), other 5xx twice
 with a short backoff. Errors become a `ModelError` whose `kind` the UI maps to an action (fix the key, top up,
 check the model name, wait). The SDK takes half a second to import, so it is imported on the first request,
-never at start-up.
+never at start-up — on a worker thread, so the screen (the spinner saying the assistant works) keeps moving.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -125,6 +127,8 @@ class ModelClient:
         await emit(StreamEvent("wait", seconds=0.0))
 
     async def _once(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], emit: Emit) -> Completion:
+        if "openai" not in sys.modules:
+            await asyncio.to_thread(importlib.import_module, "openai")
         import openai
 
         stream = self.config.preset.stream_tools or not tools
