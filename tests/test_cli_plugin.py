@@ -76,7 +76,7 @@ def test_campus_requests_need_the_campus_session(tmp_path: Path) -> None:
         "utf-8",
     )
     code, _, err = invoke("plugin", "run", str(folder), "bal", "--kv-db", str(tmp_path / "kv.db"))
-    assert code == 1 and "not logged in to 校园卡 (card)" in err and "pku-harness login card" in err
+    assert code == 1 and "not logged in to Campus card (card)" in err and "pku-harness login card" in err
 
 
 def test_record_writes_a_test_file_that_then_passes(tmp_path: Path) -> None:

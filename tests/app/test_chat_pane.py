@@ -107,7 +107,7 @@ async def test_the_approval_card_allow_once_always_and_deny(tmp_path: Path, fake
         card = app.query_one(ApprovalCard)
         card_text = "\n".join(str(s.render()) for s in card.query(Static))
         assert "记忆 · 记住一件事 (memory.remember) · 修改" in card_text and '"我住 45 楼"' in card_text
-        assert "write tools of this plugin are set to ask" in card_text
+        assert "这个插件的修改工具设为「先询问」" in card_text  # the gate's reason, in the app's language
         await pilot.click("#once")
         await until(pilot, lambda: "记住了。" in shown(app), 10)
         assert "已允许一次" in shown(app)  # the card stays, saying what was decided

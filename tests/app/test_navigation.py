@@ -12,10 +12,11 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, TabbedContent, TabPane, TextArea
 
-from tests.app.helpers import settle, until
+from tests.app.helpers import open_settings_section, settle, until
 from tests.app.test_app import NOW, wait_for_widgets
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dialogs.prompts import ConfirmDialog
+from tui.app.i18n import term
 from tui.app.screens.plugin_screen import PluginScreen
 from tui.app.screens.tool_form import ToolFormScreen
 from tui.app.widgets.approval_card import ApprovalCard
@@ -319,7 +320,7 @@ async def test_the_approval_card_focuses_deny_for_money_and_public(
 async def test_loosening_money_to_allow_asks_first_and_cancel_keeps_it(app: PkuHarnessApp) -> None:
     async with app.run_test(size=(120, 45)) as pilot:
         await wait_for_widgets(pilot, app)
-        await show(pilot, app, "settings")
+        await open_settings_section(pilot, app, "permissions")
         table = app.query_one("#permissions", DataTable)
         table.focus()
         row = sorted(app.runtime.registry.plugins).index("wallet")
@@ -333,11 +334,13 @@ async def test_loosening_money_to_allow_asks_first_and_cancel_keeps_it(app: PkuH
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, ConfirmDialog))
-        assert str(table.get_cell_at(table.cursor_coordinate)) == "deny"
+        assert str(table.get_cell_at(table.cursor_coordinate)) == term(
+            "deny", app.locale
+        )  # the cell speaks the UI language
         assert app.runtime.grants.chosen() == {("wallet", "money"): "deny"}
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
         await pilot.press("y")
         await until(pilot, lambda: not isinstance(app.screen, ConfirmDialog))
-        assert str(table.get_cell_at(table.cursor_coordinate)) == "allow"
+        assert str(table.get_cell_at(table.cursor_coordinate)) == term("allow", app.locale)
         assert app.runtime.grants.chosen() == {("wallet", "money"): "allow"}

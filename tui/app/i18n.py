@@ -452,7 +452,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # --- one language at a time: keys, Textual's own texts (issue 16.7) ---------------------------------------
     "key_help": {"zh": "帮助", "en": "Help"},
     "key_back": {"zh": "返回", "en": "Back"},
-    "key_stop": {"zh": "停止", "en": "Stop"},
+    "key_stop": {"zh": "停止 / 离开", "en": "Stop / leave"},
     "key_new": {"zh": "新对话", "en": "New"},
     "key_retry": {"zh": "重试", "en": "Retry"},
     "key_export": {"zh": "导出", "en": "Export"},
@@ -524,6 +524,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "working_tool": {"zh": "正在运行「{tool}」… {seconds} 秒", "en": "Running {tool}… {seconds} s"},
     # --- the chat input (issue 16.9) ---
     "key_newline": {"zh": "换行", "en": "New line"},
+    "key_enter_section": {"zh": "进入", "en": "Enter"},
+    "key_to_sections": {"zh": "返回分区", "en": "Sections"},
+    "key_reload": {"zh": "重新载入", "en": "Reload"},
 }
 
 

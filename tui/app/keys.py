@@ -21,6 +21,7 @@ from textual.binding import ActiveBinding, Binding
 from textual.command import CommandPalette
 from textual.screen import Screen
 
+from tui.app.dialogs.base import OnceScreen
 from tui.app.i18n import STRINGS, t
 from tui.app.textual_zh import TEXTUAL_ZH
 from widgets_render.safe_text import clean
@@ -64,7 +65,7 @@ class LocalBindings(_ScreenBase):
         }
 
 
-class LocalScreen(LocalBindings, Screen[Any]):
+class LocalScreen(LocalBindings, OnceScreen[Any]):
     """The app's default screen (the tabs): its keys in the app's locale."""
 
 

@@ -25,7 +25,7 @@ TABS = ("home", "assistant", "plugins", "settings")
 
 #: Where the focus lands on a tab opened by key or palette (None: the pane's first focusable widget). The
 #: plugins tab skips its link box: a focused text field would take the digits, and the next `1` would type.
-LANDING = {"home": "WidgetFrame", "assistant": "#chat-input", "plugins": "#screens", "settings": None}
+LANDING = {"home": "WidgetFrame", "assistant": "#chat-input", "plugins": "#screens", "settings": "#settings-sections"}
 
 
 def show_tab(app: App[Any], tab: str) -> bool:
@@ -38,8 +38,7 @@ def show_tab(app: App[Any], tab: str) -> bool:
     above = app.screen_stack[1:]
     if any(s.is_modal and not isinstance(s, CommandPalette) for s in above):
         return False
-    if above:
-        shell.pop_until_active()
+    close_pages(app, shell)
     tabs = shell.query_one(TabbedContent)
     if tabs.active == tab and above:
         return True  # back on the tab the page was opened from: the focus the student left there returns
@@ -47,6 +46,25 @@ def show_tab(app: App[Any], tab: str) -> bool:
     tabs.active = tab
     shell.call_after_refresh(focus_landing, shell, tab)
     return True
+
+
+def close_pages(app: App[Any], shell: Screen[Any]) -> None:
+    """Close the pages over the shell now, the top one first, each looked at at the moment it closes.
+
+    Not Textual's `pop_until_active`: it lists the screens above and dismisses them later, and `Screen.dismiss`
+    pops whatever is on top *then*. Keys queued behind the tab key (Enter, Escape, Ctrl+P) had meanwhile closed
+    a listed screen or opened another, so the late dismisses closed the wrong screen — and, once only the shell
+    was left, asked Textual to pop the last screen (`ScreenStackError`, the app ended). Here only the screen on
+    top is closed, only while it is above the shell; one that does not leave the stack stops the loop.
+    """
+    while True:
+        stack = app.screen_stack
+        top = stack[-1]
+        if len(stack) < 2 or top is shell or (top.is_modal and not isinstance(top, CommandPalette)):
+            return
+        top.dismiss()  # on top: its own dismiss (an `AnswerOnce` answers once, a pending answer included)
+        if top in app.screen_stack:
+            return  # it did not close (an answer already on its way): popping again would close another screen
 
 
 def landing(shell: Screen[Any], tab: str) -> Widget | None:

@@ -35,7 +35,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
     """Shows widgets at one size with their problems; polls the files once a second."""
 
     CSS_PATH = Path(__file__).with_name("preview.tcss")
-    BINDINGS: ClassVar[list[BindingType]] = [("q", "quit", "退出 Quit"), ("r", "reload", "重新载入 Reload")]
+    BINDINGS: ClassVar[list[BindingType]] = [("q", "quit", "quit"), ("r", "reload", "key_reload")]
     #: Below 100 columns the problems go under the widgets (a medium widget is 62 wide, problems need ~30).
     HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] | None = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012
 

@@ -65,7 +65,7 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         # One field a line, each select the dialog's full width (beside an input they were squeezed to one cell).
         loc = self.locale
         with Vertical():
-            yield Static(self._title("changed"), markup=False, classes="title", id="check-heading")
+            yield Static(plain(self._title("changed")), markup=False, classes="title", id="check-heading")
             yield Static(plain(f"{self.tool.title} ({self.tool.id}) {json.dumps(self.args, ensure_ascii=False)}"),
                          markup=False, classes="muted")  # fmt: skip
             yield Input(clean(self.tool.title), placeholder=t("check_title", loc), id="check-title")
@@ -98,7 +98,7 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         when = str(self.query_one("#check-when", Select).value)
         self.query_one("#check-custom", Input).set_class(not custom, "-hidden")
         self.query_one("#check-condition", Input).set_class(when != "expr", "-hidden")
-        self.query_one("#check-heading", Static).update(self._title(when))
+        self.query_one("#check-heading", Static).update(plain(self._title(when)))
         if event.select.id == "check-schedule" and custom:
             self.query_one("#check-custom", Input).focus()
         if event.select.id == "check-when" and when == "expr":

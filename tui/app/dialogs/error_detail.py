@@ -45,7 +45,9 @@ class ErrorDetailDialog(LocalBindings, Dialog[None]):
         with Vertical():
             yield Static(t("error_detail_title", self.locale), markup=False, classes="title")
             yield Static(plain(self.summary), markup=False, id="error-detail-summary")
-            yield TextArea(self.detail, read_only=True, soft_wrap=True, show_line_numbers=False, id="error-detail")
+            yield TextArea(
+                clean(self.detail), read_only=True, soft_wrap=True, show_line_numbers=False, id="error-detail"
+            )
             with Horizontal():
                 yield Button(t("error_copy", self.locale), id="error-copy")
                 yield Button(t("close", self.locale), id="error-close", variant="primary")

@@ -307,9 +307,9 @@ class ChatPane(Vertical):
     # -- controls --------------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Esc is shown dimmed while nothing runs (the footer then says it has nothing to stop)."""
+        """Esc stops a reply, or leaves the text box (then 1–4 switch tabs); dimmed when it would do neither."""
         if action == "cancel":
-            return True if self.running else None
+            return True if self.running or isinstance(self.app.focused, ChatInput) else None
         return True
 
     def action_cancel(self) -> None:

@@ -55,7 +55,7 @@ NARROW_BELOW = 100
 class SectionList(OptionList):
     """The section list: ↑/↓ choose (the content follows), Enter or → goes into the section."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("right", "select", "进入 Enter", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("right", "select", "key_enter_section", show=False)]
 
 
 class Section(VerticalScroll, can_focus=False):
@@ -78,7 +78,7 @@ class SettingsPage(Horizontal):
     SettingsPage #settings-content { width: 1fr; height: 1fr; }
     SettingsPage .settings-section { height: 1fr; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "to_sections", "返回分区 Sections", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "to_sections", "key_to_sections", show=False)]
 
     def __init__(
         self, app: HarnessApp, admin: PluginAdmin, data_dir: Path, set_language: Callable[[str], Awaitable[None]]
