@@ -20,6 +20,7 @@ from tui.app.i18n import term
 from tui.app.screens.plugin_screen import PluginScreen
 from tui.app.screens.tool_form import ToolFormScreen
 from tui.app.widgets.approval_card import ApprovalCard
+from tui.app.widgets.chat_input import ChatInput
 from tui.runtime.gate import ApprovalRequest
 from widgets_render.textual_render import GenButton, WidgetFrame
 
@@ -264,7 +265,7 @@ async def test_the_focus_lands_on_the_first_widget_the_chat_input_and_a_forms_fi
         await pilot.press("2")
         await until(pilot, lambda: app.focused is app.query_one("#chat-input"))
         await pilot.press("1")  # in the box a digit types…
-        assert app.query_one("#chat-input", Input).value == "1" and active(app) == "assistant"
+        assert app.query_one("#chat-input", ChatInput).text == "1" and active(app) == "assistant"
         await pilot.press("escape", "1")  # …and Esc leaves the box for the tab bar
         await until(pilot, lambda: isinstance(app.focused, WidgetFrame))
         app.open_screen("classrooms", "search")

@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import ActiveBinding, Binding
-from textual.command import CommandPalette
 from textual.screen import Screen
 
-from tui.app.dialogs.base import OnceScreen
+from tui.app.dialogs.base import CommandPalette, OnceScreen
 from tui.app.i18n import STRINGS, t
 from tui.app.textual_zh import TEXTUAL_ZH
 from widgets_render.safe_text import clean
