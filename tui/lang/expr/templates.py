@@ -53,6 +53,14 @@ def parse_template(text: str) -> ast.Node:
     return ast.Template(0, n, quasis, exprs, False)
 
 
+def _parse(text: str) -> ast.Node:
+    """The template's tree; a parse error carries `text` as its source (for the position)."""
+    try:
+        return parse_template(text)
+    except LangError as e:
+        raise e.with_source(text) from None
+
+
 def compile_template(text: str) -> Expression:
     """Compile a template once (cached by its text).
 
@@ -62,10 +70,7 @@ def compile_template(text: str) -> Expression:
     hit = cached("t", text)
     if hit is not None:
         return hit
-    try:
-        tree = parse_template(text)
-    except LangError as e:
-        raise e.with_source(text) from None
+    tree = _parse(text)
     return store("t", text, tree)
 
 
@@ -87,10 +92,7 @@ def compile_text_template(text: str) -> Expression:
     hit = cached("n", text)
     if hit is not None:
         return hit
-    try:
-        tree = parse_template(text)
-    except LangError as e:
-        raise e.with_source(text) from None
+    tree = _parse(text)
     if not isinstance(tree, ast.Template):  # one `${expr}` alone: still text
         tree = ast.Template(0, len(text), ["", ""], [tree], False)
     blank: list[ast.Node] = [ast.Logical(e.pos, e.end, "??", e, ast.Literal(e.pos, e.end, "")) for e in tree.exprs]
