@@ -9,12 +9,14 @@ label is composed showing it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from rich.console import RenderableType
 from textual.app import ComposeResult
 from textual.widgets import Select
 from textual.widgets._select import NonSelectableStatic, NoSelection, SelectCurrent, SelectOverlay
+
+from widgets_render.steady_options import page_ready
 
 
 class _SteadyCurrent(SelectCurrent):
@@ -35,12 +37,21 @@ class _SteadyCurrent(SelectCurrent):
         yield NonSelectableStatic("▲", classes="arrow up-arrow")
 
 
+class _SteadyOverlay(SelectOverlay):
+    """The select's option list: a page key that comes before the list is laid out is ignored (the key masher:
+    a select opened and PgDn in one burst ended the app with `KeyError: 0`; `widgets_render.steady_options`)."""
+
+    def _move_page(self, direction: Literal[-1, 1]) -> None:
+        if page_ready(self):
+            super()._move_page(direction)
+
+
 class SteadySelect(Select[Any]):
-    """`Select` whose first value never races its own label (see the module's docstring)."""
+    """`Select` whose first value never races its own label, nor its list's page keys (see the module)."""
 
     def compose(self) -> ComposeResult:
         yield _SteadyCurrent(self.prompt)
-        yield SelectOverlay(type_to_search=self._type_to_search).data_bind(compact=Select.compact)
+        yield _SteadyOverlay(type_to_search=self._type_to_search).data_bind(compact=Select.compact)
 
 
 __all__ = ["SteadySelect"]

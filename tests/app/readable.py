@@ -72,8 +72,11 @@ def runs(app: Any) -> list[Run]:
     """Every segment of the current screen that holds text. Behind a dialog the screen is dimmed on purpose
     (a backdrop, not meant to be read while the dialog asks): WCAG exempts such incidental text, so only the
     dialog itself is drawn and checked."""
-    behind = [] if isinstance(app.screen, ModalScreen) else app._background_screens
-    update = app.screen._compositor.render_update(full=True, screen_stack=behind, simplify=True)
+    modal = isinstance(app.screen, ModalScreen)
+    # The backdrop is blended into the dialog screen's own cached lines, so rendering without the screens below
+    # still shows them: keep only the cells inside the dialog's own widgets.
+    inside = [child.region for child in app.screen.children if child.display] if modal else []
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens, simplify=True)
     background = app.current_theme.background or "#000000"
     foreground = app.current_theme.foreground or "#ffffff"
     default_bg = _rgb(Color.parse(background), (0, 0, 0))
@@ -93,7 +96,8 @@ def runs(app: Any) -> list[Run]:
                         fg, bg = bg, fg
                     if style.dim:  # a terminal draws dim text about half way to the background
                         fg = tuple((f + b) // 2 for f, b in zip(fg, bg, strict=True))  # type: ignore[assignment]
-                    out.append(Run(x, y, text, fg, bg, bool(style.bold)))
+                    if not modal or any(r.contains(x, y) for r in inside):
+                        out.append(Run(x, y, text, fg, bg, bool(style.bold)))
                 x += width
     return out
 

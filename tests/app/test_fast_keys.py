@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from textual.screen import ModalScreen
@@ -211,3 +211,71 @@ async def test_page_down_on_a_list_not_laid_out_yet_is_ignored() -> None:
         await pilot.pause()
         options.action_page_down()
         assert app._exception is None and options.highlighted == 0
+
+
+@pytest.mark.parametrize("steady", [True, False])
+async def test_page_down_in_a_select_opened_a_moment_ago_is_ignored(steady: bool) -> None:
+    """Found by the key masher (seed 0): a select opened and PgDn in one burst raised KeyError: 0 in its list."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Select
+    from textual.widgets._select import SelectOverlay
+
+    from widgets_render.steady_select import SteadySelect
+
+    kind = SteadySelect if steady else Select
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield kind([("a", 1), ("b", 2), ("c", 3)], value=1, allow_blank=False)
+
+    app = Host()
+    async with app.run_test(size=(40, 10)) as pilot:
+        overlay = app.query_one(SelectOverlay)
+        overlay.highlighted = 0
+        overlay._line_cache.clear()  # the state of the list before its first layout
+        await pilot.pause()
+        if steady:
+            overlay.action_page_down()
+            assert app._exception is None and overlay.highlighted == 0
+        else:  # the plain Textual select: the crash this guards against
+            with pytest.raises(KeyError):
+                overlay.action_page_down()
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+async def test_a_focus_given_to_a_widget_being_removed_does_not_kill_the_keys(guarded: bool) -> None:
+    """Found by the key masher: `1` landed the focus on a dashboard frame that a refill was replacing; the focus
+    stayed on a widget outside the app, and every app key (`1`–`4`) went dead."""
+    from textual.app import App
+    from textual.binding import Binding, BindingType
+    from textual.screen import Screen
+    from textual.widgets import Button
+
+    from tui.app.dialogs.base import OnceScreen
+
+    kind = OnceScreen if guarded else Screen
+
+    class Shell(kind):  # type: ignore[misc, valid-type]
+        def compose(self) -> Any:
+            yield Button("old", id="old")
+            yield Button("other", id="other")
+
+    class Host(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [Binding("3", "bell", "three")]
+
+        def get_default_screen(self) -> Screen[Any]:
+            return Shell()
+
+    app = Host()
+    async with app.run_test(size=(40, 10)) as pilot:
+        old = app.query_one("#old", Button)
+        app.set_focus(None)
+        removal = old.remove()  # the removal has started (Textual moved the focus off it already)
+        app.screen.set_focus(old)  # and a late landing focuses it
+        await removal
+        await pilot.pause()
+        if guarded:
+            assert app.focused is None or app.focused.is_attached
+            assert "3" in app.active_bindings
+        else:
+            assert app.focused is old and not old.is_attached and "3" not in app.active_bindings

@@ -17,11 +17,12 @@ from typing import Any
 
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable
+from textual.widgets import DataTable, TabbedContent
 
 from tests.app.helpers import settle
 from tests.app.test_app import NOW, wait_for_widgets
 from tui.app.app import PkuHarnessApp, make_app
+from tui.app.navigation import TABS
 from widgets_render.textual_render import WidgetFrame
 
 LONG = os.environ.get("TOUR_SCALE") == "long"
@@ -53,6 +54,9 @@ async def tour(pilot: Any, app: PkuHarnessApp) -> int:
     for key in "12341":
         await pilot.press(key)
         await settle(pilot, app, 1)
+        assert app.query_one(TabbedContent).active == TABS[int(key) - 1], f"{key} did not reach its tab"
+        if key == "2":
+            await pilot.press("escape")  # 助手 focuses its input; Esc leaves the box so the next digit is a tab key
     for frame in list(app.query(WidgetFrame)):
         if opened >= WIDGET_SCREENS:
             break

@@ -72,8 +72,7 @@ def landing(shell: Screen[Any], tab: str) -> Widget | None:
     pane = shell.query_one(f"TabPane#{tab}", TabPane)
     selector = LANDING.get(tab)
     if selector is not None:
-        found = pane.query(selector)
-        target = found.first() if found else None
+        target = next((w for w in pane.query(selector) if not getattr(w, "_pruning", False)), None)
         if target is not None and target.focusable:
             return target
     # The pane's own scroll container is focusable too, but a student lands on its first control.

@@ -35,6 +35,11 @@ def _nothing() -> AwaitComplete:
     return AwaitComplete.nothing()  # type: ignore[no-untyped-call, no-any-return]
 
 
+def _focusable_now(widget: Any) -> bool:
+    """`widget` is in the app and not on its way out (Textual marks a widget `_pruning` as its removal starts)."""
+    return bool(widget.is_attached) and not getattr(widget, "_pruning", False)
+
+
 class AnswerOnce(_Screen):
     """Mixed into a screen (before the Textual screen class): `dismiss` is idempotent, the first answer counts."""
 
@@ -63,6 +68,15 @@ class AnswerOnce(_Screen):
             return _nothing()
         self._answered = True
         return super().dismiss(result)
+
+    def set_focus(self, widget: Any, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        """Focus `widget`, unless it is being removed: Textual moves the focus off a widget when its removal
+        starts, so a focus given to it during the removal (a tab landing on a dashboard frame that a refill is
+        replacing) would stay on a node outside the app — and with it every key of the app (`1`–`4`) went dead,
+        since keys are looked up from the focused widget up to the app. Found by the key masher."""
+        if widget is not None and not _focusable_now(widget):
+            widget = self.focused if self.focused is not None and _focusable_now(self.focused) else None
+        super().set_focus(widget, scroll_visible, from_app_focus)  # type: ignore[misc]
 
     def on_screen_resume(self) -> None:
         """Back on top: give an answer that came while covered. (Textual calls this beside a subclass's own.)"""

@@ -4,6 +4,7 @@ its actions run as the `user` caller through the runtime's one gate.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any, ClassVar
@@ -128,6 +129,7 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         (its sentence is also `state.error`)."""
         self.invalid: set[str] = set()
         self.last_refresh = 0.0
+        self._body_lock = asyncio.Lock()
 
     def _params(self, given: dict[str, Any]) -> dict[str, Any]:
         declared = self.spec.get("params") if isinstance(self.spec, dict) else None
@@ -247,7 +249,16 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         self.sources[alias], self.meta[alias] = None, {"error": card.summary, "stale": False}
 
     async def show_body(self) -> None:
-        """Resolve the spec against the current sources and state, and mount it in place of the old body."""
+        """Resolve the spec against the current sources and state, and mount it in place of the old body.
+
+        One rebuild at a time: a rebuild waits on a thread (the templates) and on removing the old body, and two
+        that overlapped (a tool's `pending` state, then its result) read the focus while the other had taken the
+        body away, so where the focus ended up depended on the machine's load."""
+        async with self._body_lock:
+            await self.build_body()
+
+    async def build_body(self) -> None:
+        """One rebuild of the body (`show_body` runs these one at a time)."""
         evaluator = LangEvaluator(self.now, self.locale)
         names = self.names(evaluator)  # a snapshot of state and sources, taken here: workers change them
         # Templates are plugin code: evaluated in a thread, so a slow one never holds up the app's keys.
@@ -277,22 +288,33 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
                 widget.add_class("-invalid")
         self.refocus(body, was)
 
-    def focus_place(self, body: Widget) -> int | None:
-        """Where in the body the focus is, as a place in its focus order (the body is rebuilt on each change)."""
-        chain = [w for w in self.focus_chain if body in w.ancestors]
-        return chain.index(self.focused) if self.focused in chain else None
+    def focus_place(self, body: Widget) -> tuple[str, int] | None:
+        """Which widget of the body has the focus, as its name (a form field's, a button's label) and how many
+        widgets of that name come before it: the body is rebuilt on each change, so the place is found again in
+        the new body by name, not by its position in the focus chain (a result table above shifts that)."""
+        focused = self.focused
+        if focused is None or body not in focused.ancestors:
+            return None
+        same = [w for w in _focusables(body) if _focus_name(w) == _focus_name(focused)]
+        return (_focus_name(focused), same.index(focused)) if focused in same else None
 
-    def refocus(self, body: Widget, place: int | None) -> None:
-        """The focus back at its place in the rebuilt body; on a first show, the first form field (else the first
-        thing that takes the focus), so the student can type or press Enter at once."""
-        chain = [w for w in self.focus_chain if body in w.ancestors]
-        if not chain:
+    def refocus(self, body: Widget, place: tuple[str, int] | None) -> None:
+        """The focus back on the same widget of the rebuilt body; on a first show (or when it has gone), the
+        first form field, else the first thing that takes the focus, so the student can type or press Enter.
+
+        The widgets just mounted are not laid out yet (not all of them in Textual's focus chain), so they are
+        read from the body itself, in their order."""
+        candidates = _focusables(body)
+        if not candidates:
             return
         if place is not None:
-            self.set_focus(chain[min(place, len(chain) - 1)], scroll_visible=False)
-        elif self.focused is None or body not in self.focused.ancestors:
-            fields = [w for w in chain if w.has_class("gen-input")]
-            self.set_focus((fields or chain)[0], scroll_visible=False)
+            same = [w for w in candidates if _focus_name(w) == place[0]]
+            if same:
+                self.set_focus(same[min(place[1], len(same) - 1)], scroll_visible=False)
+                return
+        if self.focused is None or body not in self.focused.ancestors:
+            fields = [w for w in candidates if w.has_class("gen-input")]
+            self.set_focus((fields or candidates)[0], scroll_visible=False)
 
     # -- actions ------------------------------------------------------------------------------------------
 
@@ -517,3 +539,14 @@ def open_from_widget(frame: WidgetFrame, runtime: Runtime, plugin_id: str, local
 
 
 __all__ = ["PluginScreen", "evaluate_tree", "open_from_widget", "pick_text"]
+
+
+def _focusables(body: Widget) -> list[Widget]:
+    """The widgets in `body` that can take the focus, in document order."""
+    return [w for w in body.query("*") if w.focusable]
+
+
+def _focus_name(widget: Widget) -> str:
+    """What identifies a widget across rebuilds of a screen's body: its field name, id, or type and label."""
+    label = getattr(widget, "label", "")
+    return widget.name or widget.id or f"{type(widget).__name__}:{label}"

@@ -58,8 +58,8 @@ class ToolFormScreen(PluginScreen):
             self.last_input = {k: v for k, v in payload.items() if k not in ("code", "method")}
         return result
 
-    async def show_body(self) -> None:
-        await super().show_body()
+    async def build_body(self) -> None:
+        await super().build_body()
         result = (self.state or {}).get("result")
         if result is None:
             return

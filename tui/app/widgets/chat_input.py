@@ -45,6 +45,7 @@ class ChatInput(TextArea):
 
     DEFAULT_CSS = f"""
     ChatInput {{ height: auto; max-height: {MAX_LINES + 2}; }}
+    ChatInput > .text-area--placeholder {{ color: $text-muted; }}
     """
     # Enter and the new-line keys are acted on in `_on_key`, in the box's own queue of keys: a binding runs
     # elsewhere (a priority one as the key arrives, others once it has bubbled up to the app), out of order with
