@@ -34,7 +34,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "IAAA 对{what}返回了 HTTP {status}；请稍后再试",
         "en": "IAAA answered HTTP {status} to {what}; try again later",
     },
-    "iaaa_not_json": {"zh": "IAAA 对{what}的回答不是 JSON", "en": "IAAA answered {what} with something that is not JSON"},
+    "iaaa_not_json": {
+        "zh": "IAAA 对{what}的回答不是 JSON",
+        "en": "IAAA answered {what} with something that is not JSON",
+    },
     "iaaa_unexpected": {"zh": "IAAA 对{what}的回答不对劲", "en": "IAAA answered {what} with something unexpected"},
     "iaaa_what_key": {"zh": "获取公钥的请求", "en": "the public-key request"},
     "iaaa_what_login": {"zh": "登录请求", "en": "the login"},

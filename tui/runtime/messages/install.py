@@ -94,7 +94,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{what}：服务器重定向到了无效的网址（{error}）",
         "en": "{what}: the server redirected to an invalid URL ({error})",
     },
-    "http_failed": {"zh": "{what}：获取失败（{kind}: {error}）", "en": "{what}: could not be fetched ({kind}: {error})"},
+    "http_failed": {
+        "zh": "{what}：获取失败（{kind}: {error}）",
+        "en": "{what}: could not be fetched ({kind}: {error})",
+    },
     "http_redirects": {"zh": "{what}：重定向超过 {count} 次", "en": "{what}: more than {count} redirects"},
     "http_compressed": {
         "zh": "{what}：服务器发来了 {encoding} 压缩的内容；插件只接受不压缩的内容",
@@ -131,7 +134,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{what}：GitHub API 的回答超过了 {kb} KB",
         "en": "{what}: the GitHub API's answer is over {kb} KB",
     },
-    "fetch_api_status": {"zh": "{what}：GitHub API 返回 HTTP {status}", "en": "{what}: the GitHub API answered HTTP {status}"},
+    "fetch_api_status": {
+        "zh": "{what}：GitHub API 返回 HTTP {status}",
+        "en": "{what}: the GitHub API answered HTTP {status}",
+    },
     "fetch_what_repo": {"zh": "仓库", "en": "the repository"},
     "fetch_what_ref": {"zh": "引用 {ref}", "en": "ref {ref}"},
     "fetch_what_branch": {"zh": "分支 {name}", "en": "branch {name}"},
