@@ -50,4 +50,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "you declined: {reason} (do not try this call again)",
     },
     "stopped_early": {"zh": "结束前被停止了", "en": "stopped before it ended"},
+    # -- what an unattended run may send where (flows) --------------------------------------------------
+    "flow_cross_plugin": {
+        "zh": "定时任务不能把模型写的文字（{shown}）放进另一个插件的网络请求：这个任务里已经有 {others} 的结果，"
+        "而 {tool}（{plugin}）会发送请求",
+        "en": "a scheduled task may not pass text the model wrote ({shown}) into a network request of another "
+        "plugin: results of {others} are in this task, and {tool} ({plugin}) sends requests",
+    },
 }
