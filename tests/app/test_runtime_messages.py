@@ -55,6 +55,9 @@ async def test_a_failed_install_and_a_failed_login_speak_the_apps_language(tmp_p
         screen.query_one("#login-user", Input).value = "2100012345"
         screen.query_one("#login-password", Input).value = "correct horse"
         screen.query_one("#login-go", Button).press()
-        shown = lambda: str(screen.query_one("#login-error", Static).render())  # noqa: E731
+
+        def shown() -> str:
+            return str(screen.query_one("#login-error", Static).render())
+
         await until(pilot, lambda: SAID[locale]["login"] in shown(), 10)
         assert shown() == SAID[locale]["login"]

@@ -151,7 +151,7 @@ def imitations(manifest: Manifest) -> list[str]:
     if english is not None and english.name:
         fields.append(("i18n.en.name", english.name, False))
     fields.append(("author", manifest.author, True))
-    out = []
+    out: list[str] = []
     for field, value, is_author in fields:
         what = imitation(value, is_author)
         if what:
