@@ -75,14 +75,15 @@ async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
         await open_settings_section(pilot, app, "checks")
         table = app.query_one("#checks", DataTable)
         row = [str(c) for c in table.get_row_at(0)]
-        assert row[0] == "记住" and row[1] == "every 1h" and "scheduled runs may only read" in row[4]
+        assert row[0] == "记住" and row[1] == "every 1h" and "定时运行只能读取" in row[4]  # the gate's refusal, said
+        assert "scheduled runs may only read" in checks.runs(check.id)[0].detail  # what the CLI and the model read
         table.focus()
         await pilot.press("enter")
         await until(pilot, lambda: app.screen.query("OptionList"))
         await pilot.press("down", "enter")  # 运行记录
         await until(pilot, lambda: isinstance(app.screen, RunLogDialog))
         log = app.screen.query_one("#run-log", DataTable)
-        assert str(log.get_row_at(0)[2]) == "被拒绝"
+        assert str(log.get_row_at(0)[2]) == "被拒绝" and "定时运行只能读取" in str(log.get_row_at(0)[3])
 
 
 async def test_an_assistant_tasks_notification_opens_its_conversation(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ async def test_cancel_installs_nothing_and_a_bad_link_says_why(tmp_path: Path, g
         await pilot.press("enter")
         await settle(pilot, app)
         messages = [n.message for n in app._notifications]
-        assert any(m.startswith("无法安装") and "https only" in m for m in messages)
+        assert any(m.startswith("无法安装：") and "插件只能通过 https 获取" in m for m in messages)
 
 
 async def test_a_wider_update_waits_for_approval_then_rollback_and_uninstall(

@@ -147,7 +147,9 @@ class PkuHarnessApp(HarnessApp):
 
     def notice_arrived(self, notice: Notice) -> None:
         """A check notified: a toast now, and the unread count in the header."""
-        self.notify(clean(notice.message)[:300], title=one_line(notice.title), timeout=8, markup=False)
+        self.notify(
+            clean(say(notice.message, self.locale))[:300], title=one_line(notice.title), timeout=8, markup=False
+        )
         self.show_unread()
 
     def show_unread(self) -> None:

@@ -203,7 +203,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "paste_link": {"zh": "https://github.com/…", "en": "https://github.com/…"},
     "fetching": {"zh": "正在获取并校验插件…", "en": "Fetching and checking the plugin…"},
-    "install_failed": {"zh": "无法安装", "en": "Cannot install"},
+    "install_failed": {"zh": "无法安装：{error}", "en": "Cannot install: {error}"},
     "not_installed": {"zh": "没有安装", "en": "Not installed"},
     "installed": {"zh": "已安装 {name} {version}", "en": "Installed {name} {version}"},
     "updated_to": {"zh": "{name} 已更新到 {version}", "en": "{name} updated to {version}"},
@@ -279,6 +279,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "logout": {"zh": "退出登录", "en": "Log out"},
     "login_fill": {"zh": "请填写学号和密码", "en": "Enter your id and password"},
     "logging_in": {"zh": "正在登录…", "en": "Logging in…"},
+    "otp_needed_because": {
+        "zh": "这个账号开启了手机令牌：请填写令牌上的 6 位验证码（{error}）",
+        "en": "This account uses the mobile token: enter its 6-digit code ({error})",
+    },
     "otp_needed": {
         "zh": "这个账号开启了手机令牌：请填写令牌上的 6 位验证码",
         "en": "This account uses the mobile token: enter its 6-digit code",

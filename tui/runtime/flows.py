@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from tui.runtime.message import Message
+
 #: Longest model-written value quoted in a refusal (the rest is data, not needed to understand it).
 QUOTE_CHARS = 40
 
@@ -122,7 +124,4 @@ def cross_plugin_refusal(
     if not written:
         return None
     shown = ", ".join(repr(str(v)[:QUOTE_CHARS]) for v in written[:3])
-    return (
-        f"a scheduled task may not pass text the model wrote ({shown}) into a network request of another plugin: "
-        f"results of {', '.join(others)} are in this task, and {tool_id} ({plugin_id}) sends requests"
-    )
+    return Message("flow_cross_plugin", shown=shown, others=", ".join(others), tool=tool_id, plugin=plugin_id)

@@ -22,6 +22,7 @@ from tui.lang.documents.validator import validate
 from tui.runtime.audit import now_ms
 from tui.runtime.installs import InstallRecord, Installs, Version
 from tui.runtime.links import LinkError, parse_link
+from tui.runtime.message import Message, message_of
 from tui.runtime.official_mark import imitations
 from tui.runtime.permissions import EFFECTS, Mode
 from tui.runtime.plugin_fetch import Endpoints, Fetched, FetchError, PluginFetcher
@@ -89,18 +90,15 @@ class Installer:
             link = parse_link(link_text, cwd)
             fetched = self.fetcher.fetch(link)
         except (LinkError, FetchError) as e:
-            raise InstallError(str(e), getattr(e, "problems", None)) from None
+            raise InstallError(message_of(e), getattr(e, "problems", None)) from None
         pid = fetched.plugin.manifest.id
         if pid in RESERVED_IDS or pid in self.runtime.builtin_ids:
-            raise InstallError(f"{pid!r} is the id of a plugin built into the app; a plugin cannot replace it")
+            raise InstallError(Message("install_builtin_id", id=pid))
         existing = self.installs.get(pid)
         if existing is not None:
-            raise InstallError(
-                f"{pid!r} is already installed (from {existing.source}); update it with `plugins update {pid}` "
-                "or remove it first"
-            )
+            raise InstallError(Message("install_already", id=pid, source=existing.source))
         if pid in self.runtime.registry.plugins:
-            raise InstallError(f"{pid!r} is already loaded (an author's folder given with --with)")
+            raise InstallError(Message("install_loaded", id=pid))
         if not fetched.official:
             refuse_imitation(fetched)
         review = install_review(
@@ -113,7 +111,7 @@ class Installer:
         f = prepared.fetched
         pid = f.plugin.manifest.id
         if self.installs.get(pid) is not None:
-            raise InstallError(f"{pid!r} was installed meanwhile")
+            raise InstallError(Message("install_meanwhile", id=pid))
         digest = f.content_hash
         folder = self.installs.write_version(pid, f.files, digest)
         record = InstallRecord(
@@ -164,34 +162,43 @@ class Installer:
         try:
             fetched = self.fetcher.fetch(parse_link(record.source))
         except (LinkError, FetchError) as e:
-            return UpdateOutcome(plugin_id, "error", f"{plugin_id}: update check failed: {e}")
+            return UpdateOutcome(plugin_id, "error", Message("update_check_failed", id=plugin_id, error=message_of(e)))
         if fetched.plugin.manifest.id != plugin_id:
-            return UpdateOutcome(plugin_id, "error", f"{record.source} now holds plugin {fetched.plugin.manifest.id!r}")
+            return UpdateOutcome(
+                plugin_id,
+                "error",
+                Message("update_other_plugin", source=record.source, other=fetched.plugin.manifest.id),
+            )
         if record.official and not fetched.official:
             return UpdateOutcome(
                 plugin_id,
                 "error",
-                f"{plugin_id}: {record.source} no longer resolves to a branch, a tag or a default-branch commit of "
-                "the official repository; not updated",
+                Message("update_not_official", id=plugin_id, source=record.source),
             )
         if not record.official:
             try:
                 refuse_imitation(fetched)
             except InstallError as e:
-                return UpdateOutcome(plugin_id, "error", f"{plugin_id}: not updated: {e}")
+                return UpdateOutcome(plugin_id, "error", Message("update_refused", id=plugin_id, error=message_of(e)))
         digest = fetched.content_hash
         if digest == record.current.hash:
-            return UpdateOutcome(plugin_id, "same", f"{plugin_id} {record.current.version} is up to date")
+            return UpdateOutcome(
+                plugin_id, "same", Message("update_same", id=plugin_id, version=record.current.version)
+            )
         version = fetched.plugin.manifest.version
         review = update_review(self.current_plugin(plugin_id), fetched.plugin, record.official)
         if digest == record.declined_hash:
-            return UpdateOutcome(plugin_id, "declined", f"{plugin_id} {version}: you kept the old version", review)
+            return UpdateOutcome(
+                plugin_id, "declined", Message("update_declined", id=plugin_id, version=version), review
+            )
         if record.pending is not None and digest == record.pending.hash:
             return UpdateOutcome(
-                plugin_id, "waiting", f"{plugin_id} {version} waits for your approval", review, version
+                plugin_id, "waiting", Message("update_waiting", id=plugin_id, version=version), review, version
             )
         if not apply:
-            return UpdateOutcome(plugin_id, "available", f"{plugin_id}: {version} is available", review, version)
+            return UpdateOutcome(
+                plugin_id, "available", Message("update_available", id=plugin_id, version=version), review, version
+            )
         folder = self.installs.write_version(plugin_id, fetched.files, digest)
         new = Version(version, str(folder), digest, fetched.commit)
         if review.needs_approval:
@@ -199,9 +206,13 @@ class Installer:
                 self.installs.set_pending(plugin_id, None)
             self.installs.set_pending(plugin_id, new)
             self.installs.sweep()
-            return UpdateOutcome(plugin_id, "paused", f"{plugin_id} {version} needs your approval", review, version)
+            return UpdateOutcome(
+                plugin_id, "paused", Message("update_paused", id=plugin_id, version=version), review, version
+            )
         self._switch(record, new)
-        return UpdateOutcome(plugin_id, "applied", f"{plugin_id} updated to {version}", review, version)
+        return UpdateOutcome(
+            plugin_id, "applied", Message("update_applied", id=plugin_id, version=version), review, version
+        )
 
     def pending_review(self, plugin_id: str) -> UpdateReview | None:
         """The review of a paused update, rebuilt from the staged files."""
@@ -215,17 +226,20 @@ class Installer:
         """Apply the paused update (the student agreed in the update-approval dialog)."""
         record = self._record(plugin_id)
         if record.pending is None:
-            raise InstallError(f"{plugin_id} has no update waiting for approval")
+            raise InstallError(Message("update_none_waiting", id=plugin_id))
         self._switch(record, record.pending)
         return UpdateOutcome(
-            plugin_id, "applied", f"{plugin_id} updated to {record.pending.version}", version=record.pending.version
+            plugin_id,
+            "applied",
+            Message("update_applied", id=plugin_id, version=record.pending.version),
+            version=record.pending.version,
         )
 
     def decline(self, plugin_id: str) -> None:
         """Keep the old version and remember the declined one."""
         record = self._record(plugin_id)
         if record.pending is None:
-            raise InstallError(f"{plugin_id} has no update waiting for approval")
+            raise InstallError(Message("update_none_waiting", id=plugin_id))
         self.installs.set_declined(plugin_id, record.pending.hash)
         self.installs.set_pending(plugin_id, None)
         self.installs.sweep()
@@ -235,7 +249,7 @@ class Installer:
         record = self._record(plugin_id)
         prev = record.previous
         if prev is None:
-            raise InstallError(f"{plugin_id} has no previous version to roll back to")
+            raise InstallError(Message("rollback_none", id=plugin_id))
         now = self._modes(plugin_id)
         self.runtime.load_installed(plugin_id, Path(prev.dir), record.official)  # validates before the switch
         self.installs.switch(plugin_id, Version(prev.version, prev.dir, prev.hash, prev.commit), None)
@@ -279,7 +293,7 @@ class Installer:
     def _record(self, plugin_id: str) -> InstallRecord:
         record = self.installs.get(plugin_id)
         if record is None:
-            raise InstallError(f"{plugin_id!r} is not an installed plugin (built-in plugins update with the app)")
+            raise InstallError(Message("install_not_installed", id=plugin_id))
         return record
 
 
@@ -298,15 +312,14 @@ def refuse_imitation(fetched: Fetched) -> None:
     """
     found = imitations(fetched.plugin.manifest)
     if found:
-        raise InstallError(
-            f"{fetched.link.text} is a community plugin, but {'; '.join(found)}: only plugins built into the app or "
-            f"from {OFFICIAL_REPO} carry the official mark, so this one is refused (its author can give it an id, "
-            "a name and an author of their own)"
-        )
+        said = found[-1]
+        for claim in reversed(found[:-1]):
+            said = Message("list_then", first=claim, rest=said)
+        raise InstallError(Message("install_imitation", link=fetched.link.text, found=said, repo=OFFICIAL_REPO))
 
 
 def _load(folder: Path) -> Plugin:
     plugin, problems = validate(DirectorySource(folder))
     if plugin is None:
-        raise InstallError(f"{folder} no longer validates", problems)
+        raise InstallError(Message("install_no_longer_valid", folder=str(folder)), problems)
     return plugin

@@ -23,20 +23,14 @@ from typing import Literal
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from tui.lang.documents.source import SourceError, check_path
+from tui.runtime.message import Message
 
 OFFICIAL_OWNER = "pkuinfo"
 OFFICIAL_REPO = "pku-harness-plugins"
 OFFICIAL_FOLDER = "plugins"
 MANIFEST = "PLUGIN.md"
 
-ACCEPTED_FORMS = (
-    "a GitHub folder (https://github.com/OWNER/REPO/tree/REF/PATH), "
-    "a GitHub repository (https://github.com/OWNER/REPO, PLUGIN.md at its root), "
-    "a GitHub file (https://github.com/OWNER/REPO/blob/REF/PATH/PLUGIN.md), "
-    "any https:// URL ending in /PLUGIN.md, "
-    "pkuharness://plugin?src=<one of those, URL-encoded>, "
-    "or a local plugin folder"
-)
+ACCEPTED_FORMS = Message("link_forms")
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
 
@@ -112,7 +106,7 @@ def parse_link(text: str, cwd: Path | None = None) -> PluginLink:
     """
     raw = text.strip()
     if not raw:
-        raise LinkError(f"empty link; give {ACCEPTED_FORMS}")
+        raise LinkError(Message("link_empty", forms=ACCEPTED_FORMS))
     if raw.lower().startswith("pkuharness:"):
         return _deep_link(raw, cwd)
     if "://" not in raw:
@@ -123,15 +117,15 @@ def parse_link(text: str, cwd: Path | None = None) -> PluginLink:
 def _deep_link(raw: str, cwd: Path | None) -> PluginLink:
     parts = urlsplit(raw)
     if parts.netloc.lower() != "plugin" or parts.path not in ("", "/"):
-        raise LinkError(f"a pkuharness:// link must be pkuharness://plugin?src=…; accepted: {ACCEPTED_FORMS}")
+        raise LinkError(Message("link_deep_form", forms=ACCEPTED_FORMS))
     values = parse_qs(parts.query, keep_blank_values=True).get("src", [])
     if len(values) != 1 or not values[0]:
-        raise LinkError("a pkuharness://plugin link needs exactly one src=<link>")
+        raise LinkError(Message("link_deep_src"))
     src = values[0]  # parse_qs decodes once; a second layer of encoding stays as written
     if src.lower().startswith("pkuharness:"):
-        raise LinkError("a pkuharness:// link cannot point to another pkuharness:// link")
+        raise LinkError(Message("link_deep_nested"))
     if "://" not in src:
-        raise LinkError("a pkuharness:// link must point to an https:// link, not a local folder")
+        raise LinkError(Message("link_deep_local"))
     return _url(src)
 
 
@@ -142,7 +136,7 @@ def _local(raw: str, cwd: Path | None) -> PluginLink:
     if folder.is_file() and folder.name == MANIFEST:
         folder = folder.parent
     if not (folder / MANIFEST).is_file():
-        raise LinkError(f"{raw}: not a link, and not a folder with a PLUGIN.md; accepted: {ACCEPTED_FORMS}")
+        raise LinkError(Message("link_not_folder", link=raw, forms=ACCEPTED_FORMS))
     return PluginLink("local", str(folder), folder=folder)
 
 
@@ -167,14 +161,14 @@ def check_https(url: str) -> None:
         return
     if parts.scheme == "http" and parts.hostname and is_loopback(parts.hostname):
         return
-    raise LinkError(f"{url}: plugins are fetched over https only")
+    raise LinkError(Message("link_https_only", url=url))
 
 
 def _segments(path: str, link: str) -> list[str]:
     segs = [unquote(s) for s in path.split("/") if s != ""]
     for s in segs:
         if s in (".", "..") or "\\" in s or any(ord(c) < 32 for c in s):
-            raise LinkError(f"{link}: the path may not contain '.', '..', backslashes or control characters")
+            raise LinkError(Message("link_bad_path", link=link))
     return segs
 
 
@@ -183,17 +177,17 @@ def _url(raw: str) -> PluginLink:
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower().rstrip(".")
     if scheme not in ("https", "http"):
-        raise LinkError(f"{raw}: unknown link scheme {parts.scheme!r}; accepted: {ACCEPTED_FORMS}")
+        raise LinkError(Message("link_scheme", link=raw, scheme=parts.scheme, forms=ACCEPTED_FORMS))
     check_https(raw)
     if parts.username or parts.password:
-        raise LinkError(f"{raw}: a link may not carry a user name or password")
+        raise LinkError(Message("link_credentials", link=raw))
     segs = _segments(parts.path, raw)
     if host in ("github.com", "www.github.com") and parts.port is None:
         return _github(raw, segs)
     if not segs or segs[-1] != MANIFEST:
-        raise LinkError(f"{raw}: a URL must point at a PLUGIN.md file; accepted: {ACCEPTED_FORMS}")
+        raise LinkError(Message("link_not_manifest", link=raw, forms=ACCEPTED_FORMS))
     if parts.query or parts.fragment:
-        raise LinkError(f"{raw}: a PLUGIN.md URL may not carry a query or fragment")
+        raise LinkError(Message("link_query", link=raw))
     folder_path = parts.path.rsplit("/", 1)[0] + "/"
     base = f"{scheme}://{parts.netloc}{folder_path}"
     return PluginLink("url", raw, base_url=base)
@@ -201,7 +195,7 @@ def _url(raw: str) -> PluginLink:
 
 def _github(raw: str, segs: list[str]) -> PluginLink:
     if len(segs) < 2 or not all(_NAME.match(s) for s in segs[:2]):
-        raise LinkError(f"{raw}: a GitHub link needs an owner and a repository; accepted: {ACCEPTED_FORMS}")
+        raise LinkError(Message("link_github_repo", link=raw, forms=ACCEPTED_FORMS))
     owner, repo = segs[0], segs[1].removesuffix(".git")
     rest = segs[2:]
     if not rest:
@@ -209,16 +203,14 @@ def _github(raw: str, segs: list[str]) -> PluginLink:
     kind, tail = rest[0], rest[1:]
     if kind == "blob":
         if len(tail) < 2 or tail[-1] != MANIFEST:
-            raise LinkError(f"{raw}: a GitHub file link must end in /PLUGIN.md")
+            raise LinkError(Message("link_github_file", link=raw))
         tail = tail[:-1]
     elif kind != "tree" or not tail:
-        raise LinkError(
-            f"{raw}: a GitHub link must be a repository, a /tree/REF/PATH folder or a /blob/…/PLUGIN.md file"
-        )
+        raise LinkError(Message("link_github_form", link=raw))
     joined = "/".join(tail)
     try:
         for s in tail:
             check_path(s)
     except SourceError as e:
-        raise LinkError(f"{raw}: {e}") from None
+        raise LinkError(Message("about", what=raw, detail=str(e))) from None
     return PluginLink("github", raw, owner=owner, repo=repo, ref=tail[0], path="/".join(tail[1:]), ref_and_path=joined)

@@ -2,81 +2,41 @@
 
 The runtime cannot import the app's i18n table (layers: cli > app > runtime > lang), yet its refusals, login
 states and notices reach the app's screens. So it says them as a `Message`: an i18n key with arguments, looked
-up in `MESSAGES` (this module: the one table both tui.app and tui.cli can reach; the app's `t()` reads it too).
+up in `MESSAGES` (the tables of `tui.runtime.messages`, one module per area, merged here: the one table both
+tui.app and tui.cli can reach).
 
 A `Message` is a `str` whose value is the English sentence, so every place that logs, audits, stores or hands
 it to the model keeps working and stays readable (`str(exc)` in English). Only a screen translates:
 `say(value, locale)` renders a `Message` in the locale and leaves any other string (a plugin's or a server's
-words) as it is. An argument may be a message too, or a name in both languages (`{"zh": …, "en": …}`).
+words) as it is; `say_error(e, locale)` does it for an exception that carries one. An argument may be a message
+too, a name in both languages (`{"zh": …, "en": …}`), or a list of those (one a line).
+
+A message that has to outlive the process keeps its key: `to_json`/`from_json` inside a JSON document (a chat
+turn's record), `stored`/`restored` in a text column that also holds plain text (a run log's detail).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-MESSAGES: dict[str, dict[str, str]] = {
-    # -- the gate's decisions (permissions.decide) ---------------------------------------------------
-    "effect_read": {"zh": "读取", "en": "read"},
-    "effect_write": {"zh": "修改", "en": "write"},
-    "effect_money": {"zh": "金钱", "en": "money"},
-    "effect_public": {"zh": "公开", "en": "public"},
-    "mode_allow": {"zh": "「允许」", "en": "allow"},
-    "mode_ask": {"zh": "「先询问」", "en": "ask"},
-    "mode_deny": {"zh": "「不能执行」", "en": "deny"},
-    "why_user": {"zh": "是你自己启动的", "en": "you started it"},
-    "why_user_only": {"zh": "这个工具只能由你自己点击运行", "en": "only you can run this tool, by your own click"},
-    "why_scheduled_write": {
-        "zh": "定时运行只能读取；这个工具的效果是「{effect}」",
-        "en": "scheduled runs may only read; this tool's effect is {effect}",
-    },
-    "why_scheduled_mode": {
-        "zh": "这个插件的读取工具设为{mode}；定时运行没法询问你",
-        "en": "read tools of this plugin are set to {mode}; scheduled runs cannot ask",
-    },
-    "why_scheduled_read": {"zh": "这个插件允许的读取工具", "en": "a read tool allowed for this plugin"},
-    "why_denied": {
-        "zh": "这个插件的{effect}工具设为「不能执行」",
-        "en": "{effect} tools of this plugin are set to deny",
-    },
-    "why_tainted": {
-        "zh": "这段对话里有第三方的文字，所以每个修改都要你同意",
-        "en": "this conversation contains third-party text, so every change needs your approval",
-    },
-    "why_ask": {
-        "zh": "这个插件的{effect}工具设为「先询问」",
-        "en": "{effect} tools of this plugin are set to ask",
-    },
-    "why_allowed": {
-        "zh": "这个插件的{effect}工具设为「允许」",
-        "en": "{effect} tools of this plugin are set to allow",
-    },
-    "why_tainted_by": {"zh": "{reason}（文字来自 {sources}）", "en": "{reason} (text from {sources})"},
-    # -- the gate's outcomes ----------------------------------------------------------------------------
-    "no_such_tool": {"zh": "没有工具 {name}", "en": "there is no tool {name!r}"},
-    "not_run": {"zh": "没有运行：{why}（{reason}）", "en": "not run: {why} ({reason})"},
-    "not_run_why": {"zh": "你拒绝了", "en": "you declined"},
-    "no_approver": {"zh": "没有人在场可以同意", "en": "no one is there to approve it"},
-    "not_run_because": {
-        "zh": "你拒绝了：{reason}（不要再试这个调用）",
-        "en": "you declined: {reason} (do not try this call again)",
-    },
-    "stopped_early": {"zh": "结束前被停止了", "en": "stopped before it ended"},
-    # -- the campus login -------------------------------------------------------------------------------
-    "campus_not_logged_in": {
-        "zh": "还没有登录{title}：请先登录（设置 → 校园账号，或 pku-harness login {name}）",
-        "en": "not logged in to {title} ({name}): log in first (Settings → Campus account, or pku-harness login "
-        "{name})",
-    },
-    "campus_needs_otp": {
-        "zh": "登录{title}需要手机令牌验证码：请重新登录并填写，或绑定令牌",
-        "en": "logging in to {title} needs the mobile-token code: log in again and enter it, or bind the token",
-    },
-    "campus_relogin_failed": {
-        "zh": "重新登录{title}失败：{error}",
-        "en": "logging in to {title} again failed: {error}",
-    },
-}
+from tui.runtime.messages import campus, common, gate, install, scheduler
+
+
+def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for table in tables:
+        twice = out.keys() & table.keys()
+        if twice:
+            raise ValueError(f"message keys defined twice: {sorted(twice)}")
+        out.update(table)
+    return out
+
+
+MESSAGES: dict[str, dict[str, str]] = _merged(
+    common.MESSAGES, gate.MESSAGES, campus.MESSAGES, install.MESSAGES, scheduler.MESSAGES
+)
 
 
 class Message(str):
@@ -121,4 +81,80 @@ def say(value: object, locale: str) -> str:
         return value.text(locale)
     if isinstance(value, Mapping) and "zh" in value:  # a name in both languages (a campus service's title)
         return str(value.get(locale) or value["zh"])
+    if isinstance(value, list | tuple):  # lines: each one said
+        return "\n".join(say(v, locale) for v in value)
     return value if isinstance(value, str) else str(value)
+
+
+def message_of(error: BaseException) -> str:
+    """What `error` says: the first `Message` among its arguments (so a wrapping error keeps the key), else
+    `str(error)`."""
+    return next((a for a in error.args if isinstance(a, Message)), None) or str(error)
+
+
+def say_error(error: BaseException, locale: str) -> str:
+    """What `error` says, for a person reading `locale` (an error without a `Message` in its own words)."""
+    return say(message_of(error), locale)
+
+
+# ---- keeping a message --------------------------------------------------------------------------------------
+
+
+def to_json(value: Any) -> Any:
+    """`value` as JSON that `from_json` turns back into it: a message as {"m": key, "a": arguments}."""
+    if isinstance(value, Message):
+        return {"m": value.key, "a": {k: to_json(v) for k, v in value.args.items()}}
+    if isinstance(value, list | tuple):
+        return [to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if value is None or isinstance(value, bool | int | float | str):
+        return str(value) if isinstance(value, str) else value
+    return str(value)
+
+
+def from_json(data: Any) -> Any:
+    """The value `to_json` wrote (a message whose key this app does not know reads as its key).
+
+    Raises:
+        ValueError: `data` is not what `to_json` writes.
+    """
+    if isinstance(data, dict):
+        if data.keys() == {"m", "a"} and isinstance(data["m"], str) and isinstance(data["a"], dict):
+            return Message(data["m"], **{str(k): from_json(v) for k, v in data["a"].items()})
+        return {k: from_json(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [from_json(v) for v in data]
+    if data is None or isinstance(data, bool | int | float | str):
+        return data
+    raise ValueError(f"not a kept message: {data!r}")
+
+
+#: Between the English sentence and the message's JSON in a stored text (a control character: `clean()` drops it
+#: and no sentence has it).
+_KEPT = "\x1e"
+
+
+def stored(value: str, limit: int | None = None) -> str:
+    """`value` for a text column: plain text as it is; a `Message` as its English sentence, U+001E and its key and
+    arguments as JSON, so the column still reads as the sentence and `restored` gives the message back. Cut to
+    `limit` characters (a message too long to keep whole is kept as its English sentence)."""
+    text = str(value)
+    if isinstance(value, Message):
+        kept = text.replace(_KEPT, "") + _KEPT + json.dumps(to_json(value), ensure_ascii=False)
+        if limit is None or len(kept) <= limit:
+            return kept
+    return text[:limit] if limit is not None else text
+
+
+def restored(text: str) -> str:
+    """What `stored` kept: the `Message` back, or the text as it is (plain text, or a kept message this app cannot
+    read: its sentence)."""
+    sentence, mark, data = text.partition(_KEPT)
+    if not mark:
+        return text
+    try:
+        value = from_json(json.loads(data))
+    except ValueError:
+        return sentence
+    return value if isinstance(value, Message) else sentence

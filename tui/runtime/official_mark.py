@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 from tui.lang.documents.manifest import Manifest
 from tui.runtime.links import OFFICIAL_OWNER, ResolvedRef
+from tui.runtime.message import Message
 from tui.runtime.plugin_http import Answer
 
 Api = Callable[[str, str], Answer | None]
@@ -65,18 +66,26 @@ def vouch(api: Api, repo: str, ref: ResolvedRef) -> ResolvedRef | None:
     if ref.kind == "branch":
         return ref  # resolved from the repository's own default branch
     name, commit, q = ref.name, ref.commit, quote(ref.name, safe="/")
-    head = _target(json_object(api(f"{repo}/git/ref/heads/{q}", f"branch {name}")), f"refs/heads/{name}")
+    head = _target(
+        json_object(api(f"{repo}/git/ref/heads/{q}", Message("fetch_what_branch", name=name))), f"refs/heads/{name}"
+    )
     if head == ("commit", commit):
         return ResolvedRef("branch", name, commit)
-    tag = _target(json_object(api(f"{repo}/git/ref/tags/{q}", f"tag {name}")), f"refs/tags/{name}")
+    tag = _target(
+        json_object(api(f"{repo}/git/ref/tags/{q}", Message("fetch_what_tag", name=name))), f"refs/tags/{name}"
+    )
     if tag is not None and tag[0] == "tag":  # an annotated tag: one more step to its commit
-        tag = _target(json_object(api(f"{repo}/git/tags/{quote(tag[1], safe='')}", f"tag {name}")), None)
+        tag = _target(
+            json_object(api(f"{repo}/git/tags/{quote(tag[1], safe='')}", Message("fetch_what_tag", name=name))), None
+        )
     if tag == ("commit", commit):
         return ResolvedRef("tag", name, commit)
-    default = default_branch(api(repo, "the repository"))
+    default = default_branch(api(repo, Message("fetch_what_repo")))
     if default is None:
         return None
-    compared = json_object(api(f"{repo}/compare/{quote(default, safe='')}...{commit}", f"commit {commit}"))
+    compared = json_object(
+        api(f"{repo}/compare/{quote(default, safe='')}...{commit}", Message("fetch_what_commit", commit=commit))
+    )
     if compared is not None and compared.get("status") in REACHABLE:
         return ResolvedRef("commit", name, commit)
     return None
@@ -114,17 +123,17 @@ def imitation(text: str, author: bool = False) -> str | None:
     visible = _visible(text)
     marks = [c for c in visible if _check_mark(c)]
     if marks:
-        return f"the check mark {marks[0]!r}"
+        return Message("mark_check", mark=marks[0])
     folded = visible.translate(_LOOKALIKE)
     squashed = _SQUASH.sub("", folded)
     if "官方" in squashed:
-        return "the word 官方"
+        return Message("mark_word_zh")
     if _WORD.search(_SQUASH.sub(" ", folded)):
-        return "the word 'official'"
+        return Message("mark_word_en")
     if OFFICIAL_OWNER in squashed:
-        return f"the name {OFFICIAL_OWNER!r}"
+        return Message("mark_owner", owner=OFFICIAL_OWNER)
     if author and "pkuharness" in squashed:
-        return "the app's own name"
+        return Message("mark_app_name")
     return None
 
 
@@ -142,9 +151,9 @@ def imitations(manifest: Manifest) -> list[str]:
     if english is not None and english.name:
         fields.append(("i18n.en.name", english.name, False))
     fields.append(("author", manifest.author, True))
-    out = []
+    out: list[str] = []
     for field, value, is_author in fields:
         what = imitation(value, is_author)
         if what:
-            out.append(f"its {field} {value!r} uses {what}")
+            out.append(Message("mark_field", field=field, value=value, what=what))
     return out

@@ -24,6 +24,7 @@ from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import DirectorySource, PluginSource, SourceError
 from tui.lang.documents.validator import validate
 from tui.runtime.links import PluginLink, ResolvedRef
+from tui.runtime.message import Message, message_of
 from tui.runtime.official_mark import default_branch, vouch
 from tui.runtime.pinned import SyncResolver
 from tui.runtime.plugin_http import Answer, Budget, OverBudget, RemoteSource, Session, loopback_origins
@@ -150,34 +151,41 @@ class PluginFetcher:
         plugin, problems = validate(source)
         if plugin is None:
             errors = [p for p in problems if p.severity == "error"]
-            head = f"{link.text} does not validate ({len(errors)} error{'s' if len(errors) != 1 else ''})"
-            raise FetchError(head + ":\n" + "\n".join(f"  {p}" for p in errors), problems)
+            n = len(errors)
+            head = (
+                Message("fetch_invalid_one", link=link.text)
+                if n == 1
+                else Message("fetch_invalid", link=link.text, count=n)
+            )
+            listed = "\n".join(f"  {p}" for p in errors)  # file:line details, as the validator wrote them
+            raise FetchError(Message("fetch_problems", head=head, problems=listed), problems)
         return Fetched(link, ref, plugin, problems, official)
 
     def _resolve(self, session: Session, link: PluginLink) -> tuple[PluginLink, ResolvedRef]:
         """The commit of the link's ref (its default branch for a repository root), and the link's real path."""
         repo = f"/repos/{quote(link.owner)}/{quote(link.repo)}"
         if link.ref is None:
-            branch = default_branch(self._api(session, repo, "the repository"))
+            branch = default_branch(self._api(session, repo, Message("fetch_what_repo")))
             if branch is None:
-                raise FetchError(f"{link.text}: repository {link.owner}/{link.repo} not found")
+                raise FetchError(Message("fetch_no_repo", link=link.text, owner=link.owner, repo=link.repo))
             sha = self._commit(session, repo, branch)
             if sha is None:
-                raise FetchError(f"{link.text}: the default branch has no commit")
+                raise FetchError(Message("fetch_no_commit", link=link.text))
             return link, ResolvedRef("branch", branch, sha)
         for ref, path in link.candidates():
             sha = self._commit(session, repo, ref)
             if sha is not None:
                 return replace(link, ref=ref, path=path), ResolvedRef("ref", ref, sha)
-        raise FetchError(f"{link.text}: no branch, tag or commit named in the link exists in {link.owner}/{link.repo}")
+        raise FetchError(Message("fetch_no_ref", link=link.text, owner=link.owner, repo=link.repo))
 
     def _commit(self, session: Session, repo: str, ref: str) -> str | None:
-        r = self._api(session, f"{repo}/commits/{quote(ref, safe='')}", f"ref {ref}", "application/vnd.github.sha")
+        what = Message("fetch_what_ref", ref=ref)
+        r = self._api(session, f"{repo}/commits/{quote(ref, safe='')}", what, "application/vnd.github.sha")
         if r is None:
             return None
         sha = r.text.strip()
         if not _SHA.match(sha):
-            raise FetchError(f"the GitHub API answered {sha[:60]!r} for ref {ref}, not a commit id")
+            raise FetchError(Message("fetch_not_commit", answer=sha[:60], ref=ref))
         return sha
 
     def _api(
@@ -195,11 +203,11 @@ class PluginFetcher:
         except OverBudget:
             if lenient:
                 return None
-            raise FetchError(f"{what}: the GitHub API's answer is over {API_BYTES // 1024} KB") from None
+            raise FetchError(Message("fetch_api_big", what=what, kb=API_BYTES // 1024)) from None
         except SourceError as e:
-            raise FetchError(str(e)) from None
+            raise FetchError(message_of(e)) from None
         if r.status in (404, 422):
             return None
         if r.status != 200:
-            raise FetchError(f"{what}: the GitHub API answered HTTP {r.status}")
+            raise FetchError(Message("fetch_api_status", what=what, status=r.status))
         return r

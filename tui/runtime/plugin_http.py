@@ -24,6 +24,7 @@ from tui.lang.documents.source import MAX_PLUGIN_BYTES, SourceError, check_path
 from tui.lang.netpolicy import is_ip_host
 from tui.runtime.addresses import refused
 from tui.runtime.links import is_loopback
+from tui.runtime.message import Message, message_of
 from tui.runtime.pinned import SyncPinnedTransport, SyncResolver, system_resolve_sync
 
 USER_AGENT = "pku-harness/0.1 (plugin installer)"
@@ -113,25 +114,22 @@ class Session:
         try:
             u = httpx.URL(url)
         except (httpx.InvalidURL, ValueError) as e:
-            raise SourceError(f"{url!r} is not a valid URL ({e})") from None
+            raise SourceError(Message("http_bad_url", url=url, error=str(e))) from None
         if u.scheme in ("http", "https") and u.host and origin(u) in self.mirrors:
             return u
         if u.scheme != "https" or not u.host:
-            raise SourceError(
-                f"{url}: plugins are fetched over https only (plain http only from the configured GitHub mirror "
-                "on this machine)"
-            )
+            raise SourceError(Message("http_https_only", url=url))
         if u.userinfo:
-            raise SourceError(f"{url}: a plugin URL may not carry a user name or password")
+            raise SourceError(Message("http_credentials", url=url))
         if is_ip_host(u.host):
-            raise SourceError(f"{url}: names an IP address; plugins are fetched from host names only")
+            raise SourceError(Message("http_ip", url=url))
         if self.precheck is not None:
             try:
                 error = refused(u.host, self.precheck(u.host))
             except OSError as e:
-                error = f"cannot resolve {u.host} ({e.strerror or e})"
+                error = Message("http_unresolved", host=u.host, error=str(e.strerror or e))
             if error:
-                raise SourceError(f"{url}: {error}")
+                raise SourceError(Message("about", what=url, detail=error))
         return u
 
     def get(self, url: str, budget: Budget, what: str, headers: dict[str, str] | None = None) -> Answer:
@@ -144,7 +142,7 @@ class Session:
             try:
                 u = self.check(url)
             except SourceError as e:
-                raise SourceError(f"{what}: refused: {e}") from None
+                raise SourceError(Message("http_refused", what=what, error=message_of(e))) from None
             try:
                 with self.client.stream("GET", u, headers={"Accept-Encoding": "identity", **(headers or {})}) as r:
                     if r.is_redirect and "location" in r.headers:
@@ -152,16 +150,16 @@ class Session:
                         continue
                     return Answer(r.status_code, _read(r, budget, what))
             except httpx.InvalidURL as e:  # a Location httpx cannot parse
-                raise SourceError(f"{what}: the server redirected to an invalid URL ({e})") from None
+                raise SourceError(Message("http_bad_redirect", what=what, error=str(e))) from None
             except httpx.HTTPError as e:
-                raise SourceError(f"{what}: could not be fetched ({type(e).__name__}: {e})") from None
-        raise SourceError(f"{what}: more than {MAX_REDIRECTS} redirects")
+                raise SourceError(Message("http_failed", what=what, kind=type(e).__name__, error=str(e))) from None
+        raise SourceError(Message("http_redirects", what=what, count=MAX_REDIRECTS))
 
 
 def _read(r: httpx.Response, budget: Budget, what: str) -> bytes:
     encoding = r.headers.get("content-encoding", "identity").lower()
     if encoding not in ("identity", ""):
-        raise SourceError(f"{what}: the server sent a {encoding}-compressed body; plugins are fetched uncompressed")
+        raise SourceError(Message("http_compressed", what=what, encoding=encoding))
     declared = r.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > budget.left:
         raise OverBudget(_over(what, budget))
@@ -171,13 +169,13 @@ def _read(r: httpx.Response, budget: Budget, what: str) -> bytes:
         if len(body) > budget.left:
             raise OverBudget(_over(what, budget))
     if declared is not None and (not declared.isdigit() or int(declared) != len(body)):
-        raise SourceError(f"{what}: the server said {declared} bytes and sent {len(body)}")
+        raise SourceError(Message("http_length", what=what, declared=declared, sent=len(body)))
     budget.left -= len(body)
     return bytes(body)
 
 
-def _over(what: str, budget: Budget) -> str:
-    return f"{what}: the plugin passes the {budget.limit // 1024} KB limit for all its files together"
+def _over(what: str, budget: Budget) -> Message:
+    return Message("http_over", what=what, kb=budget.limit // 1024)
 
 
 class RemoteSource:
@@ -195,7 +193,7 @@ class RemoteSource:
         check_path(relpath)
         r = self.session.get(self.base_url + quote(relpath), self.budget, relpath)
         if r.status == 404:
-            raise SourceError(f"{relpath} does not exist at {self.base_url}")
+            raise SourceError(Message("http_no_file", path=relpath, base=self.base_url))
         if r.status != 200:
-            raise SourceError(f"{relpath}: the server answered HTTP {r.status}")
+            raise SourceError(Message("http_status", path=relpath, status=r.status))
         return r.body

@@ -91,6 +91,30 @@ async def test_a_grade_in_another_plugins_query_is_refused_and_logged(runtime: R
     assert reply["role"] == "tool" and "may not pass text the model wrote" in reply["content"]
 
 
+async def test_the_refusal_is_said_in_chinese_in_the_run_log_and_the_conversation_opened_later(
+    runtime: Runtime,
+) -> None:
+    from tui.runtime.chat.context import tool_message
+    from tui.runtime.chat.history import ChatHistory
+    from tui.runtime.message import say
+
+    fake = FakeOpenAI(
+        calls(call("marks__scores")),
+        calls(call("search__web", '{"q": "高等数学 92 分 算高吗"}', id="call_2")),
+        text("没能搜索。"),
+    )
+    _, detail = await run_task(runtime, fake, "看看我这学期的成绩")
+    assert "(the scheduled task refused these calls)" in detail  # the CLI's `scheduler log` reads English
+    assert say(detail, "zh").startswith(
+        "没能搜索。\n\n（定时任务拒绝了这些调用）\n- search.web：定时任务不能把模型写的文字"
+    )
+    [notice] = runtime.notices.all()
+    assert "（定时任务拒绝了这些调用）" in say(notice.message, "zh")
+    tool = [m for m in ChatHistory(runtime.store).messages(str(notice.session)) if m.get("role") == "tool"][-1]
+    assert say(tool_message(tool["_ui"]), "zh").startswith("定时任务不能把模型写的文字（'高等数学 92 分 算高吗'）")
+    assert tool_message(tool["_ui"]).startswith("a scheduled task may not pass text the model wrote")
+
+
 async def test_the_same_plugin_and_tools_that_send_nothing_still_run(runtime: Runtime) -> None:
     fake = FakeOpenAI(
         calls(call("marks__scores")),

@@ -16,6 +16,7 @@ from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.app.widgets.tables import Table
+from tui.runtime.message import say, say_error
 from tui.runtime.registry import ToolInfo
 from tui.runtime.scheduler.checks import Check, Checks
 from tui.runtime.scheduler.timing import beijing
@@ -128,7 +129,7 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
                 message=self.query_one("#check-message", Input).value.strip() or None,
             )
         except ValueError as e:
-            self.query_one("#check-error", Static).update(plain(str(e)))
+            self.query_one("#check-error", Static).update(plain(say_error(e, self.locale)))
             return
         self.dismiss(check)
 
@@ -152,8 +153,9 @@ class RunLogDialog(LocalBindings, Dialog[None]):
             table = Table(empty=t("no_runs_yet", loc), id="run-log", zebra_stripes=True)
             table.add_columns(t("time", loc), t("duration_ms", loc), t("outcome", loc), t("detail", loc))
             for run in self.checks.runs(self.check.id):
+                detail = say(run.detail, loc)[:100]
                 table.add_row(literal(beijing(run.at_ms)), literal(str(run.duration_ms)),
-                              literal(t(f"outcome_{run.outcome}", loc)), literal(run.detail[:100]))  # fmt: skip
+                              literal(t(f"outcome_{run.outcome}", loc)), literal(detail))  # fmt: skip
             yield table
             with Horizontal():
                 yield Button(t("close", loc), id="run-log-close")

@@ -20,6 +20,7 @@ from tui.runtime.campus.iaaa import LoginError, OtpBinding
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.totp import BadSecret
 from tui.runtime.campus.vault import FileVault, VaultError
+from tui.runtime.message import say_error
 from tui.runtime.settings import write_setting
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
@@ -85,7 +86,7 @@ class TokenScreen(LocalBindings, Dialog[bool]):
         try:
             self.session.set_otp_secret(box.value)
         except (BadSecret, VaultError) as e:
-            self._error(str(e))
+            self._error(say_error(e, self.locale))
             return
         finally:
             box.value = ""
@@ -99,7 +100,7 @@ class TokenScreen(LocalBindings, Dialog[bool]):
         try:
             mask = await self.binding.start(self.query_one("#token-password", Input).value)
         except LoginError as e:
-            self._error(str(e))
+            self._error(say_error(e, self.locale))
             return
         self._error(t("code_sent_to", self.locale).format(phone=mask or "…"))
         self.query_one("#token-sms", Input).focus()
@@ -117,7 +118,7 @@ class TokenScreen(LocalBindings, Dialog[bool]):
             bound = await self.binding.finish(self.query_one("#token-sms", Input).value.strip())
             self.session.set_otp_secret(bound["secret"], bound["personId"])
         except (LoginError, VaultError) as e:
-            self._error(str(e))
+            self._error(say_error(e, self.locale))
             return
         self.query_one("#token-password", Input).value = ""
         self.dismiss(True)
@@ -163,7 +164,7 @@ class VaultFileScreen(LocalBindings, Dialog[bool]):
         try:
             vault.unlock(self.query_one("#vault-password", Input).value)
         except VaultError as e:
-            self.query_one("#vault-error", Static).update(plain(str(e)))
+            self.query_one("#vault-error", Static).update(plain(say_error(e, self.locale)))
             return
         write_setting(self.session.store, "campus.vaultFile", str(path.resolve()))
         self.session.use_vault(vault)

@@ -21,6 +21,7 @@ from tui.runtime.campus.qr_image import draw
 from tui.runtime.campus.services import SERVICES, service
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.vault import FileVault, VaultError
+from tui.runtime.message import say, say_error
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal, plain
 
@@ -30,10 +31,10 @@ QR_POLLS, QR_EVERY = 60, 3.0  # about three minutes, as the IAAA page waits (cam
 SMS_COOLDOWN_S = 60.0
 
 
-def qr_text(png: bytes) -> Text:
+def qr_text(png: bytes, locale: str) -> Text:
     """The QR code drawn dark-on-white whatever the terminal's theme (phones read that reliably)."""
     lines, drawn = draw(png, light_as_block=False)
-    return Text("\n".join(lines), style="#000000 on #ffffff", no_wrap=True) if drawn else literal(lines[0])
+    return Text("\n".join(lines), style="#000000 on #ffffff", no_wrap=True) if drawn else literal(say(lines[0], locale))
 
 
 class LoginScreen(LocalBindings, Dialog[bool]):
@@ -108,7 +109,7 @@ class LoginScreen(LocalBindings, Dialog[bool]):
             try:
                 vault.unlock(self.query_one("#login-vault", Input).value)
             except VaultError as e:
-                self._error(str(e))
+                self._error(say_error(e, self.locale))
                 return False
         return True
 
@@ -129,14 +130,14 @@ class LoginScreen(LocalBindings, Dialog[bool]):
             except LoginError as e:
                 if e.kind == "otp":
                     self.query_one("#login-otp", Input).focus()
-                    self._error(t("otp_needed", self.locale) + f"（{e}）")
+                    self._error(t("otp_needed_because", self.locale).format(error=say_error(e, self.locale)))
                 else:
-                    self._error(str(e))
+                    self._error(say_error(e, self.locale))
                 return
         try:
             self.session.remember_account(user, password, self.query_one("#login-remember", Checkbox).value)
         except VaultError as e:
-            self.app.notify(clean(str(e)), severity="warning", markup=False)
+            self.app.notify(clean(say_error(e, self.locale)), severity="warning", markup=False)
         self.query_one("#login-password", Input).value = ""
         self.dismiss(True)
 
@@ -151,7 +152,8 @@ class LoginScreen(LocalBindings, Dialog[bool]):
         flow = QrLogin(self.session.net, svc.app_id, svc.redirect.format(device=self.session.device()))
         try:
             picture = self.query_one("#login-qr", Static)
-            picture.update(qr_text(await flow.start()))  # markup: a QR code the app drew (Text, half blocks)
+            png = await flow.start()
+            picture.update(qr_text(png, self.locale))  # markup: a QR code the app drew (Text, half blocks)
             picture.display = True
             self._error(t("qr_scan", self.locale).format(service=svc.title))
             for _ in range(QR_POLLS):
@@ -163,4 +165,4 @@ class LoginScreen(LocalBindings, Dialog[bool]):
                 await asyncio.sleep(QR_EVERY)
             self._error(t("qr_timeout", self.locale))
         except LoginError as e:
-            self._error(t("qr_timeout", self.locale) if e.kind == "expired" else str(e))
+            self._error(t("qr_timeout", self.locale) if e.kind == "expired" else say_error(e, self.locale))

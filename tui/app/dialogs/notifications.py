@@ -15,6 +15,7 @@ from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.app.widgets.tables import Table
+from tui.runtime.message import say
 from tui.runtime.scheduler.notices import Notice, Notices
 from tui.runtime.scheduler.timing import beijing
 from widgets_render.textual_render import literal, plain
@@ -50,7 +51,9 @@ class NotificationCentre(LocalBindings, Dialog[None]):
                 key = str(n.id)
                 self.shown[key] = n
                 mark = "" if n.read else "● "
-                table.add_row(literal(beijing(n.at_ms)), literal(mark + n.title), literal(n.message[:120]), key=key)
+                table.add_row(
+                    literal(beijing(n.at_ms)), literal(mark + n.title), literal(say(n.message, loc)[:120]), key=key
+                )
             yield table
             yield VerticalScroll(id="notice-detail")
             with Horizontal():
@@ -79,6 +82,6 @@ class NotificationCentre(LocalBindings, Dialog[None]):
 
         detail = self.query_one("#notice-detail", VerticalScroll)
         await detail.remove_children()
-        await detail.mount(Static(plain(notice.message), markup=False))
+        await detail.mount(Static(plain(say(notice.message, self.locale)), markup=False))
         if notice.result is not None:
             await detail.mount(result_view(notice.result, widget_id="notice-result", locale=self.locale))

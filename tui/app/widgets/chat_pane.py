@@ -352,10 +352,11 @@ class ChatPane(Vertical):
                 await self.add(Markdown(clean(self.last_answer), open_links=False, classes="answer"))
             elif role == "tool":
                 from tui.runtime.chat.agent import ToolView
+                from tui.runtime.chat.context import tool_message
 
                 view = ToolView(str(m.get("tool_call_id")), "", str(ui.get("tool", "")), str(ui.get("title", "")),
                                 "read", None, "", str(ui.get("status", "ok")), ui.get("result"),
-                                str(ui.get("message", "")), int(ui.get("ms", 0)))  # fmt: skip
+                                tool_message(ui), int(ui.get("ms", 0)))  # fmt: skip
                 await self.add(tool_line(view, self.locale))
 
     def action_retry(self) -> None:

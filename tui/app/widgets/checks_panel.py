@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Static
 from tui.app.dialogs.check import RunLogDialog
 from tui.app.i18n import t
 from tui.app.widgets.tables import Table
+from tui.runtime.message import say
 from tui.runtime.scheduler.checks import Check, Checks
 from tui.runtime.scheduler.timing import beijing
 from tui.runtime.store import Store
@@ -57,7 +58,9 @@ class ChecksPanel(Vertical):
         row = table.cursor_row
         table.clear()
         for c in Checks(self.store).all():
-            state = t("paused", self.locale) if not c.enabled else c.last_error or t("check_ok", self.locale)
+            state = say(c.last_error, self.locale) if c.last_error else t("check_ok", self.locale)
+            if not c.enabled:
+                state = t("paused", self.locale)
             if c.awaiting_approval:
                 state = t("awaiting_approval", self.locale)
             what = c.tool or t("assistant", self.locale)

@@ -21,6 +21,7 @@ from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
 from tui.app.i18n import t
 from tui.app.widgets.tables import Table
 from tui.runtime.installer import Installer, InstallError, UpdateOutcome
+from tui.runtime.message import say, say_error
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal
 
@@ -105,7 +106,7 @@ class PluginAdmin:
         try:
             prepared = await asyncio.to_thread(self.installer.prepare, link)
         except InstallError as e:
-            self._say(f"{t('install_failed', loc)}: {e}", "error")
+            self._say(t("install_failed", loc).format(error=say_error(e, loc)), "error")
             return False
         if not await self.app.push_screen_wait(InstallReviewDialog(prepared.review, loc)):
             self._say(t("not_installed", loc))
@@ -113,7 +114,7 @@ class PluginAdmin:
         try:
             record = self.installer.install(prepared)
         except InstallError as e:
-            self._say(f"{t('install_failed', loc)}: {e}", "error")
+            self._say(t("install_failed", loc).format(error=say_error(e, loc)), "error")
             return False
         self._say(t("installed", loc).format(name=prepared.review.name, version=record.current.version))
         await self.app.rebuild("plugins")
@@ -151,7 +152,7 @@ class PluginAdmin:
                 changed = True
                 self._say(t("update_waits", loc).format(name=name, version=o.version), "warning")
             elif o.status == "error" and manual:
-                self._say(o.message, "error")
+                self._say(say(o.message, loc), "error")
             elif manual:
                 self._say(t("up_to_date", loc).format(name=name))
         if changed:

@@ -17,6 +17,7 @@ import httpx
 from tui.runtime.campus.iaaa import LoginError, login_send
 from tui.runtime.campus.net import CampusNet
 from tui.runtime.campus.services import CARD_UA, CHROME_UA, Service, ServiceState
+from tui.runtime.message import Message
 
 MAX_HOPS = 5
 
@@ -32,7 +33,7 @@ def _on_campus(url: str) -> bool:
 
 async def _get(net: CampusNet, jar: httpx.Cookies, url: str, headers: dict[str, str] | None = None) -> httpx.Response:
     if not _on_campus(url):
-        raise LoginError("server", f"the login chain pointed off campus ({urlsplit(url).hostname}); stopped there")
+        raise LoginError("server", Message("campus_off_campus", host=str(urlsplit(url).hostname)))
     return await login_send(net, jar, "GET", url, headers=headers)
 
 
@@ -78,7 +79,7 @@ async def treehole(net: CampusNet, jar: httpx.Cookies, service: Service, token: 
     elif response.status_code == 200:
         jwt, expires = jar.get("pku_token"), jar.get("pku_expires_in")
     if not jwt:
-        raise LoginError("server", f"treehole did not accept the login (HTTP {response.status_code})")
+        raise LoginError("server", Message("campus_treehole_refused", status=response.status_code))
     full = f"Web_PKUHOLE_2.0.0_WEB_UUID_{str(uuid.uuid4())[:23]}-{device}"
     # `expires_in` is an absolute Unix time, not a duration (campus.md §3.1).
     at = float(expires) if expires and expires.isdigit() else time.time() + service.lifetime
@@ -98,7 +99,7 @@ async def card(net: CampusNet, jar: httpx.Cookies, service: Service, token: str,
         jwt = next(iter(parse_qs(urlsplit(url).query).get("synjones-auth", [])), None)
         if jwt:
             return ServiceState(token=jwt, expires_at=time.time() + service.lifetime)  # the server does not say
-    raise LoginError("server", "the card service did not hand out its token after the portal login")
+    raise LoginError("server", Message("campus_card_no_token"))
 
 
 async def cookie_service(net: CampusNet, jar: httpx.Cookies, service: Service, token: str, device: str) -> ServiceState:
@@ -108,7 +109,7 @@ async def cookie_service(net: CampusNet, jar: httpx.Cookies, service: Service, t
         net, jar, f"{_login_url(service, device)}{sep}_rand={_rand()}&token={token}", {"user-agent": CHROME_UA}
     )
     if response.status_code >= 400 or _rejected(response):
-        raise LoginError("server", f"{service.title} did not accept the login (HTTP {response.status_code})")
+        raise LoginError("server", Message("campus_refused", service=service.title, status=response.status_code))
     return ServiceState(expires_at=time.time() + service.lifetime)
 
 
@@ -120,7 +121,7 @@ async def elective(net: CampusNet, jar: httpx.Cookies, service: Service, token: 
         # A dual-degree account chooses a programme; the major (bzx) is the one most students mean.
         response = await _follow(net, jar, f"{base}?sida={chooser.group(1)}&sttp=bzx", {"user-agent": CHROME_UA})
     if response.status_code >= 400 or _rejected(response):
-        raise LoginError("server", f"{service.title} did not accept the login (HTTP {response.status_code})")
+        raise LoginError("server", Message("campus_refused", service=service.title, status=response.status_code))
     return ServiceState(expires_at=time.time() + service.lifetime)
 
 
@@ -128,24 +129,24 @@ async def cwfw(net: CampusNet, jar: httpx.Cookies, service: Service, token: str,
     base = "https://cwfw.pku.edu.cn/WFManager"
     home = await _follow(net, jar, f"{base}/home2.jsp?_rand={_rand()}&token={token}")
     if _rejected(home):
-        raise LoginError("server", "the finance portal did not accept the login")
+        raise LoginError("server", Message("campus_cwfw_refused"))
     posted = await login_send(
         net, jar, "POST", f"{base}/findpages_postData.action",
         data={"token": token, "timeStamp": str(int(time.time() * 1000))},
         headers={"x-requested-with": "XMLHttpRequest"},
     )  # fmt: skip
     if posted.text.strip() != "ok":
-        raise LoginError("server", "the finance portal refused the login (the account may be disabled)")
+        raise LoginError("server", Message("campus_cwfw_disabled"))
     page = await _follow(net, jar, f"{base}/home3.jsp")
     found = re.search(r'id="WF_CWBS"[^>]*\burl="([^"]+)"', page.text) or re.search(
         r'\burl="([^"]+)"[^>]*id="WF_CWBS"', page.text
     )
     if not found:
-        raise LoginError("server", "the finance portal did not offer its subsystem (WF_CWBS)")
+        raise LoginError("server", Message("campus_cwfw_no_sub"))
     target = html.unescape(found.group(1)).removeprefix("WINOPEN")
     sub = await _follow(net, jar, str(httpx.URL(f"{base}/home3.jsp").join(target)))
     if "login.html" in sub.text and "系统超时" in sub.text:
-        raise LoginError("server", "the finance subsystem timed out during login")
+        raise LoginError("server", Message("campus_cwfw_timeout"))
     return ServiceState(expires_at=time.time() + service.lifetime)
 
 
@@ -157,9 +158,9 @@ async def its(net: CampusNet, jar: httpx.Cookies, username: str, password: str, 
     )  # fmt: skip
     alert = re.search(r'alert\("([^"]*)"\)', response.text)
     if alert and "history.back" in response.text:
-        raise LoginError("password", f"its: {alert.group(1)}")
+        raise LoginError("password", Message("its_said", message=alert.group(1)))
     if response.status_code >= 400:
-        raise LoginError("server", f"its answered HTTP {response.status_code}")
+        raise LoginError("server", Message("its_http", status=response.status_code))
     return ServiceState(expires_at=time.time() + service.lifetime)
 
 

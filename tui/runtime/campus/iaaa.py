@@ -13,6 +13,7 @@ import httpx
 
 from tui.runtime.campus.net import BodyTooLarge, CampusNet
 from tui.runtime.credentials import credential_values
+from tui.runtime.message import Message
 
 IAAA = "https://iaaa.pku.edu.cn/iaaa"
 _XHR = {"X-Requested-With": "XMLHttpRequest", "Referer": f"{IAAA}/oauth.jsp"}
@@ -45,21 +46,21 @@ def encrypt_password(public_key_pem: str, password: str) -> str:
     try:
         key = serialization.load_pem_public_key(pem.encode())
     except ValueError:
-        raise LoginError("server", "IAAA sent a public key the app cannot read") from None
+        raise LoginError("server", Message("iaaa_key_unreadable")) from None
     if not isinstance(key, rsa.RSAPublicKey):
-        raise LoginError("server", "IAAA sent a public key that is not RSA")
+        raise LoginError("server", Message("iaaa_key_not_rsa"))
     return base64.b64encode(key.encrypt(password.encode(), padding.PKCS1v15())).decode()
 
 
-def _json(response: httpx.Response, what: str) -> dict[str, Any]:
+def _json(response: httpx.Response, what: Message) -> dict[str, Any]:
     if response.status_code >= 500:
-        raise LoginError("server", f"IAAA answered HTTP {response.status_code} to {what}; try again later")
+        raise LoginError("server", Message("iaaa_http", status=response.status_code, what=what))
     try:
         doc = response.json()
     except ValueError:
-        raise LoginError("server", f"IAAA answered {what} with something that is not JSON") from None
+        raise LoginError("server", Message("iaaa_not_json", what=what)) from None
     if not isinstance(doc, dict):
-        raise LoginError("server", f"IAAA answered {what} with something unexpected")
+        raise LoginError("server", Message("iaaa_unexpected", what=what))
     return doc
 
 
@@ -71,10 +72,10 @@ def _failure(doc: dict[str, Any]) -> LoginError:
     lowered = message.lower()
     # IAAA's codes are undocumented beyond E01 (campus.md §8): the mobile-token case is told by its wording.
     if "令牌" in message or "otp" in lowered or "动态口令" in message:
-        return LoginError("otp", f"IAAA: {message}")
+        return LoginError("otp", Message("iaaa_said", message=message))
     if code == "E02":
-        return LoginError("activation", f"IAAA: {message} (the account needs activating on iaaa.pku.edu.cn)")
-    return LoginError("password", f"IAAA: {message}")
+        return LoginError("activation", Message("iaaa_activation", message=message))
+    return LoginError("password", Message("iaaa_said", message=message))
 
 
 async def login_send(net: CampusNet, jar: httpx.Cookies, method: str, url: str, **kw: Any) -> httpx.Response:
@@ -89,9 +90,9 @@ async def login_send(net: CampusNet, jar: httpx.Cookies, method: str, url: str, 
     try:
         response = await net.send(jar, method, url, **kw)
     except httpx.TimeoutException:
-        raise LoginError("network", f"{who} did not answer in time") from None
+        raise LoginError("network", Message("net_timeout", who=who)) from None
     except (httpx.HTTPError, BodyTooLarge) as e:
-        raise LoginError("network", f"cannot reach {who} ({type(e).__name__})") from None
+        raise LoginError("network", Message("net_unreachable", who=who, kind=type(e).__name__)) from None
     net.register(credential_values(response.headers.get("location", "")))
     return response
 
@@ -105,9 +106,9 @@ async def password_login(
         LoginError: wrong password, a missing or wrong mobile-token code, the network.
     """
     jar = httpx.Cookies()
-    key = _json(await login_send(net, jar, "GET", f"{IAAA}/getPublicKey.do", headers=_XHR), "the public-key request")
+    key = _json(await login_send(net, jar, "GET", f"{IAAA}/getPublicKey.do", headers=_XHR), Message("iaaa_what_key"))
     if key.get("success") is not True or not isinstance(key.get("key"), str):
-        raise LoginError("server", "IAAA did not hand out its public key")
+        raise LoginError("server", Message("iaaa_no_key"))
     form = {
         "appid": app_id,
         "userName": username,
@@ -117,7 +118,9 @@ async def password_login(
         "otpCode": otp_code or "",
         "redirUrl": redirect,
     }
-    doc = _json(await login_send(net, jar, "POST", f"{IAAA}/oauthlogin.do", data=form, headers=_XHR), "the login")
+    doc = _json(
+        await login_send(net, jar, "POST", f"{IAAA}/oauthlogin.do", data=form, headers=_XHR), Message("iaaa_what_login")
+    )
     if doc.get("success") is True and isinstance(doc.get("token"), str):
         return str(doc["token"])
     raise _failure(doc)
@@ -148,7 +151,7 @@ class QrLogin:
             params={"userName": "", "_rand": _rand(), "appId": self.app_id},
         )  # fmt: skip
         if image.status_code != 200 or not image.content.startswith(b"\x89PNG"):
-            raise LoginError("server", "IAAA did not send a QR code image")
+            raise LoginError("server", Message("iaaa_no_qr"))
         self.png = image.content
         return self.png
 
@@ -161,13 +164,13 @@ class QrLogin:
         form = {"appId": "PKUApp", "issuerAppId": "iaaa", "targetAppId": self.app_id, "redirectUrl": self.redirect}
         doc = _json(
             await login_send(self.net, self.jar, "POST", f"{IAAA}/oauthlogin4QRCode.do", data=form, headers=_XHR),
-            "the QR poll",
+            Message("iaaa_what_qr"),
         )
         if doc.get("success") is True and isinstance(doc.get("token"), str):
             return str(doc["token"])
         code = str((doc.get("errors") or {}).get("code", "")) if isinstance(doc.get("errors"), dict) else ""
         if code == "E99":
-            raise LoginError("expired", "the QR code expired; show a new one")
+            raise LoginError("expired", Message("iaaa_qr_expired"))
         if code == "E02":
             raise _failure(doc)
         return None  # E10 (not scanned yet) and anything else: keep waiting, as the official client does
@@ -192,7 +195,7 @@ class OtpBinding:
                 self.net, self.jar, "POST", f"{IAAA}/auth4Bind.do",
                 data={"userName": self.username, "password": password, "randCode": ""},
             ),
-            "the bind login",
+            Message("iaaa_what_bind_login"),
         )  # fmt: skip
         if doc.get("success") is not True:
             raise _failure(doc)
@@ -201,10 +204,10 @@ class OtpBinding:
                 self.net, self.jar, "GET", f"{IAAA}/pageFlows/identity/otpBind/sendSMSCodeBind.do",
                 params={"_rand": _rand()},
             ),
-            "the SMS request",
+            Message("iaaa_what_sms"),
         )  # fmt: skip
         if sent.get("success") is not True:
-            raise LoginError("server", f"IAAA: {sent.get('errMsg') or '短信发送失败'}")
+            raise LoginError("server", Message("iaaa_said", message=str(sent.get("errMsg") or "短信发送失败")))
         return str(sent.get("mobileMask") or "")
 
     async def finish(self, sms_code: str) -> dict[str, str]:
@@ -219,22 +222,23 @@ class OtpBinding:
         checked = _json(
             await login_send(self.net, self.jar, "POST", f"{base}/checkSms.do",
                         data={"userId": self.username, "smsCode": sms_code}),
-            "the SMS check",
+            Message("iaaa_what_sms_check"),
         )  # fmt: skip
         if checked.get("success") is not True:
-            raise LoginError("password", f"IAAA: {checked.get('message') or '短信验证码错误'}")
+            raise LoginError("password", Message("iaaa_said", message=str(checked.get("message") or "短信验证码错误")))
         key = _json(
-            await login_send(self.net, self.jar, "GET", f"{base}/genOtpKey.do", params={"_rand": _rand()}), "key"
+            await login_send(self.net, self.jar, "GET", f"{base}/genOtpKey.do", params={"_rand": _rand()}),
+            Message("iaaa_what_secret"),
         )
         secret = key.get("secKey")
         if key.get("success") is not True or not isinstance(secret, str):
-            raise LoginError("server", f"IAAA: {key.get('errMsg') or '没有生成令牌密钥'}")
+            raise LoginError("server", Message("iaaa_said", message=str(key.get("errMsg") or "没有生成令牌密钥")))
         person = str(key.get("personId") or self.username)
         bound = _json(
             await login_send(self.net, self.jar, "POST", f"{base}/userBind.do",
                         data={"userId": person, "otpCode": totp(secret)}),
-            "the binding",
+            Message("iaaa_what_binding"),
         )  # fmt: skip
         if bound.get("success") is not True:
-            raise LoginError("server", f"IAAA: {bound.get('errMsg') or '绑定失败'}")
+            raise LoginError("server", Message("iaaa_said", message=str(bound.get("errMsg") or "绑定失败")))
         return {"secret": secret, "personId": person, "name": str(key.get("personName") or "")}

@@ -12,6 +12,8 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
+from tui.runtime.message import Message
+
 if TYPE_CHECKING:
     import PIL.Image
 
@@ -115,4 +117,4 @@ def draw(png: bytes, light_as_block: bool = True) -> tuple[list[str], bool]:
     try:
         return half_blocks(modules(*read_payload(png)), light_as_block=light_as_block), True
     except ImageError as e:
-        return [f"(the QR code cannot be drawn here: {e})"], False
+        return [Message("qr_not_drawn", error=str(e))], False

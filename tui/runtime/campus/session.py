@@ -292,7 +292,7 @@ class CampusSession:
         if username is None or password is None:
             stored = self.account()
             if stored is None:
-                raise LoginError("missing", f"no stored campus login for {svc.title}: please log in")
+                raise LoginError("missing", Message("campus_no_login", service=svc.title))
             username, password = stored
         self.secrets.add(password, "password")
         jar = httpx.Cookies()

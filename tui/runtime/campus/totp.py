@@ -10,6 +10,8 @@ import struct
 import time
 from urllib.parse import quote
 
+from tui.runtime.message import Message
+
 DIGITS = 6
 PERIOD = 30
 
@@ -26,12 +28,12 @@ def normalise_secret(secret: str) -> str:
     """
     text = "".join(secret.split()).replace("-", "").upper().rstrip("=")
     if not text:
-        raise BadSecret("the mobile-token secret is empty")
+        raise BadSecret(Message("totp_empty"))
     padded = text + "=" * (-len(text) % 8)
     try:
         base64.b32decode(padded)
     except (binascii.Error, ValueError):
-        raise BadSecret("the mobile-token secret is not base32 (letters A-Z and digits 2-7)") from None
+        raise BadSecret(Message("totp_not_base32")) from None
     return padded
 
 

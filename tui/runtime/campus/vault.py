@@ -14,6 +14,8 @@ import threading
 from pathlib import Path
 from typing import Any, Protocol
 
+from tui.runtime.message import Message
+
 KEYRING_SERVICE = "pku-harness"
 
 NO_KEYRING = (
@@ -65,7 +67,7 @@ class KeyringVault:
         try:
             raw = keyring.get_password(KEYRING_SERVICE, f"campus:{name}")
         except KeyringError as e:
-            raise VaultError(f"the keyring refused to read ({e})") from None
+            raise VaultError(Message("vault_keyring_read", error=str(e))) from None
         return _parse(raw)
 
     def put(self, name: str, value: dict[str, Any]) -> None:
@@ -75,7 +77,7 @@ class KeyringVault:
         try:
             keyring.set_password(KEYRING_SERVICE, f"campus:{name}", json.dumps(value, ensure_ascii=False))
         except KeyringError as e:
-            raise VaultError(f"the keyring refused to save ({e})") from None
+            raise VaultError(Message("vault_keyring_save", error=str(e))) from None
 
     def delete(self, name: str) -> None:
         import keyring
@@ -86,7 +88,7 @@ class KeyringVault:
         except PasswordDeleteError:
             pass
         except KeyringError as e:
-            raise VaultError(f"the keyring refused to delete ({e})") from None
+            raise VaultError(Message("vault_keyring_delete", error=str(e))) from None
 
 
 class MemoryVault:
@@ -164,7 +166,7 @@ class FileVault:
         from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
         if not password:
-            raise VaultError("the vault file needs a password")
+            raise VaultError(Message("vault_needs_password"))
         if not self.path.exists():
             self._salt = os.urandom(16)
             self._key = self._derive(password, self._salt, _SCRYPT)
@@ -177,9 +179,9 @@ class FileVault:
             key = self._derive(password, salt, doc.get("kdf", _SCRYPT))
             plain = AESGCM(key).decrypt(base64.b64decode(doc["nonce"]), base64.b64decode(doc["data"]), b"pku-harness")
         except InvalidTag:
-            raise VaultError(f"wrong password for {self.path}") from None
+            raise VaultError(Message("vault_wrong_password", path=str(self.path))) from None
         except (OSError, ValueError, KeyError, TypeError) as e:
-            raise VaultError(f"{self.path} is not a readable vault file ({type(e).__name__})") from None
+            raise VaultError(Message("vault_unreadable", path=str(self.path), kind=type(e).__name__)) from None
         self._salt, self._key = salt, key
         self._items = json.loads(plain)
 
@@ -215,7 +217,7 @@ class FileVault:
 
     def _need_open(self) -> None:
         if self._key is None:
-            raise VaultError(f"the vault file {self.path} is locked: enter its password first")
+            raise VaultError(Message("vault_locked", path=str(self.path)))
 
     def get(self, name: str) -> dict[str, Any] | None:
         self._need_open()

@@ -26,6 +26,7 @@ from tui.runtime.chat.client import Completion, ModelClient, ModelError, StreamE
 from tui.runtime.chat.context import context_turn, model_messages, tool_ui
 from tui.runtime.chat.history import ChatHistory
 from tui.runtime.gate import Turn
+from tui.runtime.message import Message, to_json
 from tui.runtime.permissions import Actor
 
 if TYPE_CHECKING:
@@ -228,6 +229,8 @@ class Agent:
             ui["result"] = view.result
         if view.message:
             ui["message"] = view.message
+            if isinstance(view.message, Message):  # and its key: opened later, it speaks the app's language
+                ui["said"] = to_json(view.message)
         self._reply(cid, call.id, content, ui)
         answered.add(call.id)
         await self.emit(AgentEvent("tool_end", call=view))

@@ -17,6 +17,7 @@ from typing import Any
 
 from tui.runtime.chat.history import for_model
 from tui.runtime.gate import Turn
+from tui.runtime.message import Message, from_json
 from tui.runtime.registry import ToolInfo
 
 #: The reply the model is sent for a call that has none in the history (the app stopped while it ran).
@@ -28,6 +29,16 @@ UNANSWERED = json.dumps(
 def tool_ui(tool_id: str, status: str, taints: bool) -> dict[str, Any]:
     """The `_ui` keys that say where a tool message came from and whether it taints the conversation."""
     return {"tool": tool_id, "status": status, "taint": tool_id if taints else None}
+
+
+def tool_message(ui: dict[str, Any]) -> str:
+    """What a tool call's record says went wrong: the `Message` it kept (`said`), so a conversation opened later
+    speaks the app's language, else the text as it was stored."""
+    try:
+        said = from_json(ui.get("said"))
+    except ValueError:
+        said = None
+    return said if isinstance(said, Message) else str(ui.get("message", ""))
 
 
 def _taint(ui: dict[str, Any], find: Callable[[str], ToolInfo | None]) -> str | None:

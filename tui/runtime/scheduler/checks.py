@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.runtime.audit import now_ms
+from tui.runtime.message import Message, restored, stored
 from tui.runtime.scheduler.timing import Timing
 from tui.runtime.store import Store
 
@@ -100,7 +101,7 @@ def _check(row: Any) -> Check:
         next_ms=int(row[6]),
         last_ms=row[7],
         last_result=json.loads(row[8]) if row[8] else None,
-        last_error=row[9],
+        last_error=restored(row[9]) if row[9] else None,
         failures=int(row[10]),
         awaiting_approval=bool(row[11]),
     )
@@ -119,13 +120,13 @@ def read_tool(find: Callable[[str], Any], name: str, args: Any = None) -> str:
 
     tool = find(name)
     if tool is None:
-        raise ValueError(f"there is no tool {name!r}")
+        raise ValueError(Message("no_such_tool", name=name))
     if tool.effect != "read":
-        raise ValueError(f"checks run read tools only; {tool.id} is {tool.effect}")
+        raise ValueError(Message("check_reads_only", tool=tool.id, effect=Message(f"effect_{tool.effect}")))
     try:
         check_input(tool.input, args)
     except ToolError as e:
-        raise ValueError(f"{tool.id}: {e.message}") from None
+        raise ValueError(Message("about", what=tool.id, detail=e.message)) from None
     return str(tool.id)
 
 
@@ -133,7 +134,7 @@ def read_tool(find: Callable[[str], Any], name: str, args: Any = None) -> str:
 CHECK_NAMES = ("result", "previous", "now")
 
 
-def _check_names(what: str, text: str, template: bool) -> None:
+def _check_names(what: Message, text: str, template: bool) -> None:
     """Refuse a condition or message that does not compile or reads a name a check never binds (`reslt.x` would
     fail at every run, and the student would only see it in the run log)."""
     from tui.lang.expr import LangError, compile_expression, compile_text_template
@@ -141,11 +142,10 @@ def _check_names(what: str, text: str, template: bool) -> None:
     try:
         expr = compile_text_template(text) if template else compile_expression(text)
     except LangError as e:
-        raise ValueError(f"the {what} does not compile: {e}") from None
+        raise ValueError(Message("check_not_compiling", what=what, error=str(e))) from None
     unknown = [n for n in expr.free_names if n not in CHECK_NAMES]
     if unknown:
-        has = "it has result, previous and now"
-        raise ValueError(f"the {what} uses {unknown[0]!r}, which a check does not have: {has}")
+        raise ValueError(Message("check_unknown_name", what=what, name=unknown[0]))
 
 
 class Checks:
@@ -177,14 +177,14 @@ class Checks:
         """
         parsed = Timing.parse(timing)
         if bool(tool) == bool(prompt):
-            raise ValueError("a check runs either a read tool (tool) or an assistant prompt (prompt)")
+            raise ValueError(Message("check_tool_or_prompt"))
         if condition:
-            _check_names("condition", condition, template=False)
+            _check_names(Message("check_what_condition"), condition, template=False)
         if message:
-            _check_names("message", message, template=True)
+            _check_names(Message("check_what_message"), message, template=True)
         title = " ".join(title.split())[:60]
         if not title:
-            raise ValueError("a check needs a title")
+            raise ValueError(Message("check_needs_title"))
         spec = {"tool": tool, "args": args or {}, "check": condition or None, "message": message or None,
                 "prompt": prompt, "source": source}  # fmt: skip
         spec = {k: v for k, v in spec.items() if v not in (None, {})}
@@ -278,12 +278,12 @@ class Checks:
             self.store.db.execute(
                 "UPDATE schedules SET next_ms = ?, last_ms = ?, lease_until_ms = 0, failures = ?, last_error = ?, "
                 "last_result = CASE WHEN ? THEN ? ELSE last_result END, updated_ms = ? WHERE id = ?",
-                (nxt, now, failures, detail if outcome in ("error", "refused") else None, int(keep_result),
+                (nxt, now, failures, stored(detail) if outcome in ("error", "refused") else None, int(keep_result),
                  json.dumps(result, ensure_ascii=False) if keep_result else None, now, check.id),
             )  # fmt: skip
             self.store.db.execute(
                 "INSERT INTO schedule_runs (schedule, at_ms, duration_ms, outcome, detail) VALUES (?, ?, ?, ?, ?)",
-                (check.id, now, duration_ms, outcome, detail[:2000]),
+                (check.id, now, duration_ms, outcome, stored(detail, limit=2000)),
             )
             self.store.db.execute(
                 "DELETE FROM schedule_runs WHERE schedule = ? AND id NOT IN "
@@ -299,4 +299,4 @@ class Checks:
                 "ORDER BY id DESC LIMIT ?",
                 (check_id, limit),
             ).fetchall()
-        return [Run(*r) for r in rows]
+        return [Run(at, ms, outcome, restored(detail)) for at, ms, outcome, detail in rows]

@@ -1,5 +1,7 @@
 """Notifications from checks: kept in the store (the app's notification centre), announced to listeners (the
-app's toasts) and, where `notify-send` exists, to the desktop. Their text is shown, never given to the model."""
+app's toasts) and, where `notify-send` exists, to the desktop. Their text is shown, never given to the model: a
+`Message` is kept with its key (`message.stored`), so the app says it in its language, and the desktop in the
+student's chosen one."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui.runtime.audit import now_ms
+from tui.runtime.message import Message, restored, say, stored
+from tui.runtime.settings import AppSettings
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
 
@@ -42,18 +46,21 @@ class Notices:
 
     def add(self, source: str, title: str, message: str, result: Any = None, session: str | None = None) -> Notice:
         """Store a notification and announce it."""
-        title, message = clean(title)[:80], clean(message)[:1000]  # third-party text: no control codes
+        # Third-party text: no control codes (a message's arguments are cleaned where it is shown, as said).
+        title = clean(title)[:80]
+        if not isinstance(message, Message) or len(message) > 1000:
+            message = clean(message)[:1000]
         at = now_ms()
         with self.store.lock:
             cur = self.store.db.execute(
                 "INSERT INTO notifications (at_ms, source, title, message, result, session) VALUES (?, ?, ?, ?, ?, ?)",
-                (at, source, title, message, json.dumps(result, ensure_ascii=False), session),
+                (at, source, title, stored(message), json.dumps(result, ensure_ascii=False), session),
             )
         notice = Notice(int(cur.lastrowid or 0), at, source, title, message, result, session, False)
         for listener in self.listeners:
             listener(notice)
         if self.desktop:
-            send_desktop(title, message)
+            send_desktop(title, say(message, AppSettings(self.store).get("language"))[:1000])
         return notice
 
     def all(self, limit: int = 100) -> list[Notice]:
@@ -64,7 +71,8 @@ class Notices:
                 (limit,),
             ).fetchall()
         return [
-            Notice(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None, r[6], bool(r[7])) for r in rows
+            Notice(r[0], r[1], r[2], r[3], restored(r[4]), json.loads(r[5]) if r[5] else None, r[6], bool(r[7]))
+            for r in rows
         ]
 
     def unread(self) -> int:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from tui.lang.expr import LangError, Run, beijing_now, compile_text_template, evaluate, from_json, to_text
 from tui.lang.expr.values import truthy
 from tui.runtime.audit import now_ms
+from tui.runtime.message import Message, message_of
 from tui.runtime.scheduler.checks import WAITING, Check, Checks
 from tui.runtime.scheduler.notices import Notices
 
@@ -70,7 +71,12 @@ class Scheduler:
                 outcome, detail, result = await self._check(check)
                 session = None
         except Exception as e:  # a check must never take the runner down; the log says what broke
-            outcome, detail, result, session = "error", f"{type(e).__name__}: {e}", None, None
+            outcome, detail, result, session = (
+                "error",
+                Message("about", what=type(e).__name__, detail=message_of(e)),
+                None,
+                None,
+            )
         at = self.clock()
         self.checks.finish(check, at, int((time.monotonic() - started) * 1000), outcome, detail, result)
         if outcome == "met" or (check.kind == "prompt" and outcome in ("ok", "refused") and session):
@@ -80,16 +86,16 @@ class Scheduler:
     async def _check(self, check: Check) -> tuple[str, str, Any]:
         tool = self.runtime.registry.find(check.tool or "")
         if tool is None:
-            return "error", f"there is no tool {check.tool!r} (was its plugin removed?)", None
+            return "error", Message("run_no_tool", tool=check.tool), None
         source = self.runtime.sources.find(tool.id, check.args)
         if source is not None and self.runtime.gate.verdict(tool, "scheduler").verdict == "run":
             # The dashboard's cache is shared: a fresh value is used as is, a refetch refreshes it for both.
             try:
                 value = await self.runtime.sources.read(source.id, actor="scheduler", now=beijing_now())
             except RuntimeError as e:
-                return "error", str(e), None
+                return "error", message_of(e), None
             if value.stale:
-                return "error", value.error or "the refresh failed", None
+                return "error", value.error or Message("run_refresh_failed"), None
             result = value.value
         else:
             outcome = await self.runtime.gate.call(tool.id, check.args, actor="scheduler", now=beijing_now())
@@ -103,9 +109,9 @@ class Scheduler:
             try:
                 met = truthy(evaluate(check.condition, context, Run(beijing_now())))
             except LangError as e:
-                return "error", f"the condition failed: {e}", result
+                return "error", Message("run_condition_failed", error=str(e)), result
             if not met:
-                return "ok", "condition not met", result
+                return "ok", Message("run_condition_not_met"), result
         return "met", self._message(check, context), result
 
     @staticmethod
@@ -115,11 +121,11 @@ class Scheduler:
                 # Text for a person: a field the result lacks is left out, never the word "null".
                 return to_text(compile_text_template(check.message).evaluate(context, Run(beijing_now())))
             except LangError as e:
-                return f"{check.title} (the message template failed: {e})"
-        return f"{check.title}：条件满足" if check.condition else f"{check.title}：已更新"
+                return Message("run_template_failed", title=check.title, error=str(e))
+        return Message("run_met" if check.condition else "run_updated", title=check.title)
 
     async def _task(self, check: Check) -> tuple[str, str, Any, str | None]:
         if self.tasks is None:
-            return "error", "no model is set up for assistant tasks (设置 → 模型)", None, None
+            return "error", Message("run_no_model"), None, None
         outcome, text, session = await self.tasks(check)
         return outcome, text, None, session

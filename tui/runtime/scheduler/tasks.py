@@ -10,6 +10,7 @@ from tui.runtime.chat.agent import Agent, AgentEvent
 from tui.runtime.chat.client import ModelClient
 from tui.runtime.chat.history import ChatHistory
 from tui.runtime.chat.providers import load_config, load_key
+from tui.runtime.message import Message, message_of
 from tui.runtime.scheduler.checks import Check
 from tui.runtime.scheduler.runner import TaskRunner
 
@@ -38,12 +39,12 @@ def task_runner(runtime: Runtime, client: ModelClient | None = None) -> TaskRunn
         result = await agent.send(cid, str(check.prompt))
         refused = [c for c in result.calls if c.status in ("refused", "declined")]
         if result.error is not None:
-            return "error", str(result.error), cid
-        answer = (result.answer or "").strip() or "（没有回答）"
+            return "error", message_of(result.error), cid
+        answer = (result.answer or "").strip() or Message("task_no_answer")
         if refused:
             # The run log says which calls were refused and why (the gate's audit rows say it too).
-            reasons = "\n".join(f"- {c.tool_id}: {c.message}" for c in refused)
-            return "refused", f"{answer}\n\n（定时任务拒绝了这些调用 refused calls）\n{reasons}", cid
+            reasons = [Message("task_refused_call", tool=c.tool_id, reason=c.message) for c in refused]
+            return "refused", Message("task_refused", answer=answer, calls=reasons), cid
         return "ok", answer, cid
 
     return run

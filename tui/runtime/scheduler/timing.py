@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from tui.runtime.message import Message
+
 BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
 _INTERVAL = re.compile(r"^every\s+(\d+)\s*(m|min|mins|minutes?|h|hours?|d|days?)$", re.IGNORECASE)
 _UNIT_S = {"m": 60, "h": 3600, "d": 86400}
@@ -38,14 +40,11 @@ class Timing:
         if match:
             seconds = int(match.group(1)) * _UNIT_S[match.group(2)[0].lower()]
             if seconds < MIN_INTERVAL_S:
-                raise ValueError("a check runs at most once a minute")
+                raise ValueError(Message("timing_too_often"))
             return cls(clean, every_s=seconds)
         if len(clean.split()) == 5 and croniter.is_valid(clean):
             return cls(clean, cron=clean)
-        raise ValueError(
-            f"{text!r} is not a schedule: write a cron expression in Beijing time like '30 7 * * 1-5' "
-            "(07:30 on weekdays) or an interval like 'every 30m', 'every 2h', 'every 1d'"
-        )
+        raise ValueError(Message("timing_bad", text=str(text)))
 
     def next_after(self, after_ms: int) -> int:
         """The first run time strictly after `after_ms` (Unix ms)."""
