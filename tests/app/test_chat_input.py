@@ -201,3 +201,39 @@ async def test_the_footer_shows_the_keys_of_the_box(tmp_path: Path, fake: Any) -
         await pilot.press("escape")
         await until(pilot, lambda: "已停止" in shown(app), 5)
         assert working_line(app) is None
+
+
+@pytest.mark.parametrize("ours", [True, False])
+async def test_an_empty_box_squeezed_to_no_width_draws_blank(ours: bool) -> None:
+    """Found by the key masher at MASH_SCALE=20: mid-resize at 50x15 the box was drawn 4 cells wide while its
+    room for text was 0 (the crash's locals), and Textual's wrap of the placeholder raised ValueError and ended
+    the app. The box is drawn in that state here."""
+    from textual.app import App, ComposeResult
+    from textual.geometry import Size
+    from textual.widgets import TextArea
+
+    from tui.app.widgets.chat_input import ChatInput
+
+    base = ChatInput if ours else TextArea
+
+    class Squeezed(base):  # type: ignore[misc, valid-type]
+        @property
+        def content_size(self) -> Size:
+            return Size(0, 1)
+
+    words = "Ask, e.g. free rooms in 二教 now?"  # the English placeholder: its spaces are where the wrap failed
+    box = Squeezed(words) if ours else Squeezed(placeholder=words)
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield box
+
+    app = Host()
+    if ours:
+        async with app.run_test(size=(40, 8)) as pilot:
+            await pilot.pause()
+            assert app._exception is None and box.render_line(0).cell_length == box.size.width
+    else:  # Textual's own TextArea: the crash this guards against ends the app
+        with pytest.raises(ValueError, match="must not be zero"):
+            async with app.run_test(size=(40, 8)) as pilot:
+                await pilot.pause()

@@ -76,7 +76,7 @@ class AnswerOnce(_Screen):
         since keys are looked up from the focused widget up to the app. Found by the key masher."""
         if widget is not None and not _focusable_now(widget):
             widget = self.focused if self.focused is not None and _focusable_now(self.focused) else None
-        super().set_focus(widget, scroll_visible, from_app_focus)  # type: ignore[misc]
+        super().set_focus(widget, scroll_visible, from_app_focus)
 
     def on_screen_resume(self) -> None:
         """Back on top: give an answer that came while covered. (Textual calls this beside a subclass's own.)"""

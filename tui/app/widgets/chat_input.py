@@ -23,6 +23,7 @@ from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets import Static, TextArea
 
@@ -85,6 +86,14 @@ class ChatInput(TextArea):
 
     def __init__(self, placeholder: str, id: str | None = None) -> None:
         super().__init__(placeholder=placeholder, id=id, soft_wrap=True, highlight_cursor_line=False)
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the box. Squeezed to no room for text (a narrow terminal mid-resize), an empty box draws
+        blank: Textual's TextArea wraps its placeholder to the text width, and a width of 0 raised (`range()` arg
+        3 must not be zero) and ended the app — found by the key masher at MASH_SCALE=20."""
+        if self.content_size.width <= 0 and not self.text:
+            return Strip.blank(self.size.width, self.rich_style)
+        return super().render_line(y)
 
     async def _on_key(self, event: events.Key) -> None:
         if event.key == "enter" or event.key in NEWLINE_KEYS:

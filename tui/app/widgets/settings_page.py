@@ -70,7 +70,7 @@ class SettingsPage(Horizontal):
     DEFAULT_CSS = """
     SettingsPage { height: 1fr; }
     SettingsPage #settings-nav { width: 22; height: 1fr; }
-    SettingsPage.-narrow #settings-nav { width: 16; }
+    SettingsPage.-narrow #settings-nav { width: 20; }  /* "Scheduled checks" on one line */
     SettingsPage.-narrow #settings-nav .muted { display: none; }  /* the keys are in F1's key panel */
     SettingsPage.-narrow #settings-content Button { width: auto; min-width: 8; }
     SettingsPage #settings-sections { height: 1fr; }
