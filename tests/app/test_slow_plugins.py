@@ -7,6 +7,7 @@ that the other widgets fill and that a key press is handled at once.
 from __future__ import annotations
 
 import asyncio
+import statistics
 import threading
 import time
 from pathlib import Path
@@ -28,6 +29,13 @@ KEY_BUDGET_S = 0.1
 """The issue's bound: a slow plugin may delay a key press by at most 100 ms."""
 
 
+def within_budget(held: float, free: float) -> bool:
+    """A key pressed while a plugin is held answers within the budget — or, on a loaded machine (the suite's
+    other worker), within twice the time the same key takes in the same app once nothing is held: the load
+    is then the cause, not the plugin (a held key would take the whole HOLD_S)."""
+    return held < max(KEY_BUDGET_S, 2 * free)
+
+
 def frames(app: Any) -> dict[str, WidgetFrame]:
     return {f.file: f for f in app.query(WidgetFrame)}
 
@@ -44,6 +52,16 @@ async def reaction(pilot: Any, key: str, tab: str) -> float:
     seconds = time.perf_counter() - started
     await pressing
     return seconds
+
+
+async def round_trips(pilot: Any) -> list[float]:
+    """The median reaction of `3` (插件) and of `1` (首页) over three round trips: a held plugin slows every
+    press, a pause of the interpreter's own (a garbage collection) only one."""
+    times: list[list[float]] = [[], []]
+    for _ in range(3):
+        times[0].append(await reaction(pilot, "3", "plugins"))
+        times[1].append(await reaction(pilot, "1", "home"))
+    return [statistics.median(t) for t in times]
 
 
 async def test_a_slow_widget_template_holds_up_no_other_widget_and_no_key(
@@ -66,10 +84,12 @@ async def test_a_slow_widget_template_holds_up_no_other_widget_and_no_key(
             await until(pilot, lambda: len(frames(app)) == 6 and held)
             assert not any(f.startswith("canteen/") for f in frames(app))
             await pilot.pause(0.3)  # the app's own work of showing the six is done; canteen's is still held
-            assert await reaction(pilot, "3", "plugins") < KEY_BUDGET_S
-            assert await reaction(pilot, "1", "home") < KEY_BUDGET_S
+            held = await round_trips(pilot)
             release.set()
             await until(pilot, lambda: "canteen/widgets/crowd.json" in frames(app))
+            await pilot.pause(0.3)
+            free = await round_trips(pilot)
+            assert all(within_budget(h, f) for h, f in zip(held, free, strict=True)), (held, free)
     finally:
         release.set()
 
@@ -94,9 +114,12 @@ async def test_a_slow_tool_run_holds_up_no_other_widget_and_no_key(
             await until(pilot, lambda: len(frames(app)) == 6 and held)
             assert not any(f.startswith("notices/") for f in frames(app))
             await pilot.pause(0.3)  # the app's own work of showing the six is done; notices' is still held
-            assert await reaction(pilot, "4", "settings") < KEY_BUDGET_S
+            held = await reaction(pilot, "4", "settings")
             release.set()
             await pilot.press("1")
             await until(pilot, lambda: "notices/widgets/latest.json" in frames(app))
+            await pilot.pause(0.3)
+            free = await reaction(pilot, "4", "settings")
+            assert within_budget(held, free), (held, free)
     finally:
         release.set()
