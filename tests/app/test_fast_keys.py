@@ -279,3 +279,38 @@ async def test_a_focus_given_to_a_widget_being_removed_does_not_kill_the_keys(gu
             assert "3" in app.active_bindings
         else:
             assert app.focused is old and not old.is_attached and "3" not in app.active_bindings
+
+
+@pytest.mark.parametrize("steady", [True, False])
+async def test_a_title_set_while_the_header_closes_is_dropped(steady: bool) -> None:
+    """Found by the key masher at MASH_SCALE=20: a plugin page set its title as it closed; Textual's header
+    looked up its title child, which was gone, and `NoMatches` ended the app."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Header
+    from textual.widgets._header import HeaderTitle
+
+    from tui.app.widgets.header import SteadyHeader
+
+    kind = SteadyHeader if steady else Header
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield kind()
+
+    app = Host()
+
+    async def scene() -> None:
+        async with app.run_test(size=(40, 6)) as pilot:
+            await app.query_one(HeaderTitle).remove()  # the header's children are gone (the page is closing)
+            app.screen.title = "空闲教室"  # and the page's title arrives
+            await pilot.pause()
+            await pilot.pause()
+            assert app._exception is None
+
+    if steady:
+        await scene()
+    else:  # Textual's own header: the crash this guards against
+        from textual.css.query import NoMatches
+
+        with pytest.raises(NoMatches):
+            await scene()

@@ -4,7 +4,8 @@ Each tour: every tab, widget screens from the dashboard, tool forms from 插件,
 notification centre, each opened and closed. After a warm-up tour the number of live screens and widgets must
 not grow from tour to tour (closed ones are freed: the deterministic check), and the
 process's resident memory must stay nearly flat. `TOUR_SCALE=long` runs the full tour (4 widget screens,
-14 forms) 20 times and asserts under 10 MB of growth; the default, for CI, is a shorter tour 3 times (after two warm-up tours).
+14 forms) 20 times and asserts under 10 MB of growth; the default, for CI, is a shorter tour 3 times (after two
+warm-up tours).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from tui.app.dialogs.base import CommandPalette
 from tui.app.dialogs.login import LoginScreen
@@ -31,6 +31,7 @@ from tui.app.widgets.chat_pane import ChatPane
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.dashboard import Dashboard
 from tui.app.widgets.footer import FittingFooter
+from tui.app.widgets.header import SteadyHeader
 from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin
 from tui.app.widgets.settings_page import SettingsPage
 from tui.app.widgets.tables import Table
@@ -83,7 +84,7 @@ class PkuHarnessApp(HarnessApp):
         """When the student last closed a login screen that opened by itself (it then stays closed a while)."""
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False)
+        yield SteadyHeader(show_clock=False)
         with TabbedContent(initial=self.start_tab):
             with TabPane(t("home", self.locale), id="home"):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")

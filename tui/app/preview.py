@@ -11,12 +11,13 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from tui.app.genui_bridge import LangEvaluator, widget_names
 from tui.app.keys import LocalTextual
 from tui.app.themes import THEMES, register_themes
 from tui.app.widgets.footer import FittingFooter
+from tui.app.widgets.header import SteadyHeader
 from tui.lang.documents.loader import Loader, Plugin
 from tui.lang.documents.problems import DocumentError
 from tui.lang.documents.source import DirectorySource
@@ -58,7 +59,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         self.stamps: dict[Path, float] = {}
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield SteadyHeader()
         with Horizontal(id="preview-body"):
             yield VerticalScroll(id="widgets")
             yield Static("", id="problems", markup=False)

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Header, Input, ListView, Select, Static, Switch
+from textual.widgets import DataTable, Input, ListView, Select, Static, Switch
 
 from tui.app.dialogs.base import OnceScreen
 from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
@@ -24,6 +24,7 @@ from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.app.watchers import forget_closed_watchers
 from tui.app.widgets.footer import FittingFooter
+from tui.app.widgets.header import SteadyHeader
 from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
@@ -142,7 +143,7 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         return out
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False)
+        yield SteadyHeader(show_clock=False)
         with VerticalScroll(id="screen-body"):
             yield Static(t("loading", self.locale), markup=False, classes="tone-muted")
         yield FittingFooter()
