@@ -237,3 +237,16 @@ async def test_an_empty_box_squeezed_to_no_width_draws_blank(ours: bool) -> None
         with pytest.raises(ValueError, match="must not be zero"):
             async with app.run_test(size=(40, 8)) as pilot:
                 await pilot.pause()
+
+
+async def test_with_no_model_the_message_stays_in_the_box(tmp_path: Path) -> None:
+    """Found by a new student: with no model set up, Enter emptied the box and the message was gone (not shown,
+    not in the history, not brought back by ↑). It stays in the box, and a notice says what to do."""
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        box = await focused_box(pilot, app)
+        await pilot.press(*"二教", "ctrl+j", *"第二行", "enter")
+        await settle(pilot, app)
+        assert box.text == "二教\n第二行"
+        said = [str(n.message) for n in app._notifications]
+        assert any("消息留在输入框里" in m for m in said), said

@@ -168,6 +168,9 @@ class ChatPane(Vertical):
         text = box.text.strip()
         if not text or self.running:
             return
+        if self.config() is None:  # nothing could answer: the message stays in the box, not lost
+            self.app.notify(t("no_model_kept", self.locale), severity="warning", timeout=8, markup=False)
+            return
         box.clear()
         if self.editing is not None and self.cid is not None:
             self.history.truncate_from(self.cid, self.editing)
