@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from textual.app import App
-from textual.widgets import Button, Select
+from textual.widgets import Button, OptionList, Select
 
 from tests.app.readable import misplaced, unreadable
 from tui.app.app import PkuHarnessApp, make_app
@@ -24,6 +24,7 @@ from tui.app.dialogs.login import LoginScreen
 from tui.app.preview import PreviewApp
 from tui.app.screens.tool_form import ToolFormScreen
 from tui.app.themes import THEMES
+from tui.app.widgets.settings_page import SECTIONS
 from widgets_render.textual_render import GenButton
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,6 +118,32 @@ async def test_every_screen_is_readable_and_usable(tmp_path: Path, locale: str) 
             await home(pilot, app)
             await scene(pilot, app)
             problems += await look(pilot, app, f"{name} · {locale}")
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize(("theme", "locale"), [("light", "zh"), ("dark", "en")])
+async def test_a_student_who_chose_a_theme_reads_every_settings_section_and_the_notifications(
+    tmp_path: Path, theme: str, locale: str
+) -> None:
+    """The app started in the theme the student chose, nothing switched since: each section of 设置 and the
+    (empty) notification centre. Found by a new student: started in the light theme, the empty tables' line
+    ("还没有定时检查…", "还没有通知") was white on light grey (1.4:1); after a theme switch it was not."""
+    app = make_app(demo=True, data_dir=tmp_path, now=shots.NOW, locale=locale)
+    app.runtime.settings.set("theme", theme)
+    problems = []
+    async with app.run_test(size=SIZES[0]) as pilot:
+        await shots.tab("4")(pilot, app)
+        assert app.theme == THEMES[theme]
+        sections = app.query_one("#settings-sections", OptionList)
+        for index, (key, _, _) in enumerate(SECTIONS):
+            sections.highlighted = index
+            await shots.settle(pilot, app, rounds=2)
+            problems += [f"settings-{key} · {theme}: {run}" for run in unreadable(app)]
+            problems += [f"settings-{key} · {theme}: {p}" for p in misplaced(app)]
+        await pilot.press("1", "n")
+        await shots.settle(pilot, app, rounds=2)
+        assert "NotificationCentre" in type(app.screen).__name__
+        problems += [f"notifications · {theme}: {run}" for run in unreadable(app)]
     assert problems == [], "\n".join(problems)
 
 

@@ -12,7 +12,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "quit": {"zh": "退出", "en": "Quit"},
     "no_model_kept": {
         "zh": "还没有设置模型，消息留在输入框里：在「设置 → 模型」里选好模型后，按回车发送。",
-        "en": "No model is set up yet, so your message stays in the box: choose one in Settings → Model, then press Enter.",
+        "en": "No model is set up yet, so your message stays in the box: choose one in Settings → Model, then "
+        "press Enter.",
     },
     "no_model": {
         "zh": "还没有设置模型。在「设置 → 模型」里选择 DeepSeek、通义千问、OpenAI 或本地的 Ollama / vLLM / llama.cpp，"

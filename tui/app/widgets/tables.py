@@ -37,5 +37,7 @@ class Table(DataTable[Text]):
     def render_line(self, y: int) -> Strip:
         if self.row_count or y != self._empty_line():
             return super().render_line(y)
-        style = self.rich_style + self.get_component_rich_style("table--empty", partial=True)
+        # The whole component style, not the part the CSS sets: `$text-muted` is an `auto` colour, which only the
+        # whole style resolves against the table's background (alone it came out white, 1.4:1 on light grey).
+        style = self.rich_style + self.get_component_rich_style("table--empty")
         return Strip([Segment(" " + self.empty, style)]).adjust_cell_length(self.size.width, self.rich_style)
