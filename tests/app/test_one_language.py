@@ -144,3 +144,26 @@ async def test_a_campus_login_notice_speaks_the_apps_language(tmp_path: Path) ->
         await pilot.pause(0.05)
         shown = [str(n.message) for n in app._notifications]
         assert shown == ["还没有登录校园卡：请先登录（设置 → 校园账号，或 pku-harness login card）"]
+
+
+@pytest.mark.parametrize(
+    ("locale", "placeholder", "tooltip"),
+    [("zh", "搜索命令…", "打开命令面板"), ("en", "Search for commands…", "Open the command palette")],
+)
+async def test_the_palette_and_its_key_speak_the_apps_language(
+    tmp_path: Path, locale: str, placeholder: str, tooltip: str
+) -> None:
+    """Found by a new student: Ctrl+P's search box said "Search for commands…" and F1's panel "Open the
+    command palette" in the Chinese UI (the app's own Ctrl+P had lost the translated placeholder)."""
+    from textual.widgets import Input
+
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale=locale)
+    async with app.run_test(size=SIZE) as pilot:
+        await filled(pilot, app)
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.screen.query(Input))
+        assert [i.placeholder for i in app.screen.query(Input)] == [placeholder]
+        await pilot.press("escape")
+        await until(pilot, lambda: not app.screen.query(Input) or app.screen is app.screen_stack[0])
+        active = app.screen.active_bindings
+        assert active["ctrl+p"].tooltip == tooltip or active["ctrl+p"].binding.tooltip == tooltip

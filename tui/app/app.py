@@ -16,7 +16,6 @@ from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from tui.app.dialogs.base import CommandPalette
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
@@ -256,11 +255,6 @@ class PkuHarnessApp(HarnessApp):
         await self.recompose()
         self.redraw_keys()
         self.show_unread()  # the header's "demo mode" line is the app's words too
-
-    def action_command_palette(self) -> None:
-        """Ctrl+P: Textual's palette, as a screen that answers once (`dialogs.base.CommandPalette`)."""
-        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
-            self.push_screen(CommandPalette(id="--command-palette"))
 
     def action_help(self) -> None:
         """Every key of the focused screen, in Textual's key panel."""

@@ -14,6 +14,7 @@ TEXTUAL_ZH: dict[str, str] = {
     "Quit": "退出",
     "Quit the app and return to the command prompt.": "退出 App，回到命令行。",
     "palette": "命令面板",
+    "Open the command palette": "打开命令面板",
     "Copy selected text": "复制选中的文字",
     "Focus Next": "下一个控件",
     "Focus Previous": "上一个控件",
