@@ -91,3 +91,27 @@ async def test_a_language_switch_stays_in_settings(tmp_path: Path) -> None:
         sections = app.query_one("#settings-sections", OptionList)
         assert str(sections.get_option_at_index(6).prompt) == "Updates"
         assert shown(app) == "appearance"
+
+
+async def test_a_mode_cycled_to_a_longer_word_is_shown_whole(tmp_path: Path) -> None:
+    """Found by a new student: Enter on a permission cycled it to 不能执行, shown cut as 不能执 (the column kept
+    the width of the words it was built with)."""
+    from rich.text import Text
+
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_settings(pilot, app)
+        await pilot.press("down", "down", "down", "down", "enter")
+        table = app.query_one("#permissions", DataTable)
+        assert table.has_focus and shown(app) == "permissions"
+        await pilot.press("right")  # onto the 读取 mode of the first plugin
+        for _ in range(3):  # through allow, ask and deny, whichever it starts on
+            await pilot.press("enter")
+            await settle(pilot, app)
+            if app.screen is not app.screen_stack[0]:
+                await pilot.press("enter")  # loosening asks first: yes
+                await settle(pilot, app)
+            cell = table.get_cell_at(table.cursor_coordinate)
+            words = cell.plain if isinstance(cell, Text) else str(cell)
+            column = table.ordered_columns[table.cursor_coordinate.column]
+            assert column.get_render_width(table) - 2 * table.cell_padding >= Text(words).cell_len, words

@@ -244,7 +244,7 @@ class SettingsPage(Horizontal):
             if not sure:
                 return  # cancelled: the mode stays as it was
             runtime.grants.set(plugin, effect, mode)
-            table.update_cell_at(at, literal(term(mode, self.locale)))
+            table.update_cell_at(at, literal(term(mode, self.locale)), update_width=True)  # 不能执行 was cut
             shown = f"{plugin} · {term(effect, self.locale)}: {term(mode, self.locale)}"
             self.notify(clean(shown), timeout=2, markup=False)
 
