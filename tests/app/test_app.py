@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, Select, Static, TabbedContent
+from textual.widgets import DataTable, OptionList, Select, Static, TabbedContent
 
 from tests.app.helpers import open_settings_section, until
 from tui.app.app import PkuHarnessApp, make_app
@@ -371,6 +371,9 @@ async def test_the_student_reorders_resizes_removes_and_adds_widgets(tmp_path: P
         next(iter(app.query(WidgetFrame))).focus()
         await pilot.press("a")
         await until(pilot, lambda: app.screen.query("#choices"))
+        listed = app.screen.query_one("#choices", OptionList)
+        # What a student knows the widget by (a new student saw the raw id `wallet/balance`).
+        assert [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)] == ["校园卡"]
         await pilot.press("enter")  # the one removed widget is the only choice
         await wait_for_widgets(pilot, app)
         assert [s.id for s in dashboard.slots][-1] == "wallet/balance"

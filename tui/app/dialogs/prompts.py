@@ -94,15 +94,17 @@ class ChooseDialog(LocalBindings, Dialog[str | None]):
     DEFAULT_CSS = DIALOG_CSS.format(name="ChooseDialog")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, title: str, choices: list[str]) -> None:
+    def __init__(self, title: str, choices: list[str], labels: list[str] | None = None) -> None:
+        """`choices` are what the dialog answers; `labels`, when given, what the student reads for each."""
         super().__init__()
         self.heading = title
         self.choices = choices
+        self.labels = labels if labels is not None and len(labels) == len(choices) else choices
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(plain(self.heading), markup=False)
-            yield SteadyOptionList(*[plain(choice) for choice in self.choices], id="choices")
+            yield SteadyOptionList(*[plain(label) for label in self.labels], id="choices")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -324,13 +324,25 @@ class Dashboard(VerticalScroll):
             return
         self.adding = True
         try:
-            chosen = await self.app.push_screen_wait(ChooseDialog(t("add_widget", self.locale), hidden))
+            names = {s.id: self.widget_label(s) for s in available(self.runtime)}
+            labels = [names.get(h, h) for h in hidden]  # what a student knows them by, not `wallet/balance`
+            chosen = await self.app.push_screen_wait(ChooseDialog(t("add_widget", self.locale), hidden, labels))
         finally:
             self.adding = False
         if chosen:
             await self.relayout(
                 chosen, lambda: self.runtime.layout.add([s.id for s in available(self.runtime)], chosen)
             )
+
+    def widget_label(self, slot: Slot) -> str:
+        """A widget as the add dialog lists it: its title (a template's, which needs data, as its plugin's name)
+        and its plugin, e.g. "校园卡 · 校园卡" reads "校园卡"."""
+        title = slot.spec.get("title") if isinstance(slot.spec, dict) else None
+        text = pick_text(title, self.locale) if title is not None else ""
+        plugin = self.runtime.registry.plugin_name(slot.plugin_id)
+        if not text or "${" in text:
+            return plugin
+        return text if text == plugin else f"{text} · {plugin}"
 
     def on_widget_frame_tapped(self, event: WidgetFrame.Tapped) -> None:
         """Enter or a click on a widget opens its screen."""
