@@ -132,7 +132,11 @@ async def test_tell_me_when_my_balance_is_under_20_from_the_check_dialog(tmp_pat
         await settle(pilot, app)
         assert when.value == "expr" and "满足条件时提醒" in str(dialog.query_one("#check-heading", Static).render())
         condition = dialog.query_one("#check-condition", Input)
+        assert when.has_focus  # the choice is made; Tab goes on to the box it opened (a student's Tab skipped it)
+        await pilot.press("tab")
         assert condition.has_focus and condition.region.width >= 30
+        muted = [str(w.render()) for w in dialog.query(".muted")]
+        assert not any("wallet.cardBalance" in m or "{}" in m for m in muted), muted  # no internal id
         await pilot.press(*"result.balanceYuan < 20")
         dialog.query_one("#check-save", Button).press()
         await until(pilot, lambda: not isinstance(app.screen, CheckDialog))

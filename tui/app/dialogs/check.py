@@ -67,8 +67,9 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         loc = self.locale
         with Vertical():
             yield Static(plain(self._title("changed")), markup=False, classes="title", id="check-heading")
-            yield Static(plain(f"{self.tool.title} ({self.tool.id}) {json.dumps(self.args, ensure_ascii=False)}"),
-                         markup=False, classes="muted")  # fmt: skip
+            # What the check runs, as the student knows it: the tool and the inputs given (no internal id).
+            given = " · ".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in self.args.items())
+            yield Static(plain(f"{self.tool.title}  {given}".strip()), markup=False, classes="muted")
             yield Input(clean(self.tool.title), placeholder=t("check_title", loc), id="check-title")
             yield Static(t("check_how_often", loc), markup=False, classes="label")
             yield SteadySelect([(literal(t(k, loc)), v or "custom") for k, v in SCHEDULES], value="every 30m",
@@ -99,11 +100,9 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         when = str(self.query_one("#check-when", Select).value)
         self.query_one("#check-custom", Input).set_class(not custom, "-hidden")
         self.query_one("#check-condition", Input).set_class(when != "expr", "-hidden")
+        # The box for it appears right after the select, where Tab goes next; the focus stays on the select (it
+        # used to jump into the box, and a student's Tab then skipped past it to the message).
         self.query_one("#check-heading", Static).update(plain(self._title(when)))
-        if event.select.id == "check-schedule" and custom:
-            self.query_one("#check-custom", Input).focus()
-        if event.select.id == "check-when" and when == "expr":
-            self.query_one("#check-condition", Input).focus()
 
     @on(Button.Pressed, "#check-cancel")
     def cancelled(self) -> None:
