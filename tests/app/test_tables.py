@@ -111,3 +111,23 @@ def test_an_empty_tool_result_says_so(locale: str, line: str) -> None:
     for empty in ([], {"items": []}):
         view = result_view(empty, locale=locale)
         assert isinstance(view, Static) and str(view.render()) == line
+
+
+async def test_the_cursor_of_a_table_in_a_scrolling_pane_stays_in_sight(tmp_path: Path) -> None:
+    """Found by a new student at 80×24: ↓ in 插件's tools table moved the cursor below the screen (the pane did
+    not follow), and Enter opened a row they could not see."""
+    from textual.containers import ScrollableContainer
+
+    app = make_app(demo=True, data_dir=tmp_path, now="2026-11-30T12:00:00+08:00")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        await until(pilot, lambda: bool(app.query("#tools")))
+        tools = app.query_one("#tools", DataTable)
+        tools.focus()
+        pane = next(a for a in tools.ancestors if isinstance(a, ScrollableContainer))
+        for presses in (22, -22):
+            for _ in range(abs(presses)):
+                await pilot.press("down" if presses > 0 else "up")
+            await pilot.pause()
+            row_y = tools.region.y + tools.header_height + tools.cursor_row - int(tools.scroll_y)
+            assert pane.region.y <= row_y < pane.region.bottom, (tools.cursor_row, row_y, pane.region)

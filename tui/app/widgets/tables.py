@@ -6,7 +6,8 @@ from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.text import Text
-from textual.geometry import Size
+from textual.containers import ScrollableContainer
+from textual.geometry import Region, Size, Spacing
 from textual.strip import Strip
 from textual.widgets import DataTable
 
@@ -41,3 +42,20 @@ class Table(DataTable[Text]):
         # whole style resolves against the table's background (alone it came out white, 1.4:1 on light grey).
         style = self.rich_style + self.get_component_rich_style("table--empty")
         return Strip([Segment(" " + self.empty, style)]).adjust_cell_length(self.size.width, self.rich_style)
+
+    def _scroll_cursor_into_view(self, animate: bool = False) -> None:
+        """The cursor stays in sight: the table scrolls itself (Textual), and a table as tall as its rows inside
+        a scrolling pane (插件's tables) has the pane scroll to the cursor's row — ↓ used to move the cursor off
+        the screen, and Enter then opened a row the student could not see."""
+        super()._scroll_cursor_into_view(animate)
+        if self.cursor_type == "column" or not self.row_count:
+            return
+        pane = next((a for a in self.ancestors if isinstance(a, ScrollableContainer)), None)
+        if pane is None or not self.is_attached:
+            return
+        _, y, _, height = self._get_row_region(self.cursor_row)
+        top = self.virtual_region.y + self.styles.gutter.top + y - int(self.scroll_y)
+        header = self.header_height if self.show_header else 0
+        pane.scroll_to_region(
+            Region(0, top, 1, height), animate=animate, spacing=Spacing(header, 0, 0, 0), immediate=True
+        )
