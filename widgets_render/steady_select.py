@@ -49,6 +49,12 @@ class _SteadyOverlay(SelectOverlay):
 class SteadySelect(Select[Any]):
     """`Select` whose first value never races its own label, nor its list's page keys (see the module)."""
 
+    def _setup_options_renderables(self) -> None:
+        # A select removed as it mounted (a form closed in the same moment) has no list left to fill: Textual
+        # raised NoMatches from its mount handler and ended the app.
+        if self.query(SelectOverlay):
+            super()._setup_options_renderables()
+
     def compose(self) -> ComposeResult:
         yield _SteadyCurrent(self.prompt)
         yield _SteadyOverlay(type_to_search=self._type_to_search).data_bind(compact=Select.compact)

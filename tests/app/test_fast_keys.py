@@ -314,3 +314,32 @@ async def test_a_title_set_while_the_header_closes_is_dropped(steady: bool) -> N
 
         with pytest.raises(NoMatches):
             await scene()
+
+
+@pytest.mark.parametrize("steady", [True, False])
+async def test_a_select_whose_list_went_before_its_mount_handler_does_not_raise(steady: bool) -> None:
+    """Seen in the suite: a tool form closed as its selects mounted; Textual's select filled its option list in
+    its mount handler, the list was gone, and NoMatches ended the app."""
+    from textual.app import App, ComposeResult
+    from textual.css.query import NoMatches
+    from textual.widgets import Select
+    from textual.widgets._select import SelectOverlay
+
+    from widgets_render.steady_select import SteadySelect
+
+    kind = SteadySelect if steady else Select
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield kind([("a", 1), ("b", 2)], value=1, allow_blank=False)
+
+    app = Host()
+    async with app.run_test(size=(40, 10)) as pilot:
+        select = app.query_one(kind)
+        await select.query_one(SelectOverlay).remove()
+        await pilot.pause()
+        if steady:
+            select._setup_options_renderables()  # what the mount handler does first
+        else:
+            with pytest.raises(NoMatches):
+                select._setup_options_renderables()

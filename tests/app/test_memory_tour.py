@@ -106,4 +106,9 @@ async def test_closed_screens_and_forms_are_freed_tour_after_tour(tmp_path: Path
             figures.append(round(rss_mb() - start, 1))
             grown = {name: now[name] - baseline[name] for name in now if now[name] > baseline[name]}
             assert not grown, f"tour {number} left these alive: {grown}"
-        assert figures[-1] < RSS_LIMIT_MB, f"resident memory grew by {figures} MB after each tour"
+        print(f"\nmemory tour: {TOURS} tours, RSS growth after each (MB): {figures}")
+        # Alone (TOUR_SCALE=long is run on its own) the growth is counted from the warm-up. In the suite, the
+        # process has run hundreds of tests and its first measured tour grew 20-45 MB, flat after (allocator
+        # arenas, not live objects: the node count above is flat): there the growth after it is the figure.
+        grown_mb = figures[-1] if LONG else figures[-1] - figures[0]
+        assert grown_mb < RSS_LIMIT_MB, f"resident memory grew by {figures} MB after each tour"

@@ -24,7 +24,7 @@ class SteadyHeader(Header):
     def _on_mount(self, event: Mount) -> None:
         async def set_title() -> None:
             with contextlib.suppress(NoScreen, NoMatches):  # the header is closing: no title to update
-                self.query_one(HeaderTitle).update(self.format_title())
+                self.query_one(HeaderTitle).update(self.format_title())  # markup: Content, no markup parsed
 
         Widget._on_mount(self, event)  # what Header's own handler would have let run after it
         self.watch(self.app, "title", set_title)
