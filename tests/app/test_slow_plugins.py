@@ -82,7 +82,10 @@ async def test_a_slow_widget_template_holds_up_no_other_widget_and_no_key(
     try:
         async with app.run_test(size=(120, 45)) as pilot:
             await until(pilot, lambda: len(frames(app)) == 6 and held)
-            assert not any(f.startswith("canteen/") for f in frames(app))
+            # Canteen's template is held, so nothing it draws can be on screen. Under a loaded suite its source
+            # may fail first (a deadline) and its error card show — not the template's work (seen 1 in ~5 runs).
+            shown = {f: type(w.resolved.body).__name__ for f, w in frames(app).items()}
+            assert all(w.error is not None for f, w in frames(app).items() if f.startswith("canteen/")), shown
             await pilot.pause(0.3)  # the app's own work of showing the six is done; canteen's is still held
             held = await round_trips(pilot)
             release.set()
