@@ -47,14 +47,15 @@ def chinese_outside_data(text: str, data: str) -> list[str]:
     return [run for run in CJK.findall(text) if run not in CHINESE_NAMES and run not in data]
 
 
-def english_runs(text: str) -> list[str]:
+def english_runs(text: str, names: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """Runs of three or more English words in a line of `text` (identifiers, hosts, commands with a dot, a dash
-    or a digit inside, and the allowed names, end a run)."""
+    or a digit inside, and the allowed names — `names`, else ENGLISH_NAMES — end a run)."""
+    names = names or ENGLISH_NAMES
     runs = []
     for line in text.splitlines():
         run: list[str] = []
         for token in [*line.split(), ""]:
-            if WORD.fullmatch(token) and token.strip(",.;:!?)").lower() not in ENGLISH_NAMES:
+            if WORD.fullmatch(token) and token.strip(",.;:!?)").lower() not in names:
                 run.append(token)
                 continue
             if len(run) >= 3:

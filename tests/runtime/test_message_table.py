@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.app import test_one_language as one_language
 from tui.runtime import messages as tables
 from tui.runtime.message import MESSAGES
 
 ROOT = Path(__file__).resolve().parents[2] / "tui"
 #: Three English words in a row make a sentence (a product name, a path or a command is one token, or not a word).
-WORD = re.compile(r"[A-Za-z][A-Za-z'’]*[,.;:!?)]?")
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 #: Words that may stand together in Chinese text: the product's name.
 NAMES = {"pku", "harness"}
@@ -25,16 +25,8 @@ def placeholders(text: str) -> set[str]:
 
 
 def english_runs(text: str) -> list[str]:
-    """Runs of three or more English words, placeholders left out."""
-    runs, run = [], []
-    for token in [*re.sub(r"\{[^}]*\}", " ", text).split(), ""]:
-        if WORD.fullmatch(token) and token.strip(",.;:!?)").lower() not in NAMES:
-            run.append(token)
-            continue
-        if len(run) >= 3:
-            runs.append(" ".join(run))
-        run = []
-    return runs
+    """Runs of three or more English words, placeholders left out (the one-language check's rule)."""
+    return one_language.english_runs(re.sub(r"\{[^}]*\}", " ", text), NAMES)
 
 
 def problems(table: dict[str, dict[str, str]]) -> list[str]:
