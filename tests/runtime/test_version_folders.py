@@ -201,3 +201,20 @@ def test_a_read_only_store_sweeps_nothing(runtime: Runtime, github: FakeGitHub, 
     reader = Runtime(Store(data / "pku-harness.sqlite3", read_only=True), Registry())
     assert reader.installs.sweep() == [] and tree(data / "plugins") == before
     reader.close()
+
+
+def test_a_store_in_memory_leaves_no_plugin_folder_behind() -> None:
+    """A `:memory:` database's plugin folder is a temporary one; it goes with the store (the suite had left
+    1,324 of them in /tmp)."""
+    import gc
+
+    from tui.runtime.runtime import plugins_root
+
+    store = Store(":memory:")
+    folder = plugins_root(store)
+    (folder / "notes").mkdir()
+    assert folder.is_dir()
+    store.close()
+    del store
+    gc.collect()
+    assert not folder.exists()

@@ -57,9 +57,15 @@ DEMO_NOW = "2026-11-30T12:00:00+08:00"
 def plugins_root(store: Store) -> Path:
     """Where installed plugins' version folders live: beside the database (a temporary folder for `:memory:`)."""
     if store.path == ":memory:":
+        import shutil
         import tempfile
+        import weakref
 
-        return Path(tempfile.mkdtemp(prefix="pku-harness-plugins-"))
+        folder = Path(tempfile.mkdtemp(prefix="pku-harness-plugins-"))
+        # The folder lives as long as the store it belongs to (and is gone at exit): a store in memory leaves
+        # nothing behind on disk — the suite had left 1,324 of these in /tmp.
+        weakref.finalize(store, shutil.rmtree, folder, ignore_errors=True)
+        return folder
     return Path(store.path).parent / "plugins"
 
 
