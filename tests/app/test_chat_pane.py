@@ -159,6 +159,9 @@ async def test_errors_become_a_banner_with_what_to_do(tmp_path: Path, fake: tupl
         await ask(pilot, app, "你好")
         await until(pilot, lambda: app.query(".banner"), 10)
         assert "账户余额不足" in shown(app) and "Insufficient Balance" in shown(app)
+        # The detail under it speaks the app's language too; the server's own words stay as they came.
+        assert "账户余额不足（HTTP 402）：" in shown(app)
+        assert "no balance left" not in shown(app)
 
 
 async def test_retry_and_resume_a_conversation(tmp_path: Path, fake: tuple[FakeOpenAI, str]) -> None:

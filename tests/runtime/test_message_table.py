@@ -65,7 +65,7 @@ def test_every_message_has_both_languages_with_the_same_placeholders_and_chinese
 
 
 def test_no_key_is_defined_in_two_tables() -> None:
-    parts = [tables.common, tables.gate, tables.campus, tables.install, tables.scheduler]
+    parts = [tables.common, tables.gate, tables.campus, tables.install, tables.scheduler, tables.model]
     assert sum(len(p.MESSAGES) for p in parts) == len(MESSAGES)
 
 

@@ -24,7 +24,7 @@ from tui.app.i18n import t
 from tui.app.widgets.approval_card import ApprovalCard
 from tui.app.widgets.chat_input import ChatInput, WorkingLine
 from tui.runtime.gate import Approval, ApprovalRequest
-from tui.runtime.message import say
+from tui.runtime.message import say, say_error
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
 
@@ -305,7 +305,7 @@ class ChatPane(Vertical):
         action = t(ERROR_ACTIONS.get(error.kind, "error_request"), self.locale)
         if error.kind == "rate" and error.retry_after:
             action = action.format(seconds=round(error.retry_after))
-        return clean(f"{action}\n{error}")[:1000]
+        return clean(f"{action}\n{say_error(error, self.locale)}")[:1000]
 
     # -- controls --------------------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from textual.widgets import Button, Input, Select, Static
 
 from tui.app.i18n import t
 from tui.runtime.chat.providers import PRESETS, KeyringUnavailable, load_config, load_key, save_config
+from tui.runtime.message import say_error
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
 from widgets_render.steady_select import SteadySelect
@@ -81,7 +82,7 @@ class ModelSettings(Vertical):
             # One call: the key and the provider change together, or neither does (no keyring: the old model stays).
             save_config(self.store, provider, url or None, name or None, key_box.value.strip() or None)
         except (ValueError, KeyringUnavailable) as e:
-            self.app.notify(clean(str(e)), severity="error", timeout=10, markup=False)
+            self.app.notify(clean(say_error(e, self.locale)), severity="error", timeout=10, markup=False)
             return
         finally:
             key_box.value = ""  # the key never stays on screen

@@ -164,7 +164,7 @@ class Agent:
                         tool_id = names.from_model.get(call.name, call.name)
                         self._reply(cid, call.id, json.dumps({"error": note}), tool_ui(tool_id, "error", False))
                 raise
-        message = f"stopped after {MAX_ROUNDS} rounds of tool calls; ask again to continue"
+        message = Message("model_rounds", rounds=MAX_ROUNDS)
         result.error = ModelError("bad_request", message)
         await self.emit(AgentEvent("error", text=message, error=result.error))
         return result

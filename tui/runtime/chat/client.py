@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from tui.runtime.chat.accumulator import ToolCall, ToolCallAccumulator
 from tui.runtime.chat.providers import ModelConfig
+from tui.runtime.message import Message
 
 ErrorKind = Literal["auth", "balance", "model", "rate", "server", "timeout", "network", "dropped", "bad_request"]
 
@@ -169,16 +170,17 @@ class ModelClient:
                     for call in delta.tool_calls or []:
                         acc.feed(call)
             if not received:
-                raise ModelError("dropped", "the server closed the stream before sending anything")
+                raise ModelError("dropped", Message("model_dropped_empty"))
         except openai.APIStatusError as e:
             raise _status_error(e) from None
         except openai.APITimeoutError:
-            raise ModelError("timeout", f"no answer after {time.monotonic() - started:.0f} s") from None
+            raise ModelError("timeout", Message("model_timeout", seconds=f"{time.monotonic() - started:.0f}")) from None
         except openai.APIConnectionError as e:
             kind: ErrorKind = "dropped" if out.content or acc else "network"
-            raise ModelError(kind, f"connection to {self.config.base_url} failed: {e.__cause__ or e}") from None
+            cause = str(e.__cause__ or e)
+            raise ModelError(kind, Message("model_connect", url=self.config.base_url, cause=cause)) from None
         except openai.APIError as e:  # a malformed stream, an error event inside the stream
-            raise ModelError("dropped", f"the stream broke: {e}") from None
+            raise ModelError("dropped", Message("model_stream_broke", cause=str(e))) from None
         out.tool_calls = acc.finish()
         return out
 
@@ -224,13 +226,13 @@ def _status_error(e: Any) -> ModelError:
         except ValueError:
             retry_after = None
     if status in (401, 403):
-        return ModelError("auth", f"the server refused the API key (HTTP {status}): {body}", status)
+        return ModelError("auth", Message("model_auth", status=status, body=body), status)
     if status == 402:
-        return ModelError("balance", f"the account has no balance left (HTTP 402): {body}", status)
+        return ModelError("balance", Message("model_balance", body=body), status)
     if status == 404:
-        return ModelError("model", f"the server does not know this model or path (HTTP 404): {body}", status)
+        return ModelError("model", Message("model_unknown", body=body), status)
     if status in (429, 503):
-        return ModelError("rate", f"the server is busy (HTTP {status}): {body}", status, retry_after)
+        return ModelError("rate", Message("model_busy", status=status, body=body), status, retry_after)
     if status >= 500:
-        return ModelError("server", f"the server failed (HTTP {status}): {body}", status)
-    return ModelError("bad_request", f"the server refused the request (HTTP {status}): {body}", status)
+        return ModelError("server", Message("model_failed", status=status, body=body), status)
+    return ModelError("bad_request", Message("model_refused", status=status, body=body), status)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tui.runtime.campus.vault import KEYRING_SERVICE, keyring_usable
+from tui.runtime.message import Message
 from tui.runtime.settings import read_setting, write_setting
 from tui.runtime.store import Store
 
@@ -54,11 +55,7 @@ class KeyringUnavailable(Exception):
     """No usable keyring backend: the message says what to do instead."""
 
 
-NO_KEYRING = (
-    "no usable keyring backend (e.g. a headless Linux without Secret Service), so the API key cannot be saved; "
-    "install and unlock a keyring (gnome-keyring, KeePassXC), or give the key for each run with "
-    "--api-key-env VAR. The app never stores keys in plain text."
-)
+NO_KEYRING = Message("model_no_keyring")
 
 
 @dataclass(frozen=True)
@@ -97,13 +94,13 @@ def model_config(provider: str, base_url: str | None = None, model: str | None =
         ValueError: unknown provider, or no base URL / model for a preset that has none.
     """
     if provider not in PRESETS:
-        raise ValueError(f"unknown provider {provider!r}; one of: {', '.join(PRESETS)}")
+        raise ValueError(Message("model_unknown_provider", provider=provider, known=", ".join(PRESETS)))
     preset = PRESETS[provider]
     config = ModelConfig(provider, (base_url or preset.base_url).rstrip("/"), model or preset.model)
     if not config.base_url.startswith(("https://", "http://")):
-        raise ValueError(f"{provider} needs --base-url (http:// or https://)")
+        raise ValueError(Message("model_needs_url", provider=provider))
     if not config.model:
-        raise ValueError(f"{provider} needs --model (the server serves whatever it loaded; name it)")
+        raise ValueError(Message("model_needs_name", provider=provider))
     return config
 
 
@@ -161,7 +158,7 @@ def save_key(provider: str, key: str) -> None:
     try:
         _keyring().set_password(KEYRING_SERVICE, f"model:{provider}", key)
     except KeyringError as e:
-        raise KeyringUnavailable(f"{NO_KEYRING} ({e})") from None
+        raise KeyringUnavailable(Message("model_no_keyring_because", sentence=NO_KEYRING, error=str(e))) from None
 
 
 def load_key(provider: str, env: str | None = None) -> str | None:
