@@ -141,7 +141,9 @@ async def test_a_login_without_stored_credentials(tmp_path: Path, monkeypatch: p
     finally:
         store.close()
     assert caught.value.kind == "missing"
-    assert str(caught.value) == "no stored campus login for 树洞: please log in"
+    # The service is named in the reader's language: no Chinese title inside the English sentence.
+    assert str(caught.value) == "no stored campus login for Treehole: please log in"
+    assert say_error(caught.value, "en") == "no stored campus login for Treehole: please log in"
     assert say_error(caught.value, "zh") == "没有保存树洞的校园账号：请先登录"
 
 

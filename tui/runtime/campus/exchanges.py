@@ -109,7 +109,7 @@ async def cookie_service(net: CampusNet, jar: httpx.Cookies, service: Service, t
         net, jar, f"{_login_url(service, device)}{sep}_rand={_rand()}&token={token}", {"user-agent": CHROME_UA}
     )
     if response.status_code >= 400 or _rejected(response):
-        raise LoginError("server", Message("campus_refused", service=service.title, status=response.status_code))
+        raise LoginError("server", Message("campus_refused", service=service.titles, status=response.status_code))
     return ServiceState(expires_at=time.time() + service.lifetime)
 
 
@@ -121,7 +121,7 @@ async def elective(net: CampusNet, jar: httpx.Cookies, service: Service, token: 
         # A dual-degree account chooses a programme; the major (bzx) is the one most students mean.
         response = await _follow(net, jar, f"{base}?sida={chooser.group(1)}&sttp=bzx", {"user-agent": CHROME_UA})
     if response.status_code >= 400 or _rejected(response):
-        raise LoginError("server", Message("campus_refused", service=service.title, status=response.status_code))
+        raise LoginError("server", Message("campus_refused", service=service.titles, status=response.status_code))
     return ServiceState(expires_at=time.time() + service.lifetime)
 
 

@@ -148,6 +148,11 @@ class Service:
     def title_for(self, locale: str) -> str:
         return self.title_en if locale == "en" and self.title_en else self.title
 
+    @property
+    def titles(self) -> dict[str, str]:
+        """Its name in both languages, as a `Message` argument (the sentence then names it in the reader's)."""
+        return {"zh": self.title, "en": self.title_for("en")}
+
 
 SERVICES: dict[str, Service] = {
     s.name: s

@@ -292,7 +292,7 @@ class CampusSession:
         if username is None or password is None:
             stored = self.account()
             if stored is None:
-                raise LoginError("missing", Message("campus_no_login", service=svc.title))
+                raise LoginError("missing", Message("campus_no_login", service=svc.titles))
             username, password = stored
         self.secrets.add(password, "password")
         jar = httpx.Cookies()
@@ -367,7 +367,7 @@ class CampusSession:
 
     def _login_message(self, name: str, e: LoginError) -> Message:
         svc = SERVICES[name]
-        title = {"zh": svc.title, "en": svc.title_for("en")}
+        title = svc.titles
         if e.kind == "missing":
             return Message("campus_not_logged_in", title=title, name=name)
         if e.kind == "otp":
