@@ -113,6 +113,35 @@ def test_an_empty_tool_result_says_so(locale: str, line: str) -> None:
         assert isinstance(view, Static) and str(view.render()) == line
 
 
+class ResultApp(App[None]):
+    """One tool result, shown as the tool form shows it."""
+
+    def __init__(self, result: object, locale: str = "zh") -> None:
+        super().__init__()
+        self.result, self.locale = result, locale
+
+    def compose(self) -> ComposeResult:
+        yield result_view(self.result, locale=self.locale)
+
+
+@pytest.mark.parametrize(("locale", "field"), [("zh", "字段"), ("en", "Field")])
+async def test_one_record_is_a_table_of_fields_not_python_repr(locale: str, field: str) -> None:
+    """Found by a new student: 余额's result was `{'balanceYuan': 23.5, 'frozen': False, 'note': None}`."""
+    app = ResultApp({"balanceYuan": 23.5, "frozen": False, "note": None, "tags": ["a"]}, locale)
+    async with app.run_test():
+        view = app.query_one("#result", DataTable)
+        assert headers(view)[0] == field
+        cells = [[str(c) for c in view.get_row_at(i)] for i in range(view.row_count)]
+        assert cells == [["balanceYuan", "23.5"], ["frozen", "false"], ["note", ""], ["tags", '["a"]']]
+
+
+async def test_a_bare_value_is_its_json_text() -> None:
+    app = ResultApp([1, True, None])
+    async with app.run_test():
+        text = str(app.query_one("#result", Static).render())
+        assert "true" in text and "True" not in text and "null" in text
+
+
 async def test_the_cursor_of_a_table_in_a_scrolling_pane_stays_in_sight(tmp_path: Path) -> None:
     """Found by a new student at 80×24: ↓ in 插件's tools table moved the cursor below the screen (the pane did
     not follow), and Enter opened a row they could not see."""

@@ -15,9 +15,18 @@ from tui.runtime.runtime import Runtime
 from widgets_render.safe_text import clean
 
 
-def tool_form_spec(tool: ToolInfo, fields: list[str], locale: str) -> dict[str, Any]:
-    """The genui screen spec of a tool's form: one `fromTool` field per input field, submit runs the tool. A failure
-    shows as the screen's error card (its sentence, 登录 or 详情), above the form."""
+def _field(name: str, description: str | None) -> dict[str, Any]:
+    """One input field of the form: named as the tool names it, its description (what the author wrote for the
+    model: units, examples) as the hint inside the empty box, so the student knows what to type."""
+    field: dict[str, Any] = {"type": "field", "name": name, "fromTool": True, "label": name}
+    if description:
+        field["placeholder"] = description if len(description) <= 80 else description[:79] + "…"
+    return field
+
+
+def tool_form_spec(tool: ToolInfo, fields: dict[str, str | None], locale: str) -> dict[str, Any]:
+    """The genui screen spec of a tool's form: one `fromTool` field per input field (name → its description),
+    submit runs the tool. A failure shows as the screen's error card (its sentence, 登录 or 详情), above the form."""
     return {
         "spec": 1,
         "kind": "screen",
@@ -32,7 +41,7 @@ def tool_form_spec(tool: ToolInfo, fields: list[str], locale: str) -> dict[str, 
                     "bind": "form",
                     "submitLabel": t("run", locale),
                     "submit": {"invoke": tool.id, "input": "${state.form}", "then": {"set": "result"}},
-                    "fields": [{"type": "field", "name": name, "fromTool": True, "label": name} for name in fields],
+                    "fields": [_field(name, described) for name, described in fields.items()],
                 },
                 {"type": "text", "tone": "muted", "when": "${state.pending}", "text": t("running", locale)},
             ],
@@ -45,7 +54,7 @@ class ToolFormScreen(PluginScreen):
 
     def __init__(self, runtime: Runtime, tool: ToolInfo, locale: str = "zh", now: str | None = None) -> None:
         plugin = runtime.registry.plugins[tool.plugin_id].plugin
-        fields = list(plugin.tools[tool.name].definition.input)
+        fields = {name: f.description for name, f in plugin.tools[tool.name].definition.input.items()}
         spec = tool_form_spec(tool, fields, locale)
         super().__init__(runtime, tool.plugin_id, f"tool:{tool.name}", {}, locale, now, spec=spec)
         self.tool = tool

@@ -1,4 +1,5 @@
-"""A tool's result as a person reads it: a table for a list of records, a JSON tree for anything else."""
+"""A tool's result as a person reads it: a table for a list of records, a field/value table for one record, the
+value's JSON text for anything else — never Python's repr (`True`, `None`, quotes a student has never seen)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 from typing import Any
 
 from rich.text import Text
-from textual.widgets import DataTable, Pretty, Static
+from textual.widgets import DataTable, Static
 
 from tui.app.i18n import t
 from widgets_render.textual_render import literal
@@ -15,9 +16,9 @@ from widgets_render.textual_render import literal
 RESULT_ROWS = 200
 
 
-def result_view(result: Any, widget_id: str = "result", locale: str = "zh") -> DataTable[Text] | Pretty | Static:
-    """A list of flat objects as a table (one column per key), an empty list as a sentence saying so, anything
-    else as a JSON tree."""
+def result_view(result: Any, widget_id: str = "result", locale: str = "zh") -> DataTable[Text] | Static:
+    """A list of objects as a table (one column per key), one object as a table of its fields and values, an
+    empty list as a sentence saying so, anything else as its JSON text."""
     rows = result.get("items") if isinstance(result, dict) and isinstance(result.get("items"), list) else result
     if rows == []:
         return Static(t("no_results", locale), markup=False, id=widget_id, classes="tone-muted")
@@ -32,7 +33,14 @@ def result_view(result: Any, widget_id: str = "result", locale: str = "zh") -> D
         if len(rows) > RESULT_ROWS:
             table.add_row(literal(f"+{len(rows) - RESULT_ROWS}"), *[literal("")] * (len(keys) - 1))
         return table
-    return Pretty(result, id=widget_id)
+    if isinstance(result, dict) and result:
+        record: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
+        record.add_columns(literal(t("result_field", locale)), literal(t("result_value", locale)))
+        for key, value in list(result.items())[:RESULT_ROWS]:
+            record.add_row(literal(str(key)), literal(_cell(value)))
+        return record
+    text = json.dumps(result, ensure_ascii=False, indent=2)
+    return Static(literal(text[:4000]), id=widget_id)
 
 
 def _cell(value: Any) -> str:
