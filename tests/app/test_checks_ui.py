@@ -75,7 +75,7 @@ async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
         await open_settings_section(pilot, app, "checks")
         table = app.query_one("#checks", DataTable)
         row = [str(c) for c in table.get_row_at(0)]
-        assert row[0] == "记住" and row[1] == "every 1h" and "定时运行只能读取" in row[4]  # the gate's refusal, said
+        assert row[0] == "记住" and row[1] == "每小时" and "定时运行只能读取" in row[4]  # the gate's refusal, said
         assert "scheduled runs may only read" in checks.runs(check.id)[0].detail  # what the CLI and the model read
         table.focus()
         await pilot.press("enter")

@@ -15,7 +15,7 @@ from tui.app.i18n import t
 from tui.app.widgets.tables import Table
 from tui.runtime.message import say
 from tui.runtime.scheduler.checks import Check, Checks
-from tui.runtime.scheduler.timing import beijing
+from tui.runtime.scheduler.timing import Timing, beijing
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal
@@ -64,7 +64,7 @@ class ChecksPanel(Vertical):
             if c.awaiting_approval:
                 state = t("awaiting_approval", self.locale)
             what = c.tool or t("assistant", self.locale)
-            cells = (c.title, c.timing, what, beijing(c.next_ms), state)
+            cells = (c.title, schedule_text(c.timing, self.locale), what, beijing(c.next_ms), state)
             table.add_row(*(literal(str(x)[:60]) for x in cells), key=c.id)
         if not table.row_count:
             return
@@ -127,3 +127,12 @@ class ChecksPanel(Vertical):
         if await self.app.push_screen_wait(ConfirmDialog(clean(question), self.locale)):
             Checks(self.store).approve(check.id)
         self.fill()
+
+
+def schedule_text(timing: str, locale: str) -> str:
+    """A stored schedule as the student reads it ("每 30 分钟", "工作日 08:00"); one that no longer parses, as
+    written."""
+    try:
+        return say(Timing.parse(timing).describe(), locale)
+    except ValueError:
+        return timing

@@ -46,6 +46,29 @@ class Timing:
             return cls(clean, cron=clean)
         raise ValueError(Message("timing_bad", text=str(text)))
 
+    def describe(self) -> Message:
+        """The schedule as a person says it: "every 30 min", "weekdays at 08:00"; a cron expression that is not
+        one of the everyday shapes is shown as written."""
+        if self.every_s is not None:
+            minutes = self.every_s // 60
+            if minutes % 1440 == 0:
+                days = minutes // 1440
+                return Message("timing_every_day") if days == 1 else Message("timing_every_days", n=days)
+            if minutes % 60 == 0:
+                hours = minutes // 60
+                return Message("timing_every_hour") if hours == 1 else Message("timing_every_hours", n=hours)
+            return Message("timing_every_minutes", n=minutes)
+        minute, hour, dom, month, dow = (self.cron or "").split()
+        if not (minute.isdigit() and hour.isdigit() and dom == "*" and month == "*"):
+            return Message("timing_cron", text=self.text)
+        at = f"{int(hour):02d}:{int(minute):02d}"
+        shapes = {"*": "timing_daily", "1-5": "timing_weekdays", "0,6": "timing_weekends", "6,0": "timing_weekends"}
+        if dow in shapes:
+            return Message(shapes[dow], at=at)
+        if dow.isdigit() and int(dow) <= 7:
+            return Message("timing_weekly", day=Message(f"weekday_{int(dow) % 7}"), at=at)
+        return Message("timing_cron", text=self.text)
+
     def next_after(self, after_ms: int) -> int:
         """The first run time strictly after `after_ms` (Unix ms)."""
         if self.every_s is not None:
