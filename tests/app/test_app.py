@@ -381,6 +381,28 @@ async def test_the_student_reorders_resizes_removes_and_adds_widgets(tmp_path: P
     assert [s.id for s in slots(again.runtime)][-1] == "wallet/balance"  # stored, not just shown
 
 
+async def test_a_removed_widget_comes_back_in_its_place_with_u(tmp_path: Path) -> None:
+    """A new student pressed `x` by mistake: the widget went without a word. Now it says so, and `u` undoes it."""
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(120, 45)) as pilot:
+        await wait_for_widgets(pilot, app)
+        dashboard = app.query_one(Dashboard)
+        before = [(s.id, s.size) for s in dashboard.slots]
+        assert not dashboard.check_action("undo", ())  # nothing to undo yet: no `u` in the footer
+        second = list(app.query(WidgetFrame))[1]
+        second.focus()
+        await pilot.press("x")
+        await wait_for_widgets(pilot, app, count=len(before) - 1)
+        assert len(dashboard.slots) == len(before) - 1
+        assert any("按 u 撤销" in str(n.message) for n in app._notifications)
+        assert dashboard.check_action("undo", ())
+        await pilot.press("u")
+        await wait_for_widgets(pilot, app, count=len(before))
+        assert [(s.id, s.size) for s in dashboard.slots] == before
+        assert isinstance(app.focused, WidgetFrame) and app.focused.file.startswith(before[1][0].split("/")[0] + "/")
+        assert not dashboard.check_action("undo", ())
+
+
 def test_demo_mode_runs_at_the_recordings_time_unless_told_otherwise(tmp_path: Path) -> None:
     from tui.runtime.runtime import DEMO_NOW
 

@@ -445,6 +445,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "no_runs_yet": {"zh": "还没有运行过", "en": "No runs yet"},
     "no_services_yet": {"zh": "还没有插件用到校园服务", "en": "No plugin uses a campus service yet"},
     "no_results": {"zh": "结果是空的", "en": "The result is empty"},
+    "result_field": {"zh": "字段", "en": "Field"},
+    "result_value": {"zh": "值", "en": "Value"},
     "remove_check_question": {
         "zh": "删除定时检查「{title}」？删除后它不再运行，运行记录也一并删除。",
         "en": "Remove the scheduled check “{title}”? It will not run again, and its run log goes too.",
@@ -473,6 +475,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "key_size": {"zh": "大小", "en": "Size"},
     "key_remove": {"zh": "移除", "en": "Remove"},
     "key_add": {"zh": "添加", "en": "Add"},
+    "key_undo": {"zh": "撤销", "en": "Undo"},
+    "widget_removed": {
+        "zh": "已移除「{widget}」：按 u 撤销，或按 a 加回来",
+        "en": "Removed {widget}: u undoes it, a adds it back",
+    },
     "key_open": {"zh": "打开", "en": "Open"},
     "palette": {"zh": "命令面板", "en": "palette"},
     "palette_search": {"zh": "搜索命令…", "en": "Search for commands…"},

@@ -81,6 +81,14 @@ class DashboardLayout:
         order = [p.id for p in self.placed(available) if p.id != widget]
         self._change(available, order=order, hidden=sorted({*data["hidden"], widget}))
 
+    def snapshot(self) -> dict[str, Any]:
+        """The stored layout as it is now, for `restore` (the dashboard's undo of a removal)."""
+        return self._load()
+
+    def restore(self, snapshot: dict[str, Any]) -> None:
+        """Put back a layout `snapshot` took: order, sizes and removed widgets as they were."""
+        self._save(snapshot)
+
     def add(self, available: list[str], widget: str) -> None:
         """Show a removed widget again, at the end."""
         data = self._load()

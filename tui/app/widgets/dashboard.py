@@ -112,7 +112,8 @@ def ago(ms: int, locale: str) -> str:
 class Dashboard(VerticalScroll):
     """首页: a grid of widget frames; each fills itself from its data source in a worker.
 
-    On a focused widget: `[` / `]` move it, `s` changes its size, `x` removes it; `a` adds a removed one back.
+    On a focused widget: `[` / `]` move it, `s` changes its size, `x` removes it (`u` undoes that, in its old
+    place); `a` adds a removed one back.
 
     One widget per slot, whatever the keys' speed: every change of the grid (a relayout, a frame put in its slot)
     happens under one lock, a relayout starts a new generation, and a fill places its frame only if no relayout
@@ -127,6 +128,7 @@ class Dashboard(VerticalScroll):
         Binding("s", "resize", "key_size"),
         Binding("x", "remove", "key_remove"),
         Binding("a", "add", "key_add"),
+        Binding("u", "undo", "key_undo"),
     ]
 
     DEFAULT_CSS = """
@@ -156,6 +158,8 @@ class Dashboard(VerticalScroll):
         """Held while the grid changes: a relayout and a frame being put in place never interleave."""
         self.adding = False
         """The add dialog is open: a second `a` opens no second one."""
+        self.undo: tuple[dict[str, Any], str] | None = None
+        """The layout before the last `x` and the widget it removed: what `u` puts back."""
         self.focus_after: str | None = None
         """The slot whose new frame takes the focus (the widget just moved, resized or added)."""
         self.focus_first = True
@@ -304,14 +308,32 @@ class Dashboard(VerticalScroll):
 
         await self._edit_focused(resize)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`u` is offered only while there is a removal to undo."""
+        return self.undo is not None if action == "undo" else True
+
     async def action_remove(self) -> None:
         def remove(slot: Slot, ids: list[str]) -> str | None:
+            # One key and the widget is gone: say so, and keep what it was, so `u` puts it back where it stood.
+            self.undo = (self.runtime.layout.snapshot(), slot.id)
+            self.refresh_bindings()
+            shown = t("widget_removed", self.locale).format(widget=self.widget_label(slot))
+            self.notify(clean(shown), timeout=5, markup=False)
             self.runtime.layout.remove(ids, slot.id)
             # The focus moves to the widget that takes its place (the one before, when it was the last).
             rest = [s.id for s in self.slots if s.id != slot.id]
             return rest[min(self.slots.index(slot), len(rest) - 1)] if rest else None
 
         await self._edit_focused(remove)
+
+    async def action_undo(self) -> None:
+        """Put the last removed widget back, in its place and size, with the focus on it."""
+        if self.undo is None:
+            return
+        snapshot, widget = self.undo
+        self.undo = None
+        self.refresh_bindings()
+        await self.relayout(widget, lambda: self.runtime.layout.restore(snapshot))
 
     @work(group="dashboard-add", exit_on_error=False)
     async def action_add(self) -> None:
