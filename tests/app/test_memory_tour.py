@@ -4,8 +4,8 @@ Each tour: every tab, widget screens from the dashboard, tool forms from 插件,
 notification centre, each opened and closed. After a warm-up tour the number of live screens and widgets must
 not grow from tour to tour (closed ones are freed: the deterministic check), and the
 process's resident memory must stay nearly flat. `TOUR_SCALE=long` runs the full tour (4 widget screens,
-14 forms) 20 times and asserts under 10 MB of growth; the default, for CI, is a shorter tour 3 times (after two
-warm-up tours).
+14 forms) 20 times (after two warm-up tours) and asserts under 10 MB of growth; the default, for CI, is a shorter
+tour 2 times after one warm-up (CI runs this module first, in a fresh worker).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from tui.app.navigation import TABS
 from widgets_render.textual_render import WidgetFrame
 
 LONG = os.environ.get("TOUR_SCALE") == "long"
-TOURS, WIDGET_SCREENS, FORMS = (20, 4, 14) if LONG else (3, 2, 3)
+TOURS, WIDGET_SCREENS, FORMS = (20, 4, 14) if LONG else (2, 2, 3)
 # The short tour's figure is a backstop (allocator arenas and bounded caches still settle over its few tours);
 # the node count above is the deterministic check.
 RSS_LIMIT_MB = 10.0 if LONG else 15.0
@@ -39,11 +39,39 @@ def rss_mb() -> float:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
+def drop_cancelled_timers() -> int:
+    """Remove the cancelled timer handles from the running loop's heap, as asyncio itself does once they are over
+    half of it (`BaseEventLoop._run_once`); returns how many went.
+
+    A cancelled handle stays in the heap until it is due, and keeps the context it was made in. A tool run's
+    deadline (`asyncio.timeout` in the step interpreter, ~30 s) is made inside the screen's load worker, so its
+    context holds the worker and the worker the screen: a closed screen stayed alive until its tools' deadlines
+    had passed (found with gc.get_referrers: PluginScreen ← Worker ← Context ← cancelled TimerHandle). That is
+    bounded, not a leak; dropping them first keeps the count below about what nothing else holds.
+    """
+    import asyncio
+    import heapq
+
+    loop: Any = asyncio.get_running_loop()
+    kept, dropped = [], 0
+    for handle in loop._scheduled:
+        if handle.cancelled():
+            handle._scheduled = False  # what asyncio marks a handle it takes out of the heap
+            dropped += 1
+        else:
+            kept.append(handle)
+    heapq.heapify(kept)
+    loop._scheduled[:] = kept
+    loop._timer_cancelled_count = 0
+    return dropped
+
+
 def closed_nodes(app: PkuHarnessApp) -> Counter[str]:
     """Screens and widgets still alive though no longer in the app (removed, popped), by class.
 
     Nodes in the app are left out: the dashboard may fill or tick between tours, which is not a leak.
     """
+    drop_cancelled_timers()
     gc.collect()
     shown = {id(node) for screen in app.screen_stack for node in screen.walk_children(with_self=True)}
     return Counter(type(o).__name__ for o in gc.get_objects() if isinstance(o, (Screen, Widget)) and id(o) not in shown)
@@ -97,7 +125,8 @@ async def test_closed_screens_and_forms_are_freed_tour_after_tour(tmp_path: Path
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for_widgets(pilot, app)
         assert await tour(pilot, app) == WIDGET_SCREENS + FORMS  # warm-up: caches, lazy tabs, the key panel
-        await tour(pilot, app)  # and a second: in a process that ran other tests, the first one grew by ~20 MB
+        if LONG:
+            await tour(pilot, app)  # and a second: in a process that ran other tests, the first one grew by ~20 MB
         baseline, start = closed_nodes(app), rss_mb()
         figures = []
         for number in range(1, TOURS + 1):
