@@ -160,3 +160,21 @@ async def test_the_cursor_of_a_table_in_a_scrolling_pane_stays_in_sight(tmp_path
             await pilot.pause()
             row_y = tools.region.y + tools.header_height + tools.cursor_row - int(tools.scroll_y)
             assert pane.region.y <= row_y < pane.region.bottom, (tools.cursor_row, row_y, pane.region)
+
+
+WALLET_REACH = [("zh", ["校园卡", "以你的身份打开校园网页"]), ("en", ["Campus card", "Open campus pages as you"])]
+
+
+@pytest.mark.parametrize(("locale", "wallet"), WALLET_REACH)
+async def test_what_a_plugin_reaches_is_in_words_not_ids(tmp_path: Path, locale: str, wallet: list[str]) -> None:
+    """A new student read `card` and `campusPage` in 设置 → 权限范围."""
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale=locale)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_settings_section(pilot, app, "reach")
+        table = app.query_one("#reach", DataTable)
+        rows = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+        name = app.runtime.registry.plugin_name("wallet")
+        row = next(r for r in rows if r[0] == name)
+        assert row[1] == wallet[0] and row[3] == wallet[1]
+        ids = {"card", "verify", "campusPage", "treehole"}
+        assert not [c for r in rows for c in r[1::2] for part in c.split("、") if part in ids]

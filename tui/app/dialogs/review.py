@@ -15,8 +15,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Label, Markdown, Static
 
 from tui.app.dialogs.base import Dialog
-from tui.app.i18n import t
+from tui.app.i18n import t, term
 from tui.app.keys import LocalBindings
+from tui.app.reach_words import reach_words
 from tui.runtime.review import InstallReview, UpdateReview
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
@@ -96,7 +97,8 @@ class InstallReviewDialog(_Review[InstallReview]):
                 yield _line(r.description)
                 yield _line(t("reach", loc), "heading")
                 for key, values in (("campus", r.campus), ("network", r.network), ("abilities", r.abilities)):
-                    yield _line(f"{t(key, loc)}：{'、'.join(values) if values else t('none', loc)}", key)
+                    words = reach_words(key, values, loc)
+                    yield _line(f"{t(key, loc)}：{'、'.join(words) if words else t('none', loc)}", key)
                 yield _line(t("tools", loc), "heading")
                 for tool in r.tools:
                     only = f" · {t('user_only', loc)}" if tool.user_only else ""
@@ -128,7 +130,7 @@ class UpdateApprovalDialog(_Review[UpdateReview]):
             with VerticalScroll():
                 yield _line(f"{t('update_title', loc)} · {r.name} {r.old_version} → {r.new_version}", "heading")
                 added = [
-                    (t(key, loc), values)
+                    (t(key, loc), reach_words(key, values, loc))
                     for key, values in (
                         ("campus", r.added_campus),
                         ("network", r.added_network),
@@ -148,8 +150,10 @@ class UpdateApprovalDialog(_Review[UpdateReview]):
                 if r.loosened or r.lost_guards or r.remote:
                     yield _line(t("looser", loc), "heading")
                     for mode in r.loosened:
-                        yield _line(t("looser_mode", loc).format(effect=_effect(mode.effect, loc), old=mode.old,
-                                                                 new=mode.new), "effect-write")  # fmt: skip
+                        said = t("looser_mode", loc).format(
+                            effect=_effect(mode.effect, loc), old=term(mode.old, loc), new=term(mode.new, loc)
+                        )
+                        yield _line(said, "effect-write")
                     for guard in r.lost_guards:
                         yield _line(t(f"lost_{guard.guard}", loc).format(tool=guard.tool), "effect-money")
                     if r.remote:

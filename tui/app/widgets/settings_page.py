@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from tui.app.dialogs.prompts import ConfirmDialog
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
+from tui.app.reach_words import reach_words
 from tui.app.themes import THEMES
 from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.checks_panel import ChecksPanel
@@ -158,7 +159,8 @@ class SettingsPage(Horizontal):
         table.add_columns(t("plugin", loc), t("campus_short", loc), t("network", loc), t("app_abilities", loc))
         for pid, inst in sorted(rt.registry.plugins.items()):
             m = inst.plugin.manifest
-            cells = (rt.registry.plugin_name(pid), *("、".join(v) or "—" for v in (m.campus, m.network, m.abilities)))
+            reach = (("campus", m.campus), ("network", m.network), ("abilities", m.abilities))
+            cells = (rt.registry.plugin_name(pid), *("、".join(reach_words(k, v, loc)) or "—" for k, v in reach))
             table.add_row(*map(literal, cells))
         return table
 
