@@ -75,3 +75,30 @@ def campus_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     with fake.running() as origin:
         monkeypatch.setenv("PKU_HARNESS_CAMPUS_ORIGIN", origin)
         yield fake
+
+
+#: The slowest test modules (worker seconds in a full run on 2 cores, 2026-12-01), started first. pytest-xdist's
+#: work stealing (`--dist worksteal`) then evens out the rest; had these come last (they sat at the end of the
+#: collection order), one worker ran them alone while the other idled — the suite took 25 min for 15 of work.
+HEAVY_FIRST = (
+    "tests/app/test_memory_tour.py",  # 130 s, one test
+    "tests/app/test_key_mashing.py",  # 5 × ~60 s
+    "tests/app/test_readable.py",  # two of ~55 s
+    "tests/app/test_screenshots.py",  # 38 s, one test
+    "tests/app/test_one_language.py",  # two of ~35 s
+    "tests/app/test_navigation.py",
+    "tests/test_cli_store_faults.py",
+    "tests/app/test_plugin_admin.py",
+    "tests/app/test_slow_plugins.py",
+    "tests/app/test_render_never_crashes.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the heaviest modules first (a stable sort: every module keeps its own order)."""
+    rank = {path: i for i, path in enumerate(HEAVY_FIRST)}
+
+    def weight(item: pytest.Item) -> int:
+        return rank.get(Path(os.path.relpath(item.path, REPO)).as_posix(), len(HEAVY_FIRST))
+
+    items.sort(key=weight)
