@@ -202,7 +202,7 @@ async def test_settings_show_reach_and_the_audit_log(app: PkuHarnessApp) -> None
         await pilot.press("4")
         reach = app.query_one("#reach", DataTable)
         rows = [[str(c) for c in reach.get_row_at(i)] for i in range(reach.row_count)]
-        assert ["校园卡", "card", "—", "campusPage"] in rows
+        assert ["校园卡", "校园卡", "—", "以你的身份打开校园网页"] in rows  # in words, not card / campusPage
         assert ["空闲教室", "—", "portal.pku.edu.cn", "—"] in rows
         audit = app.query_one("#audit", DataTable)
         tools = {str(audit.get_row_at(i)[1]) for i in range(audit.row_count)}
