@@ -66,6 +66,32 @@ async def test_the_classroom_form_is_prefilled_and_submits_its_tool_as_the_user(
         assert calls and calls[0].actor == "user"
 
 
+async def test_the_grades_screen_verifies_with_a_code_and_then_shows_the_grades(app: PkuHarnessApp) -> None:
+    """A new student opened 成绩 and read "查看成绩需要验证" with nothing to do about it (l / d did nothing)."""
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_widget(pilot, app, "grades")
+        assert "查看成绩需要验证" in texts(screen) and not screen.query(DataTable)
+        send = next(b for b in screen.query(GenButton) if "发送验证短信" in str(b.label))
+        await pilot.click(send)
+        await until(pilot, lambda: any("发送成功" in str(n.message) for n in app._notifications))  # the tool's words
+        await settle(pilot, app)  # the body is rebuilt once the call is over
+        code = next(i for i in screen.query(Input) if i.name == "code")
+        code.focus()
+        await pilot.pause()
+        await pilot.press(*"482913")
+        await settle(pilot, app)
+        assert next(s for s in screen.query(Select) if s.name == "method").value == "sms"
+        await pilot.press("enter")  # Enter in a form field submits
+        await settle(pilot, app)
+        print("STATE", screen.state, texts(screen), screen.failures)
+        await until(pilot, lambda: bool(screen.query(DataTable)), 10)
+        table = screen.query_one(DataTable)
+        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == ["高等数学 (B)", "大学英语", "体育"]
+        assert "查看成绩需要验证" not in texts(screen)
+        calls = [e.tool for e in app.runtime.audit.recent() if e.tool.startswith("grades.")]
+        assert "grades.sendCode" in calls and "grades.scores" in calls
+
+
 async def test_a_notice_row_puts_its_question_into_the_assistant(app: PkuHarnessApp) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_widget(pilot, app, "notices")

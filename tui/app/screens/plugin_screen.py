@@ -498,8 +498,10 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
             self.assign(then["set"], result)
         elif isinstance(then, dict) and "open" in then:
             await self.open_screen(then, names, evaluator)
-        elif then == "toast":
-            self.notify(t("done", self.locale), timeout=3)
+        elif then == "toast":  # the tool's own sentence when it gives one ("验证码已发送"), else "done"
+            said = result.get("message") if isinstance(result, dict) else None
+            shown = clean(said)[:200] if isinstance(said, str) and said.strip() else t("done", self.locale)
+            self.notify(shown, timeout=3, markup=False)
         elif then == "refresh":
             self.load(True)
         elif then == "close":

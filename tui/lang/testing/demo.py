@@ -12,15 +12,19 @@ def demo_host(source: PluginSource, test_files: list[str], now: str) -> Recorded
     """A host that knows every exchange and ability answer recorded in the plugin's tests."""
     reader = BudgetedReader(source, limit=64 * 1024 * 1024)
     merged = Case(name="demo", expectKv={})
+    inputs = []
     for path in test_files:
         tf, _problems = load_test_file(reader, path)
         if tf is None:
             continue
         for case in tf.cases:
             merged.http.extend(case.http)
-            merged.abilities.extend(a for a in case.abilities if a.error is None)
+            answers = [a for a in case.abilities if a.error is None]
+            merged.abilities.extend(answers)
+            inputs += [case.input] * len(answers)
     host = RecordedHost(merged, reader, now)
     host.replay_abilities = True
+    host.ability_inputs = inputs
     return host
 
 
