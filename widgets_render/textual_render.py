@@ -117,6 +117,8 @@ def field_widget(node: VNode) -> Widget:
             name=name,
         )
     widget.add_class("gen-input")
+    if p.get("required") and not isinstance(widget, Switch):
+        widget.add_class("-required")  # the screen refuses to submit its form while this is empty
     label = str(p.get("label") or name)
     return Vertical(Static(plain(label), markup=False, classes="gen-field-label"), widget, classes="gen-field")
 

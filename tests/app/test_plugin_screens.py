@@ -78,6 +78,13 @@ async def test_the_grades_screen_verifies_with_a_code_and_then_shows_the_grades(
         code = next(i for i in screen.query(Input) if i.name == "code")
         code.focus()
         await pilot.pause()
+        runs = len([e for e in app.runtime.audit.recent() if e.tool == "grades.scores"])
+        await pilot.press("enter")  # an empty code: the form says what is missing and sends nothing
+        await settle(pilot, app)
+        assert "⚠ 请补全标出的字段" in texts(screen) and not screen.query(DataTable)
+        code = next(i for i in screen.query(Input) if i.name == "code")
+        assert code.has_class("-invalid") and code.has_focus
+        assert len([e for e in app.runtime.audit.recent() if e.tool == "grades.scores"]) == runs
         await pilot.press(*"482913")
         await settle(pilot, app)
         assert next(s for s in screen.query(Select) if s.name == "method").value == "sms"

@@ -343,6 +343,15 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
             return
         event.stop()
         if button.gen_form is not None and button.parent is not None:
+            missing = {
+                str(w.name)
+                for w in button.parent.query(".gen-input.-required")
+                if (isinstance(w, Input) and not w.value.strip()) or (isinstance(w, Select) and w.value is Select.NULL)
+            }
+            if missing:  # genui.md §2.5: a required empty field blocks the submit (an empty code went through)
+                self.invalid, self.error = missing, t("needs_input", self.locale)
+                self.run_worker(self.show_body(), group="plugin-screen-body", exit_on_error=False)
+                return
             self.collect(button.gen_form, button.parent)
         self.perform(button.gen_action, {})
 
