@@ -69,6 +69,7 @@ async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)
     checks = Checks(app.runtime.store)
     check = checks.add("记住", "every 1h", tool="memory.remember", args={"text": "x"}, now=0)
+    checks.add("余额", "30 7 * * *", tool="wallet.cardBalance", now=10**13)  # not due: never run
     async with app.run_test(size=SIZE) as pilot:
         app.run_checks()
         await until(pilot, lambda: bool(checks.runs(check.id)))
@@ -76,6 +77,9 @@ async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
         table = app.query_one("#checks", DataTable)
         row = [str(c) for c in table.get_row_at(0)]
         assert row[0] == "记住" and row[1] == "每小时" and "定时运行只能读取" in row[4]  # the gate's refusal, said
+        rows = {str(table.get_row_at(i)[0]): [str(c) for c in table.get_row_at(i)] for i in range(table.row_count)}
+        # The tool by its title, not `wallet.cardBalance`; a check that has not run says so, not "正常".
+        assert rows["余额"][2] == "校园卡余额" and rows["余额"][4] == "还没运行过", rows["余额"]
         assert "scheduled runs may only read" in checks.runs(check.id)[0].detail  # what the CLI and the model read
         table.focus()
         await pilot.press("enter")
@@ -83,6 +87,7 @@ async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
         await pilot.press("down", "enter")  # 运行记录
         await until(pilot, lambda: isinstance(app.screen, RunLogDialog))
         log = app.screen.query_one("#run-log", DataTable)
+        assert "记住 · 每小时" in [str(w.render()) for w in app.screen.query(".title")]  # its schedule in words
         assert str(log.get_row_at(0)[2]) == "被拒绝" and "定时运行只能读取" in str(log.get_row_at(0)[3])
 
 

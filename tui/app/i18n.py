@@ -381,7 +381,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "install-timer",
     },
     "paused": {"zh": "已暂停", "en": "paused"},
-    "check_ok": {"zh": "正常", "en": "ok"},
+    "check_ok": {"zh": "正常", "en": "OK"},
+    "not_run_yet": {"zh": "还没运行过", "en": "Not run yet"},
     "awaiting_approval": {"zh": "等你批准（按 a）", "en": "waiting for your approval (press a)"},
     "approve_task": {"zh": "批准运行", "en": "Approve"},
     "approve_question": {

@@ -1,6 +1,8 @@
-"""What a plugin may reach, in words a student reads: campus services by their names, app abilities by what they
-do. The manifest's ids (`card`, `verify`, `campusPage`) are for plugin authors; the install review and
-设置 → 权限范围 showed them as they were."""
+"""Words a student reads for things the app keeps as ids or codes.
+
+What a plugin may reach: campus services by their names, app abilities by what they do — the manifest's ids
+(`card`, `verify`, `campusPage`) are for plugin authors; the install review and 设置 → 权限范围 showed them as
+they were. When a check runs: "每 30 分钟", "工作日 08:00", not `every 30m` or `0 8 * * 1-5`."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from collections.abc import Iterable
 
 from tui.app.i18n import STRINGS, t
 from tui.runtime.campus.services import SERVICES
+from tui.runtime.message import say
+from tui.runtime.scheduler.timing import Timing
 
 
 def campus_names(services: Iterable[str], locale: str) -> list[str]:
@@ -29,4 +33,23 @@ def reach_words(kind: str, values: Iterable[str], locale: str) -> list[str]:
     return list(values)
 
 
-__all__ = ["ability_names", "campus_names", "reach_words"]
+def listed(words: Iterable[str], locale: str) -> str:
+    """Words in a row, with the locale's separator (、 in Chinese, a comma in English)."""
+    return ("、" if locale == "zh" else ", ").join(words)
+
+
+def colon(locale: str) -> str:
+    """What follows a label: a full-width colon in Chinese, ": " in English."""
+    return "：" if locale == "zh" else ": "
+
+
+def schedule_text(timing: str, locale: str) -> str:
+    """A stored schedule as the student reads it ("每 30 分钟", "工作日 08:00"); one that no longer parses, as
+    written."""
+    try:
+        return say(Timing.parse(timing).describe(), locale)
+    except ValueError:
+        return timing
+
+
+__all__ = ["ability_names", "campus_names", "colon", "listed", "reach_words", "schedule_text"]

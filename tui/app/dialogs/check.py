@@ -16,6 +16,7 @@ from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.app.widgets.tables import Table
+from tui.app.words import schedule_text
 from tui.runtime.message import say, say_error
 from tui.runtime.registry import ToolInfo
 from tui.runtime.scheduler.checks import Check, Checks
@@ -148,7 +149,8 @@ class RunLogDialog(LocalBindings, Dialog[None]):
     def compose(self) -> ComposeResult:
         loc = self.locale
         with Vertical():
-            yield Static(plain(f"{self.check.title} · {self.check.timing}"), markup=False, classes="title")
+            when = schedule_text(self.check.timing, self.locale)
+            yield Static(plain(f"{self.check.title} · {when}"), markup=False, classes="title")
             table = Table(empty=t("no_runs_yet", loc), id="run-log", zebra_stripes=True)
             table.add_columns(t("time", loc), t("duration_ms", loc), t("outcome", loc), t("detail", loc))
             for run in self.checks.runs(self.check.id):

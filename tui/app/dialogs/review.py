@@ -17,7 +17,7 @@ from textual.widgets import Button, Label, Markdown, Static
 from tui.app.dialogs.base import Dialog
 from tui.app.i18n import t, term
 from tui.app.keys import LocalBindings
-from tui.app.reach_words import reach_words
+from tui.app.words import colon, listed, reach_words
 from tui.runtime.review import InstallReview, UpdateReview
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
@@ -98,7 +98,7 @@ class InstallReviewDialog(_Review[InstallReview]):
                 yield _line(t("reach", loc), "heading")
                 for key, values in (("campus", r.campus), ("network", r.network), ("abilities", r.abilities)):
                     words = reach_words(key, values, loc)
-                    yield _line(f"{t(key, loc)}：{'、'.join(words) if words else t('none', loc)}", key)
+                    yield _line(f"{t(key, loc)}{colon(loc)}{listed(words, loc) if words else t('none', loc)}", key)
                 yield _line(t("tools", loc), "heading")
                 for tool in r.tools:
                     only = f" · {t('user_only', loc)}" if tool.user_only else ""
@@ -141,12 +141,13 @@ class UpdateApprovalDialog(_Review[UpdateReview]):
                 if added:
                     yield _line(t("added", loc), "heading")
                     for label, values in added:
-                        yield _line(f"+ {label}：{'、'.join(values)}", "added")
+                        yield _line(f"+ {label}{colon(loc)}{listed(values, loc)}", "added")
                 if r.stronger:
                     yield _line(t("stronger", loc), "heading")
                     for change in r.stronger:
                         old = _effect(change.old, loc) if change.old else t("new_tool", loc)
-                        yield _line(f"{change.tool}：{old} → {_effect(change.new, loc)}", f"effect-{change.new}")
+                        new = _effect(change.new, loc)
+                        yield _line(f"{change.tool}{colon(loc)}{old} → {new}", f"effect-{change.new}")
                 if r.loosened or r.lost_guards or r.remote:
                     yield _line(t("looser", loc), "heading")
                     for mode in r.loosened:
@@ -158,9 +159,9 @@ class UpdateApprovalDialog(_Review[UpdateReview]):
                         yield _line(t(f"lost_{guard.guard}", loc).format(tool=guard.tool), "effect-money")
                     if r.remote:
                         old, new = (u or t("none", loc) for u in r.remote)
-                        yield _line(f"{t('remote', loc)}：{old} → {new}", "effect-money")
+                        yield _line(f"{t('remote', loc)}{colon(loc)}{old} → {new}", "effect-money")
                 if r.removed_tools:
-                    yield _line(f"{t('removed', loc)}：{'、'.join(r.removed_tools)}", "muted")
+                    yield _line(f"{t('removed', loc)}{colon(loc)}{listed(r.removed_tools, loc)}", "muted")
                 if r.texts:
                     yield _line(t("texts", loc), "heading")
                     for text in r.texts:

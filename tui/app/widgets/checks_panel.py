@@ -13,9 +13,11 @@ from textual.widgets import DataTable, Static
 from tui.app.dialogs.check import RunLogDialog
 from tui.app.i18n import t
 from tui.app.widgets.tables import Table
+from tui.app.words import schedule_text
 from tui.runtime.message import say
+from tui.runtime.registry import Registry
 from tui.runtime.scheduler.checks import Check, Checks
-from tui.runtime.scheduler.timing import Timing, beijing
+from tui.runtime.scheduler.timing import beijing
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal
@@ -32,10 +34,12 @@ class ChecksPanel(Vertical):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("a", "approve", "approve_task")]
 
-    def __init__(self, store: Store, locale: str) -> None:
+    def __init__(self, store: Store, locale: str, tools: Registry | None = None) -> None:
         super().__init__(id="checks-panel")
         self.store = store
         self.locale = locale
+        self.tools = tools
+        """Where a check's tool is found by id, to show its title."""
 
     def compose(self) -> ComposeResult:
         loc = self.locale
@@ -59,11 +63,14 @@ class ChecksPanel(Vertical):
         table.clear()
         for c in Checks(self.store).all():
             state = say(c.last_error, self.locale) if c.last_error else t("check_ok", self.locale)
+            if c.last_ms is None and not c.last_error:
+                state = t("not_run_yet", self.locale)
             if not c.enabled:
                 state = t("paused", self.locale)
             if c.awaiting_approval:
                 state = t("awaiting_approval", self.locale)
-            what = c.tool or t("assistant", self.locale)
+            tool = self.tools.find(c.tool) if self.tools is not None and c.tool else None
+            what = tool.title if tool is not None else c.tool or t("assistant", self.locale)  # its name, not its id
             cells = (c.title, schedule_text(c.timing, self.locale), what, beijing(c.next_ms), state)
             table.add_row(*(literal(str(x)[:60]) for x in cells), key=c.id)
         if not table.row_count:
@@ -127,12 +134,3 @@ class ChecksPanel(Vertical):
         if await self.app.push_screen_wait(ConfirmDialog(clean(question), self.locale)):
             Checks(self.store).approve(check.id)
         self.fill()
-
-
-def schedule_text(timing: str, locale: str) -> str:
-    """A stored schedule as the student reads it ("每 30 分钟", "工作日 08:00"); one that no longer parses, as
-    written."""
-    try:
-        return say(Timing.parse(timing).describe(), locale)
-    except ValueError:
-        return timing

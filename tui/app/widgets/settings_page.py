@@ -24,15 +24,16 @@ from textual.widgets.option_list import Option
 from tui.app.dialogs.prompts import ConfirmDialog
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
-from tui.app.reach_words import reach_words
 from tui.app.themes import THEMES
 from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.model_settings import ModelSettings
 from tui.app.widgets.plugin_admin import PluginAdmin, installed_table
 from tui.app.widgets.tables import Table
+from tui.app.words import listed, reach_words
 from tui.lang.documents.common import Effect
 from tui.runtime.permissions import EFFECTS, MODES, Mode
+from tui.runtime.scheduler.timing import BEIJING
 from widgets_render.safe_text import clean
 from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import literal, plain
@@ -122,7 +123,7 @@ class SettingsPage(Horizontal):
         elif key == "campus":
             yield CampusSettings(rt.campus, rt.campus_services(), loc, self.data_dir)
         elif key == "checks":
-            yield ChecksPanel(rt.store, loc)
+            yield ChecksPanel(rt.store, loc, rt.registry)
         elif key == "permissions":
             yield self.permissions_table()
         elif key == "reach":
@@ -160,7 +161,7 @@ class SettingsPage(Horizontal):
         for pid, inst in sorted(rt.registry.plugins.items()):
             m = inst.plugin.manifest
             reach = (("campus", m.campus), ("network", m.network), ("abilities", m.abilities))
-            cells = (rt.registry.plugin_name(pid), *("、".join(reach_words(k, v, loc)) or "—" for k, v in reach))
+            cells = (rt.registry.plugin_name(pid), *(listed(reach_words(k, v, loc), loc) or "—" for k, v in reach))
             table.add_row(*map(literal, cells))
         return table
 
@@ -177,7 +178,8 @@ class SettingsPage(Horizontal):
         table.clear()
         loc = self.locale
         for row in self.harness.runtime.audit.recent(50):
-            at = datetime.fromtimestamp(row.at_ms / 1000).strftime("%m-%d %H:%M:%S")
+            # Beijing time, as every other time the app shows (the machine's own zone may be UTC).
+            at = datetime.fromtimestamp(row.at_ms / 1000, BEIJING).strftime("%m-%d %H:%M:%S")
             cells = (at, row.tool, term(row.actor, loc), term(row.decision, loc), term(row.outcome, loc))
             table.add_row(*map(literal, cells))
 
