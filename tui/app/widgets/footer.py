@@ -31,5 +31,36 @@ class FittingFooter(Footer):
                     continue
             yield widget
 
+    #: What the keys on show were built from (see `_keys_shown`); None before the first build.
+    _shown: tuple[object, ...] | None = None
+
+    def _keys_shown(self) -> tuple[object, ...]:
+        """Everything the built keys depend on: the width and each shown binding with its state."""
+        hints = tuple(
+            (
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.action,
+                binding.description,
+                binding.group,
+                enabled,
+                tooltip,
+            )
+            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values()
+            if binding.show
+        )
+        return (self.app.size.width, self.show_command_palette, hints)
+
+    async def recompose(self) -> None:
+        # Textual rebuilds every key on each bindings signal — every focus change, thousands per session — though
+        # mostly nothing on show changed; a rebuild costs a CSS pass per key, so build only when something did.
+        if not self.is_attached or self._pruning:
+            return  # removed while the rebuild waited for the next refresh (Textual's own recompose checks this)
+        shown = self._keys_shown()
+        if shown == self._shown and self.children:
+            return
+        self._shown = shown
+        await super().recompose()
+
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self.recompose)
