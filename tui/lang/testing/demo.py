@@ -2,10 +2,29 @@
 
 from __future__ import annotations
 
-from tui.lang.documents.source import BudgetedReader, PluginSource
-from tui.lang.testing.model import Case
+from functools import lru_cache
+
+from tui.lang.documents.source import BudgetedReader, PluginSource, SourceError, check_path
+from tui.lang.testing.model import Case, TestFile
 from tui.lang.testing.recorded import RecordedHost
-from tui.lang.testing.runner import iso_now, load_test_file
+from tui.lang.testing.runner import iso_now, parse_test_file
+
+
+@lru_cache(maxsize=256)
+def _parsed(text: str, path: str) -> TestFile | None:
+    # The demo builds a host for every run of every tool (each widget refresh): parsing the same recordings
+    # each time was most of a demo run's cost. Keyed by the text, so an edited recording is parsed anew; the
+    # host copies what it consumes, so sharing the parsed cases between hosts is safe.
+    return parse_test_file(text, path)[0]
+
+
+def recorded_file(reader: BudgetedReader, path: str) -> TestFile | None:
+    """One recorded test file, parsed once per content; None when it cannot be read or is not valid."""
+    try:
+        text = reader.source.read_bytes(check_path(path)).decode("utf-8")
+    except (SourceError, UnicodeDecodeError, ValueError):
+        return None
+    return _parsed(text, path)
 
 
 def demo_host(source: PluginSource, test_files: list[str], now: str) -> RecordedHost:
@@ -14,7 +33,7 @@ def demo_host(source: PluginSource, test_files: list[str], now: str) -> Recorded
     merged = Case(name="demo", expectKv={})
     inputs = []
     for path in test_files:
-        tf, _problems = load_test_file(reader, path)
+        tf = recorded_file(reader, path)
         if tf is None:
             continue
         for case in tf.cases:
@@ -33,7 +52,7 @@ def recorded_times(source: PluginSource, test_files: list[str]) -> list[str]:
     reader = BudgetedReader(source, limit=64 * 1024 * 1024)
     found = []
     for path in test_files:
-        tf, _problems = load_test_file(reader, path)
+        tf = recorded_file(reader, path)
         if tf is None:
             continue
         found += [n for n in (tf.now, *(c.now for c in tf.cases)) if n]

@@ -64,6 +64,11 @@ def load_test_file(reader: BudgetedReader, path: str) -> tuple[TestFile | None, 
         text = reader.source.read_bytes(check_path(path)).decode("utf-8")
     except (SourceError, UnicodeDecodeError) as e:
         return None, [Problem(path, None, str(e))]
+    return parse_test_file(text, path)
+
+
+def parse_test_file(text: str, path: str) -> tuple[TestFile | None, list[Problem]]:
+    """Parse and check the text of one tests/*.yaml file (`path` names it in problems)."""
     located, problems = load_yaml(text, path)
     if located is None:
         return None, problems
