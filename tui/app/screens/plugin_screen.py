@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, ListView, Select, Static, Switch
+from textual.widgets import DataTable, Input, ListView, Static
 
 from tui.app.dialogs.base import OnceScreen
 from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
@@ -29,6 +29,7 @@ from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
 from widgets_render.error_view import ErrorView
+from widgets_render.form_values import FormValues, read_form
 from widgets_render.resolve import display, pick, resolve
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import GenButton, GenList, GenTable, WidgetFrame, build, plain
@@ -343,16 +344,12 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
             return
         event.stop()
         if button.gen_form is not None and button.parent is not None:
-            missing = {
-                str(w.name)
-                for w in button.parent.query(".gen-input.-required")
-                if (isinstance(w, Input) and not w.value.strip()) or (isinstance(w, Select) and w.value is Select.NULL)
-            }
-            if missing:  # genui.md §2.5: a required empty field blocks the submit (an empty code went through)
-                self.invalid, self.error = missing, t("needs_input", self.locale)
+            form = read_form(button.parent)
+            if form.missing:  # genui.md §2.5: a required empty field blocks the submit (an empty code went through)
+                self.invalid, self.error = form.missing, t("needs_input", self.locale)
                 self.run_worker(self.show_body(), group="plugin-screen-body", exit_on_error=False)
                 return
-            self.collect(button.gen_form, button.parent)
+            self.collect(button.gen_form, form)
         self.perform(button.gen_action, {})
 
     @on(Input.Submitted, ".gen-input")
@@ -383,31 +380,12 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
                 names[listed.gen_alias] = item
             self.perform(listed.gen_action, names)
 
-    def collect(self, bind: str, form: Any) -> None:
-        """Copy the form's inputs into `state.<bind>` (numbers as numbers, an empty select as null)."""
+    def collect(self, bind: str, form: FormValues) -> None:
+        """Copy a form's values into `state.<bind>`; an empty field is dropped, so tool defaults apply."""
         values: dict[str, Any] = dict((self.state or {}).get(bind) or {})
-        for widget in form.query(".gen-input"):
-            if not widget.name:
-                continue
-            if isinstance(widget, Input):
-                text = widget.value.strip()
-                if not text:
-                    values.pop(widget.name, None)  # an empty box means "not given", so tool defaults apply
-                elif widget.type == "number":
-                    try:
-                        number = float(text)
-                        values[widget.name] = int(number) if number.is_integer() else number
-                    except ValueError:
-                        values[widget.name] = text  # the tool's own input check names the field
-                else:
-                    values[widget.name] = text
-            elif isinstance(widget, Select):
-                if widget.value is Select.NULL:
-                    values.pop(widget.name, None)
-                else:
-                    values[widget.name] = widget.value
-            elif isinstance(widget, Switch):
-                values[widget.name] = widget.value
+        for name in form.empty:
+            values.pop(name, None)
+        values.update(form.given)
         self.state = {**(self.state or {}), bind: values}
 
     @work(group="plugin-action", exit_on_error=False)
