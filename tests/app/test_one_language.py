@@ -133,7 +133,7 @@ def test_every_binding_of_the_app_is_described_by_an_i18n_key() -> None:
 def test_a_refusal_is_english_in_logs_and_chinese_on_a_chinese_screen() -> None:
     reason = decide("agent", "money", "ask", tainted=False, user_only=False).reason
     assert reason == "money tools of this plugin are set to ask"  # the audit log and the model read this
-    assert say(reason, "zh") == "这个插件的金钱工具设为「先询问」"
+    assert say(reason, "zh") == "这个插件的花钱工具设为「先询问」"
     assert say(reason, "en") == reason
 
 

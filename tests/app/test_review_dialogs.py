@@ -39,7 +39,7 @@ async def test_install_review_answers_by_key(key: str, answer: bool) -> None:
         text = shown(app)
         assert "社区插件" in text and "图书馆空间预约" in text and "seats.example.edu.cn" in text
         assert "library-space" not in text  # the service by its name, not its manifest id
-        assert "支付违约金  [涉及金钱] · 仅限你自己操作" in text
+        assert "支付违约金  [花钱] · 仅限你自己操作" in text
         assert "先询问" in text  # a community plugin's non-read tools start as ask
         await pilot.press(key)
         await pilot.pause()
@@ -73,7 +73,7 @@ async def test_update_approval_shows_the_scope_change(button: str, answer: bool)
         assert "0.3.1 → 0.4.0" in text
         assert "+ 网站：api.example.com" in text and "+ App 功能：短信验证码" in text
         assert "一开始就是 允许（原来是 先询问）" in text  # modes in words, not allow / ask
-        assert "book：修改数据 → 涉及金钱" in text and "share：新工具 → 公开发布" in text
+        assert "book：修改 → 花钱" in text and "share：新工具 → 公开" in text
         assert "  + Free seats per floor, and the user's phone." in text
         await pilot.click(button)
         await pilot.pause()

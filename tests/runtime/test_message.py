@@ -56,7 +56,7 @@ def test_a_stored_message_reads_as_its_english_sentence_and_comes_back() -> None
     text = stored(said)
     assert text.startswith("money tools of this plugin are set to deny\x1e")
     back = restored(text)
-    assert isinstance(back, Message) and back.text("zh") == "这个插件的金钱工具设为「不能执行」"
+    assert isinstance(back, Message) and back.text("zh") == "这个插件的花钱工具设为「不能执行」"
     assert restored("a plugin's words") == "a plugin's words" and stored("plain") == "plain"
 
 

@@ -164,7 +164,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "tools": {"zh": "它能做", "en": "What it can do"},
     "user_only": {"zh": "仅限你自己操作", "en": "only you can run it"},
     "asks_first": {
-        "zh": "社区插件的修改、金钱、公开工具一开始都是「先询问」；它的结果作为不可信数据交给助手。",
+        "zh": "社区插件的修改、花钱、公开工具一开始都是「先询问」；它的结果作为不可信数据交给助手。",
         "en": "A community plugin's write, money and public tools start as 'ask first'; its results reach the "
         "assistant as untrusted data.",
     },
@@ -387,7 +387,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "approve_task": {"zh": "批准运行", "en": "Approve"},
     "approve_question": {
         "zh": "插件 {plugin} 新建了定时助手任务「{title}」，它会按时间表让助手回答：\n\n{prompt}\n\n"
-        "定时任务只用只读工具。批准它运行吗？",
+        "定时任务只用读取工具。批准它运行吗？",
         "en": "Plugin {plugin} created the assistant task “{title}”; on its schedule the assistant will answer:"
         "\n\n{prompt}\n\nScheduled tasks use read tools only. Approve it?",
     },
@@ -439,9 +439,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "section_audit": {"zh": "审计", "en": "Audit log"},
     "sections_hint": {"zh": "↑↓ 选择 · 回车进入\nEsc 回到列表", "en": "↑↓ choose · Enter in\nEsc: back to list"},
     "effect_read": {"zh": "读取", "en": "Read"},
-    "effect_write": {"zh": "写入", "en": "Write"},
+    "effect_write": {"zh": "修改", "en": "Write"},
     "effect_money": {"zh": "花钱", "en": "Money"},
-    "effect_public": {"zh": "公开发布", "en": "Public"},
+    "effect_public": {"zh": "公开", "en": "Public"},
     "app_abilities": {"zh": "App 能力", "en": "App"},
     "actor": {"zh": "发起者", "en": "Actor"},
     "decision": {"zh": "决定", "en": "Decision"},
@@ -517,7 +517,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # the permission model's words (effects, modes, audit values): identifiers in English, words in Chinese
     "term_read": {"zh": "读取", "en": "read"},
     "term_write": {"zh": "修改", "en": "write"},
-    "term_money": {"zh": "金钱", "en": "money"},
+    "term_money": {"zh": "花钱", "en": "money"},
     "term_public": {"zh": "公开", "en": "public"},
     "term_allow": {"zh": "允许", "en": "allow"},
     "term_ask": {"zh": "先询问", "en": "ask"},

@@ -24,16 +24,10 @@ from widgets_render.textual_render import plain
 
 R = TypeVar("R", InstallReview, UpdateReview)
 
-EFFECTS = {
-    "read": {"zh": "只读", "en": "read"},
-    "write": {"zh": "修改数据", "en": "writes"},
-    "money": {"zh": "涉及金钱", "en": "money"},
-    "public": {"zh": "公开发布", "en": "publishes"},
-}
-
 
 def _effect(effect: str | None, locale: str) -> str:
-    return EFFECTS.get(effect or "", {}).get(locale, effect or "—")
+    """An effect in the seed's words (读取, 修改, 花钱, 公开), the same words as the approval card and 设置."""
+    return term(effect, locale) if effect else "—"
 
 
 def _line(text: str, *classes: str) -> Static:

@@ -10,12 +10,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
-from tui.app.i18n import t
+from tui.app.i18n import t, term
 from tui.runtime.gate import Approval, ApprovalRequest
 from tui.runtime.message import say
 from widgets_render.textual_render import plain
-
-EFFECT_NAMES = {"read": "只读", "write": "修改", "money": "涉及金钱", "public": "公开发布"}
 
 
 class ApprovalCard(Vertical):
@@ -40,7 +38,7 @@ class ApprovalCard(Vertical):
     def compose(self) -> ComposeResult:
         r, loc = self.request, self.locale
         tool = r.tool
-        effect = EFFECT_NAMES.get(tool.effect, tool.effect) if loc == "zh" else tool.effect
+        effect = term(tool.effect, loc)  # the seed's words, as in the install review and 设置
         yield Static(t("approve_heading", loc), markup=False, classes="heading")
         yield Static(plain(f"{self.plugin_name} · {tool.title} ({tool.id}) · {effect}"), markup=False)
         yield Static(plain(json.dumps(r.arguments, ensure_ascii=False, indent=2)), markup=False, classes="args")

@@ -7,7 +7,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # -- the gate's decisions (permissions.decide) ---------------------------------------------------
     "effect_read": {"zh": "读取", "en": "read"},
     "effect_write": {"zh": "修改", "en": "write"},
-    "effect_money": {"zh": "金钱", "en": "money"},
+    "effect_money": {"zh": "花钱", "en": "money"},
     "effect_public": {"zh": "公开", "en": "public"},
     "mode_allow": {"zh": "「允许」", "en": "allow"},
     "mode_ask": {"zh": "「先询问」", "en": "ask"},
