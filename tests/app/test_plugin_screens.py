@@ -90,13 +90,20 @@ async def test_the_grades_screen_verifies_with_a_code_and_then_shows_the_grades(
         assert next(s for s in screen.query(Select) if s.name == "method").value == "sms"
         await pilot.press("enter")  # Enter in a form field submits
         await settle(pilot, app)
-        print("STATE", screen.state, texts(screen), screen.failures)
         await until(pilot, lambda: bool(screen.query(DataTable)), 10)
         table = screen.query_one(DataTable)
         assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == ["高等数学 (B)", "大学英语", "体育"]
         assert "查看成绩需要验证" not in texts(screen)
         calls = [e.tool for e in app.runtime.audit.recent() if e.tool.startswith("grades.")]
         assert "grades.sendCode" in calls and "grades.scores" in calls
+        await pilot.press("escape")  # back home: 我的绩点 shows the GPA the verification earned, not 需要验证
+
+        def gpa_frame() -> str:
+            frame = next(f for f in app.query(WidgetFrame) if f.file.startswith("grades/"))
+            return " ".join(str(w.render()) for w in frame.query(Static))
+
+        await until(pilot, lambda: "GPA" in gpa_frame(), 10)
+        assert "需要验证" not in gpa_frame()
 
 
 async def test_a_notice_row_puts_its_question_into_the_assistant(app: PkuHarnessApp) -> None:
@@ -392,3 +399,17 @@ async def test_screen_tabs_are_real_tabs_with_literal_labels(lab_app: PkuHarness
         await pilot.click(list(screen.query("ContentTab"))[1])
         await pilot.pause()
         assert tabs.active_pane is not None and "明天的内容" in texts(tabs.active_pane)
+
+
+def test_a_tool_form_shows_the_summary_never_the_models_description(app: PkuHarnessApp) -> None:
+    """Seed 003: a tool's description is "只给模型看,从不显示给用户"; the form showed it when a summary was missing."""
+    from dataclasses import replace
+
+    from tui.app.screens.tool_form import tool_form_spec
+
+    tool = app.runtime.registry.find("shuttle.timetable")
+    assert tool is not None and tool.summary
+    texts = [c.get("text") for c in tool_form_spec(tool, {}, "zh")["body"]["children"]]
+    assert tool.summary in texts and tool.description not in texts
+    bare = tool_form_spec(replace(tool, summary=None), {}, "zh")["body"]["children"]
+    assert tool.description not in [c.get("text") for c in bare] and bare[0]["type"] == "form"

@@ -43,3 +43,34 @@ async def test_an_ability_nobody_recorded_is_refused() -> None:
 
     with pytest.raises(Unrecorded):
         await grades_host().ability("todos.list", {})  # type: ignore[attr-defined]
+
+
+async def test_after_a_verification_calls_without_a_code_get_the_data_for_the_session() -> None:
+    """The campus session keeps what a code earned: once the grades screen is verified, the 我的绩点 widget (which
+    asks without a code) shows the GPA instead of 需要验证. Shared between the plugin's hosts, as the runtime does."""
+    session: dict[str, int] = {}
+    first, second, later = grades_host(), grades_host(), grades_host()
+    for host in (first, second, later):
+        host.verified = session  # type: ignore[attr-defined]
+    before = await first.ability("verify.treehole", args(None, None))  # type: ignore[attr-defined]
+    assert before["status"] == "verification_required"
+    await second.ability("verify.treehole", args("482913", "sms"))  # type: ignore[attr-defined]
+    after = await later.ability("verify.treehole", args(None, None))  # type: ignore[attr-defined]
+    assert after.get("status") != "verification_required" and after["success"] is True
+    assert await grades_host().ability("verify.treehole", args(None, None)) == before  # type: ignore[attr-defined]
+
+
+async def test_the_demo_runtime_keeps_a_verification_for_its_widgets(tmp_path: Path) -> None:
+    from tui.runtime.runtime import Runtime
+
+    rt = Runtime.open(tmp_path / "store.db", demo=True)
+    try:
+        tool = rt.registry.find("grades.scores")
+        assert tool is not None
+        before = await rt.gate.call(tool.id, {}, "user", now=NOW)
+        assert before.result["status"] == "verification_required"
+        await rt.gate.call(tool.id, {"code": "482913", "method": "sms"}, "user", now=NOW)
+        after = await rt.gate.call(tool.id, {}, "user", now=NOW)
+        assert isinstance(after.result.get("gpa"), float)
+    finally:
+        rt.close()

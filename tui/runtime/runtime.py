@@ -90,6 +90,8 @@ class Runtime:
         self.store = store
         self.registry = registry
         self.demo = demo
+        self.demo_verified: dict[str, dict[str, int]] = {}
+        """In demo mode, per plugin, what a verification unlocked (see `RecordedHost.verified`), for the session."""
         self.secrets = Secrets()
         scrub_logs(self.secrets)  # request lines logged by httpx may carry an SSO token
         self.campus = CampusSession(store, self.secrets)
@@ -221,7 +223,9 @@ class Runtime:
         pid = installed.plugin.manifest.id
         if self.demo:
             folder = self.folders.get(pid)
-            yield demo_host(installed.source, recorded_test_files(folder) if folder else [], beijing_now())
+            host = demo_host(installed.source, recorded_test_files(folder) if folder else [], beijing_now())
+            host.verified = self.demo_verified.setdefault(pid, {})
+            yield host
             return
         async with PolicyFetcher() as fetcher:
             yield PluginHost(

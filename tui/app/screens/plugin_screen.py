@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -120,6 +121,10 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         self.spec: Any = with_tool_fields(spec if spec is not None else plugin.screens.get(name), plugin, plugin_id)
         self.params = self._params(params or {})
         self.state: dict[str, Any] | None = None
+        self.ran_tool = False
+        """A tool of the plugin ran to a result on this screen (what the plugin's widgets show may have changed)."""
+        self.on_closed: Callable[[PluginScreen], None] | None = None
+        """Called once when the screen goes away, however it goes (Esc, a tab key, `close`)."""
         self.sources: dict[str, Any] = {}
         self.meta: dict[str, Any] = {}
         self.triggered: set[str] = set()
@@ -155,6 +160,9 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
     def on_unmount(self) -> None:
         # The Header watches the app's title: without this the app keeps every closed screen's widgets alive.
         forget_closed_watchers(self.app)
+        closed, self.on_closed = self.on_closed, None
+        if closed is not None:
+            closed(self)
 
     # -- names and templates ------------------------------------------------------------------------------
 
@@ -478,6 +486,7 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
                 self.invalid = {str(f) for f in fields}
                 self.error = clean(str(result.get("message") or t("needs_input", self.locale)))
                 return None
+            self.ran_tool = True
             return result
 
     async def after(self, then: Any, result: Any, names: dict[str, Any], evaluator: LangEvaluator) -> None:
@@ -509,8 +518,16 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         self.state = state
 
 
-def open_from_widget(frame: WidgetFrame, runtime: Runtime, plugin_id: str, locale: str, now: str | None) -> None:
-    """Run a widget's `tap` (genui.md §2.2): open one of its plugin's screens with literal or template params."""
+def open_from_widget(
+    frame: WidgetFrame,
+    runtime: Runtime,
+    plugin_id: str,
+    locale: str,
+    now: str | None,
+    on_closed: Callable[[PluginScreen], None] | None = None,
+) -> None:
+    """Run a widget's `tap` (genui.md §2.2): open one of its plugin's screens with literal or template params;
+    `on_closed` is told when the screen goes away."""
     tap = frame.tap or {}
     target = tap.get("open")
     plugin = runtime.registry.plugins[plugin_id].plugin
@@ -525,7 +542,9 @@ def open_from_widget(frame: WidgetFrame, runtime: Runtime, plugin_id: str, local
         params = evaluate_tree(raw, names, evaluator) if isinstance(raw, dict) else {}
     except Exception:  # a bad params template opens the screen with its defaults
         params = {}
-    frame.app.push_screen(PluginScreen(runtime, plugin_id, name, params, locale, now))
+    screen = PluginScreen(runtime, plugin_id, name, params, locale, now)
+    screen.on_closed = on_closed
+    frame.app.push_screen(screen)
 
 
 __all__ = ["PluginScreen", "evaluate_tree", "open_from_widget", "pick_text"]

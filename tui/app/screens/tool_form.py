@@ -35,7 +35,9 @@ def tool_form_spec(tool: ToolInfo, fields: dict[str, str | None], locale: str) -
         "body": {
             "type": "column",
             "children": [
-                {"type": "text", "text": tool.summary or tool.description, "tone": "muted", "wrap": True},
+                # The summary is the line for people; the description is for the model only and "never shown to
+                # the user" (seed 003), so a tool without a summary shows none.
+                *([{"type": "text", "text": tool.summary, "tone": "muted", "wrap": True}] if tool.summary else []),
                 {
                     "type": "form",
                     "bind": "form",

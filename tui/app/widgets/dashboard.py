@@ -19,7 +19,7 @@ from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.failures import act, explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
-from tui.app.screens.plugin_screen import open_from_widget, pick_text
+from tui.app.screens.plugin_screen import PluginScreen, open_from_widget, pick_text
 from tui.lang.documents.common import parse_duration
 from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
@@ -369,7 +369,17 @@ class Dashboard(VerticalScroll):
     def on_widget_frame_tapped(self, event: WidgetFrame.Tapped) -> None:
         """Enter or a click on a widget opens its screen."""
         index = int(str(event.frame.id).removeprefix("slot-"))
-        open_from_widget(event.frame, self.runtime, self.slots[index].plugin_id, self.locale, self.now)
+        plugin_id = self.slots[index].plugin_id
+        open_from_widget(event.frame, self.runtime, plugin_id, self.locale, self.now, self.screen_closed)
+
+    def screen_closed(self, screen: PluginScreen) -> None:
+        """Back from a plugin's screen where one of its tools ran: that plugin's widgets fetch anew, so 我的绩点
+        shows the GPA once the grades screen was verified, and a booking made there shows at once."""
+        if not screen.ran_tool or not self.is_attached:
+            return
+        for i, slot in enumerate(self.slots):
+            if slot.plugin_id == screen.plugin_id:
+                self.fill(i, slot, True)
 
     @work(group="dashboard-error", exit_on_error=False)
     async def on_error_view_chosen(self, event: ErrorView.Chosen) -> None:
