@@ -115,3 +115,23 @@ async def test_a_mode_cycled_to_a_longer_word_is_shown_whole(tmp_path: Path) -> 
             words = cell.plain if isinstance(cell, Text) else str(cell)
             column = table.ordered_columns[table.cursor_coordinate.column]
             assert column.get_render_width(table) - 2 * table.cell_padding >= Text(words).cell_len, words
+
+
+async def test_the_section_list_highlights_its_first_section_by_itself() -> None:
+    """The page's own mount handler set the highlight with `query_one(SectionList)`; when the language switch
+    rebuilt the shell it ran with the list already gone (NoMatches, seen in a full run). The list does it now."""
+    from textual.app import App, ComposeResult
+    from textual.widgets.option_list import Option
+
+    from tui.app.widgets.settings_page import SectionList
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SectionList(Option("外观", id="a"), Option("插件", id="b"), id="sections")
+            yield SectionList(id="empty")  # nothing to highlight: no error
+
+    app = Host()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.query_one("#sections", SectionList).highlighted == 0
+        assert app.query_one("#empty", SectionList).highlighted is None

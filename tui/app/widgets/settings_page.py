@@ -59,6 +59,12 @@ class SectionList(OptionList):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("right", "select", "key_enter_section", show=False)]
 
+    def on_mount(self) -> None:
+        # The list highlights its first section itself: the page's own mount handler could run while the
+        # language switch recomposed the shell and the list was already gone (NoMatches, seen in a full run).
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
+
 
 class Section(VerticalScroll, can_focus=False):
     """One section's content; it scrolls to whatever is focused in it, so it takes no focus itself (Tab from the
@@ -183,14 +189,12 @@ class SettingsPage(Horizontal):
             cells = (at, row.tool, term(row.actor, loc), term(row.decision, loc), term(row.outcome, loc))
             table.add_row(*map(literal, cells))
 
-    def on_mount(self) -> None:
-        self.query_one(SectionList).highlighted = 0
-
     def on_show(self) -> None:
         """Opening 设置 puts the focus on the section list (unless it is in a section already), so ↑/↓ work."""
         focused = self.screen.focused
         if focused is None or self not in focused.ancestors:
-            self.query_one(SectionList).focus()
+            for sections in self.query(SectionList):  # none while the page is being rebuilt
+                sections.focus()
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_BELOW, "-narrow")
