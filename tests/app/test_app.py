@@ -411,3 +411,24 @@ def test_demo_mode_runs_at_the_recordings_time_unless_told_otherwise(tmp_path: P
         "2026-11-30T08"
     )
     assert make_app(data_dir=tmp_path / "c").now is None  # the real app uses the real clock
+
+
+async def test_a_widget_moved_down_stays_in_sight(tmp_path: Path) -> None:
+    """At 80×24 `]` moved the first widget below the screen's edge and the page did not follow: the student lost
+    sight of what they were moving. The moved widget keeps the focus and the page scrolls to it."""
+    app = make_app(demo=True, data_dir=tmp_path, now="2026-11-30T12:00:00+08:00")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_widgets(pilot, app)
+        first = next(f for f in app.query(WidgetFrame) if f.id == "slot-0")
+        first.focus()
+        moved = first.file
+        for _ in range(6):
+            await pilot.press("right_square_bracket")
+            await until(pilot, lambda: isinstance(app.focused, WidgetFrame) and app.focused.file == moved)
+            await pilot.pause(0.1)
+            focused = app.focused
+            assert isinstance(focused, WidgetFrame)
+            pane = next(a for a in focused.ancestors if getattr(a, "is_scrollable", False) and a.max_scroll_y)
+            shown, region = pane.content_region, focused.region
+            assert shown.y <= region.y and region.bottom <= shown.bottom, (region, shown)
+        assert focused.id != "slot-0"  # it did move

@@ -246,6 +246,9 @@ class Dashboard(VerticalScroll):
             self.focus_after = None
             if shown:
                 self.screen.set_focus(frame)  # the widget the student just moved, resized or refreshed keeps it
+                # and stays in sight: set_focus scrolled before the new frame had a place (`]` moved a widget
+                # below the screen's edge and the page did not follow).
+                frame.call_after_refresh(frame.scroll_visible, animate=False)
         elif index == 0 and self.focus_first:
             self.focus_first = False
             if shown and (self.app.focused is None or isinstance(self.app.focused, Tabs)):
