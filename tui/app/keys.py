@@ -23,6 +23,7 @@ from textual.screen import Screen
 from tui.app.dialogs.base import CommandPalette, OnceScreen
 from tui.app.i18n import STRINGS, t
 from tui.app.textual_zh import TEXTUAL_ZH
+from tui.app.wide_chars import keep_wide_characters
 from widgets_render.safe_text import clean
 
 
@@ -82,6 +83,10 @@ SYSTEM_COMMANDS = {
 
 class LocalTextual(App[None]):
     """An app whose command palette, system commands and quit hint speak its locale, on `LocalScreen`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        keep_wide_characters()  # Chinese text under a toast or dialog would lose characters (tui/app/wide_chars.py)
 
     def get_default_screen(self) -> Screen[Any]:
         """The tabs' screen, with its keys described in the app's locale."""
