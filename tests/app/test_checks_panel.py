@@ -3,13 +3,16 @@ background refreshes, and 删除 names the check and waits for a yes (no keeps i
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable, Static
 
 from tests.app.helpers import open_settings_section, until
 from tui.app.app import make_app
 from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
+from tui.app.i18n import t
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.runtime.scheduler.checks import Checks
 
@@ -65,3 +68,24 @@ async def test_remove_asks_first_and_no_keeps_the_check(tmp_path: Path) -> None:
                 assert checks.get(check.id) is not None and table.row_count == 1
         assert checks.get(check.id) is None
         await until(pilot, lambda: table.row_count == 0)
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+async def test_at_80_columns_the_state_and_the_next_run_are_in_sight(tmp_path: Path, locale: str) -> None:
+    """At 80×24 the list was wider than its pane: 下次运行 showed "2026-12-02" and the state was off screen."""
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale=locale)
+    checks = Checks(app.runtime.store)
+    checks.add("校园卡余额低于 20 元的时候提醒我", "every 1h", tool="wallet.cardBalance", args={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_settings_section(pilot, app, "checks")
+        table = app.query_one("#checks", DataTable)
+        await pilot.pause()
+        headers = [str(c.label) for c in table.columns.values()]
+        assert headers[2:] == ([t("state", locale), t("next_run", locale)])  # what it runs: in Enter's dialog
+        assert table.virtual_size.width <= table.scrollable_content_region.width  # nothing to scroll sideways
+        title, _, state, next_run = (str(c) for c in table.get_row_at(0))
+        assert title.endswith("…") and state == t("not_run_yet", locale)
+        assert re.fullmatch(rf"({t('today', locale)}|{t('tomorrow', locale)}) \d\d:\d\d", next_run), next_run
+        await pilot.resize_terminal(120, 40)  # wide again: the tool's column and the whole title come back
+        await until(pilot, lambda: len(table.columns) == 5)
+        assert str(table.get_row_at(0)[0]) == "校园卡余额低于 20 元的时候提醒我"

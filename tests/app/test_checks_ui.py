@@ -77,10 +77,10 @@ async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
         await open_settings_section(pilot, app, "checks")
         table = app.query_one("#checks", DataTable)
         row = [str(c) for c in table.get_row_at(0)]
-        assert row[0] == "记住" and row[1] == "每小时" and "定时运行只能读取" in row[4]  # the gate's refusal, said
+        assert row[0] == "记住" and row[1] == "每小时" and "定时运行只能读取" in row[2]  # the gate's refusal, said
         rows = {str(table.get_row_at(i)[0]): [str(c) for c in table.get_row_at(i)] for i in range(table.row_count)}
         # The tool by its title, not `wallet.cardBalance`; a check that has not run says so, not "正常".
-        assert rows["余额"][2] == "校园卡余额" and rows["余额"][4] == "还没运行过", rows["余额"]
+        assert rows["余额"][4] == "校园卡余额" and rows["余额"][2] == "还没运行过", rows["余额"]
         assert "scheduled runs may only read" in checks.runs(check.id)[0].detail  # what the CLI and the model read
         table.focus()
         await pilot.press("enter")

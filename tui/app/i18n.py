@@ -375,6 +375,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "schedule": {"zh": "时间表", "en": "Schedule"},
     "runs": {"zh": "运行", "en": "Runs"},
     "next_run": {"zh": "下次运行", "en": "Next run"},
+    "today": {"zh": "今天", "en": "today"},
+    "tomorrow": {"zh": "明天", "en": "tomorrow"},
     "checks_hint": {
         "zh": "回车：暂停 / 继续、运行记录、删除。App 关着时也要运行：pku-harness scheduler install-timer",
         "en": "Enter: pause / resume, run log, remove. To run while the app is closed: pku-harness scheduler "

@@ -6,12 +6,16 @@ they were. When a check runs: "每 30 分钟", "工作日 08:00", not `every 30m
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
+from datetime import datetime
+
+from rich.cells import cell_len
 
 from tui.app.i18n import STRINGS, t
 from tui.runtime.campus.services import SERVICES
 from tui.runtime.message import say
-from tui.runtime.scheduler.timing import Timing
+from tui.runtime.scheduler.timing import BEIJING, Timing
 
 
 def campus_names(services: Iterable[str], locale: str) -> list[str]:
@@ -52,4 +56,29 @@ def schedule_text(timing: str, locale: str) -> str:
         return timing
 
 
-__all__ = ["ability_names", "campus_names", "colon", "listed", "reach_words", "schedule_text"]
+def when_text(ms: int, locale: str, now_ms: int | None = None) -> str:
+    """A moment soon, short, in Beijing time: "今天 13:00", "明天 08:00", else "12-05 08:00" (another year: with
+    it). Lists are read at 80 columns, where "2026-12-02 08:00" was cut to its date."""
+    at = datetime.fromtimestamp(ms / 1000, BEIJING)
+    today = datetime.fromtimestamp((time.time() * 1000 if now_ms is None else now_ms) / 1000, BEIJING).date()
+    clock = at.strftime("%H:%M")
+    days = (at.date() - today).days
+    if days in (0, 1):
+        return f"{t('today' if days == 0 else 'tomorrow', locale)} {clock}"
+    return at.strftime("%m-%d %H:%M" if at.year == today.year else "%Y-%m-%d %H:%M")
+
+
+def cut_cells(text: str, width: int) -> str:
+    """`text` in at most `width` terminal cells, ending with … when it was cut (a Chinese character is two)."""
+    if cell_len(text) <= width:
+        return text
+    kept, used = [], 1
+    for char in text:
+        used += cell_len(char)
+        if used > width:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
+
+
+__all__ = ["ability_names", "campus_names", "colon", "cut_cells", "listed", "reach_words", "schedule_text", "when_text"]

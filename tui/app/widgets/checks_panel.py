@@ -13,14 +13,16 @@ from textual.widgets import DataTable, Static
 from tui.app.dialogs.check import RunLogDialog
 from tui.app.i18n import t
 from tui.app.widgets.tables import Table
-from tui.app.words import schedule_text
+from tui.app.words import cut_cells, schedule_text, when_text
 from tui.runtime.message import say
 from tui.runtime.registry import Registry
 from tui.runtime.scheduler.checks import Check, Checks
-from tui.runtime.scheduler.timing import beijing
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal
+
+#: Below this many columns the list is narrow (see `ChecksPanel.narrow`).
+NARROW_BELOW = 100
 
 
 class ChecksPanel(Vertical):
@@ -40,14 +42,23 @@ class ChecksPanel(Vertical):
         self.locale = locale
         self.tools = tools
         """Where a check's tool is found by id, to show its title."""
+        self.shown_narrow: bool | None = None
+        """The layout the table's columns are in (None before the first fill)."""
 
     def compose(self) -> ComposeResult:
         loc = self.locale
-        table = Table(empty=t("no_checks_yet", loc), id="checks", cursor_type="row", zebra_stripes=True)
-        table.add_columns(t("check_title", loc), t("schedule", loc), t("runs", loc), t("next_run", loc),
-                          t("state", loc))  # fmt: skip
-        yield table
+        yield Table(empty=t("no_checks_yet", loc), id="checks", cursor_type="row", zebra_stripes=True)
         yield Static(t("checks_hint", loc), markup=False, classes="muted")
+
+    @property
+    def narrow(self) -> bool:
+        """Under 100 columns the list leaves out what each check runs (Enter and its run log name it) and cuts
+        long titles and states, so the state and the next run stay in sight at 80 columns."""
+        return self.app.size.width < NARROW_BELOW
+
+    def on_resize(self) -> None:
+        if self.narrow != self.shown_narrow:
+            self.fill()
 
     def on_mount(self) -> None:
         self.fill()
@@ -60,7 +71,15 @@ class ChecksPanel(Vertical):
         table = self.query_one("#checks", DataTable)
         chosen = self.chosen_id()
         row = table.cursor_row
-        table.clear()
+        loc, narrow = self.locale, self.narrow
+        if narrow != self.shown_narrow or not table.columns:
+            self.shown_narrow = narrow
+            table.clear(columns=True)
+            # The state before the next run, the tool last: at 80 columns the last columns are the ones cut.
+            keys = ("check_title", "schedule", "state", "next_run") + (() if narrow else ("runs",))
+            table.add_columns(*(t(key, loc) for key in keys))
+        else:
+            table.clear()
         for c in Checks(self.store).all():
             state = say(c.last_error, self.locale) if c.last_error else t("check_ok", self.locale)
             if c.last_ms is None and not c.last_error:
@@ -71,8 +90,10 @@ class ChecksPanel(Vertical):
                 state = t("awaiting_approval", self.locale)
             tool = self.tools.find(c.tool) if self.tools is not None and c.tool else None
             what = tool.title if tool is not None else c.tool or t("assistant", self.locale)  # its name, not its id
-            cells = (c.title, schedule_text(c.timing, self.locale), what, beijing(c.next_ms), state)
-            table.add_row(*(literal(str(x)[:60]) for x in cells), key=c.id)
+            most = 14 if narrow else 40  # cells; the whole title and state are in the dialog and the run log
+            cells = [cut_cells(c.title, most), schedule_text(c.timing, loc), cut_cells(state, most)]
+            cells += [when_text(c.next_ms, loc)] + ([] if narrow else [what])
+            table.add_row(*(literal(x) for x in cells), key=c.id)
         if not table.row_count:
             return
         # the same check if it is still there, else the row where the cursor was (the one after a removed check)
