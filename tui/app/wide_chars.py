@@ -34,6 +34,9 @@ REPLACED = {
 
 _EMPTY = Strip([], 0)
 
+#: Textual's own methods, kept when replaced (the tests compare both on the same screens).
+ORIGINALS: dict[str, Callable[..., object]] = {}
+
 
 def _digest(method: Callable[..., object]) -> str:
     return hashlib.sha256(inspect.getsource(method).encode()).hexdigest()[:16]
@@ -55,6 +58,8 @@ def _render_chops(
             line = chops[y]
             edges = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
             starts = edges[:-1]
+            if not starts:
+                continue  # a widget with no width on this line covers no piece
             free = [line.get(cut) is None for cut in starts]
             # Divide only between a piece this widget fills and one already taken by a widget in front of it.
             divisions = [i for i in range(1, len(starts)) if free[i] != free[i - 1]]
@@ -95,6 +100,7 @@ def keep_wide_characters() -> bool:
         return True
     if any(_digest(getattr(Compositor, name)) != digest for name, digest in REPLACED.items()):
         return False
+    ORIGINALS.update({name: getattr(Compositor, name) for name in REPLACED})
     Compositor._render_chops = _render_chops  # type: ignore[method-assign]
     Compositor.render_partial_update = _render_partial_update  # type: ignore[method-assign]
     Compositor._keeps_wide_characters = True  # type: ignore[attr-defined]
