@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from textual.widgets import DataTable, OptionList, Select, Static, TabbedContent
 
 from tests.app.helpers import open_settings_section, until
@@ -222,6 +223,22 @@ async def test_help_lists_keys_and_the_palette_has_the_apps_commands(app: PkuHar
         await pilot.press("f1")
         await pilot.pause()
         assert not app.screen.query("KeyPanel")
+
+
+@pytest.mark.parametrize(("locale", "word"), [("zh", "退出"), ("en", "Quit")])
+async def test_the_key_panel_says_quit_once(tmp_path: Path, locale: str, word: str) -> None:
+    """F1 showed "^q q 退出 退出 App，回到命令行。": Textual's tooltip repeated the description after it."""
+    app = make_app(demo=True, data_dir=tmp_path, now="2026-11-30T12:00:00+08:00", locale=locale)
+    async with app.run_test(size=(120, 45)) as pilot:
+        await pilot.press("f1")
+        await until(pilot, lambda: bool(app.screen.query("BindingsTable")))
+        table = app.screen.query_one("BindingsTable")
+        console = Console(width=80, color_system=None)
+        with console.capture() as drawn:
+            console.print(table.render())
+        lines = drawn.get().splitlines()
+        quit_line = next(line for line in lines if "^q" in line)
+        assert quit_line.count(word) == 1 and quit_line.count(word.lower()) <= 1, quit_line
 
 
 @pytest.mark.parametrize(("width", "columns", "size"), [(120, 2, "medium"), (80, 1, "medium"), (56, 1, "small")])

@@ -22,7 +22,7 @@ from textual.screen import Screen
 
 from tui.app.dialogs.base import CommandPalette, OnceScreen
 from tui.app.i18n import STRINGS, t
-from tui.app.textual_zh import TEXTUAL_ZH
+from tui.app.textual_zh import TEXTUAL_EN, TEXTUAL_ZH
 from tui.app.wide_chars import keep_wide_characters
 from widgets_render.safe_text import clean
 
@@ -37,7 +37,7 @@ def describe(description: str, locale: str) -> str:
     """A binding's description in `locale`: an i18n key is looked up, Textual's English is translated to zh."""
     if description in STRINGS:
         return t(description, locale)
-    return TEXTUAL_ZH.get(description, description) if locale == "zh" else description
+    return (TEXTUAL_ZH if locale == "zh" else TEXTUAL_EN).get(description, description)
 
 
 def localized(binding: Binding, locale: str) -> Binding:

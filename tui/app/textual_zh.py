@@ -12,7 +12,8 @@ from __future__ import annotations
 TEXTUAL_ZH: dict[str, str] = {
     # the app and every screen
     "Quit": "退出",
-    "Quit the app and return to the command prompt.": "退出 App，回到命令行。",
+    # the key panel shows it after "退出": say only what it adds
+    "Quit the app and return to the command prompt.": "回到命令行",
     "palette": "命令面板",
     "Open the command palette": "打开命令面板",
     "Copy selected text": "复制选中的文字",
@@ -109,4 +110,9 @@ TEXTUAL_ZH: dict[str, str] = {
     "Cursor word right": "光标右移一个词",
     "Cursor page up": "上一页",
     "Cursor page down": "下一页",
+}
+
+#: Textual's English where the key panel would say a thing twice ("Quit  Quit the app and …"): what it adds.
+TEXTUAL_EN: dict[str, str] = {
+    "Quit the app and return to the command prompt.": "back to the command line",
 }
