@@ -130,21 +130,44 @@ async def test_tell_me_when_my_balance_is_under_20_from_the_check_dialog(tmp_pat
         await settle(pilot, app)
         heading = str(dialog.query_one("#check-heading", Static).render())
         assert "结果变化时提醒" in heading  # the default, said
-        for select in dialog.query(Select):
+        for select in (dialog.query_one("#check-schedule", Select), dialog.query_one("#check-when", Select)):
             assert select.region.width >= 30 and select.region.right <= size[0]
+        assert not dialog.query_one("#check-field", Select).region  # shown only for "below" and "above"
         when = dialog.query_one("#check-when", Select)
         when.focus()
-        await pilot.press("enter", "down", "enter")  # open, 满足条件时提醒, choose — as a person does
+        await pilot.press("enter", "down", "enter")  # open, 某个数低于…, choose — as a person does, no expression
         await settle(pilot, app)
-        assert when.value == "expr" and "满足条件时提醒" in str(dialog.query_one("#check-heading", Static).render())
-        condition = dialog.query_one("#check-condition", Input)
-        assert when.has_focus  # the choice is made; Tab goes on to the box it opened (a student's Tab skipped it)
+        assert when.value == "below" and "某个数低于…时提醒" in str(dialog.query_one("#check-heading", Static).render())
+        assert when.has_focus  # the choice is made; Tab goes on to what it opened (a student's Tab skipped it)
+        field = dialog.query_one("#check-field", Select)
         await pilot.press("tab")
-        assert condition.has_focus and condition.region.width >= 30
+        assert field.has_focus and field.value == "result.balanceYuan" and field.region.width >= 20
+        assert "balanceYuan（现在 123.45）" in str(field.query_one("#label", Static).render())
+        await pilot.press("tab")
+        number = dialog.query_one("#check-number", Input)
+        assert number.has_focus and number.region.width >= 10 and number.region.right <= size[0]
         muted = [str(w.render()) for w in dialog.query(".muted")]
         assert not any("wallet.cardBalance" in m or "{}" in m for m in muted), muted  # no internal id
-        await pilot.press(*"result.balanceYuan < 20")
+        dialog.query_one("#check-save", Button).press()  # no number yet: said, nothing saved
+        await settle(pilot, app)
+        assert "请填一个数" in str(dialog.query_one("#check-error", Static).render()) and number.has_focus
+        await pilot.press(*"20")
         dialog.query_one("#check-save", Button).press()
         await until(pilot, lambda: not isinstance(app.screen, CheckDialog))
         [check] = Checks(app.runtime.store).all()
         assert check.tool == "wallet.cardBalance" and check.condition == "result.balanceYuan < 20"
+
+
+def test_the_numbers_a_condition_can_compare_and_the_condition_built() -> None:
+    from tui.app.dialogs.check import compared, number_fields
+
+    result = {"balanceYuan": 123.45, "ok": True, "name": "卡", "card": {"limit": 300, "余额": 5}, "list": [1]}
+    assert number_fields(result) == [
+        ("result.balanceYuan", 123.45),
+        ("result.card.limit", 300.0),
+        ('result.card["余额"]', 5.0),  # not an identifier: bracketed, so the expression parses
+    ]
+    assert number_fields(7) == [("result", 7.0)] and number_fields("text") == [] and number_fields(True) == []
+    assert compared("result.balanceYuan", "below", " 20 ") == "result.balanceYuan < 20"
+    assert compared("result.x", "above", "2.5") == "result.x > 2.5"
+    assert compared("result.x", "below", "二十") is None and compared("result.x", "below", "nan") is None

@@ -362,6 +362,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "when_always": {"zh": "每次都提醒", "en": "Every time"},
     "when_changed": {"zh": "结果变化时提醒", "en": "When the result changes"},
     "when_expr": {"zh": "满足条件时提醒", "en": "When a condition holds"},
+    "when_below": {"zh": "某个数低于…时提醒", "en": "When a number is below…"},
+    "when_above": {"zh": "某个数高于…时提醒", "en": "When a number is above…"},
+    "now_is": {"zh": "（现在 {value}）", "en": " (now {value})"},
+    "check_number": {"zh": "数值，例如 20", "en": "Number, e.g. 20"},
+    "check_number_missing": {"zh": "请填一个数，例如 20", "en": "Type a number, e.g. 20"},
     "check_message": {
         "zh": "提醒的文字（可选，可以用 ${result.字段}）",
         "en": "Notification text (optional; may use ${result.field})",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, ClassVar
 
 from textual import on
@@ -38,6 +39,45 @@ SCHEDULES = [
 #: "Tell me when it changes": object comparison is by identity in the plugin language, so compare the JSON text.
 CHANGED = "previous != null && stringify(result) != stringify(previous)"
 
+#: The comparisons a student picks instead of writing one ("when my balance is under 20").
+COMPARISONS = {"below": "<", "above": ">"}
+IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+def number_fields(result: Any) -> list[tuple[str, float]]:
+    """The numbers in a tool's result a condition can compare, as (expression path, value now): the result itself,
+    its fields, and the fields of its objects one level down (`result.card.balanceYuan`)."""
+
+    def path(parent: str, key: str) -> str:
+        return f"{parent}.{key}" if IDENTIFIER.fullmatch(key) else f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
+
+    found: list[tuple[str, float]] = []
+    if isinstance(result, (int, float)) and not isinstance(result, bool):
+        found.append(("result", float(result)))
+    if isinstance(result, dict):
+        for key, value in result.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                found.append((path("result", str(key)), float(value)))
+            elif isinstance(value, dict):
+                found += [
+                    (path(path("result", str(key)), str(k)), float(v))
+                    for k, v in value.items()
+                    if isinstance(v, (int, float)) and not isinstance(v, bool)
+                ]
+    return found[:40]
+
+
+def compared(field: str, comparison: str, text: str) -> str | None:
+    """The condition "field below/above the number in `text`", or None when `text` is not a number."""
+    try:
+        number = float(text.strip())
+    except ValueError:
+        return None
+    if number != number or number in (float("inf"), float("-inf")):
+        return None
+    shown = int(number) if number.is_integer() else number
+    return f"{field} {COMPARISONS[comparison]} {shown}"
+
 
 class CheckDialog(LocalBindings, Dialog[Check | None]):
     """Create a check on a read tool with the input just used: schedule, optional condition, message."""
@@ -51,17 +91,23 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
     CheckDialog .label { color: $text-muted; margin-top: 1; }
     CheckDialog #check-error { color: $error; }
     CheckDialog Select, CheckDialog Input { width: 100%; }
+    CheckDialog #check-compare { height: auto; margin-top: 0; align: left top; }
+    CheckDialog #check-compare Select { width: 2fr; }  /* the field and the number side by side */
+    /* level with the select's box, which the dialogs' Horizontal rule gives a line above (SelectCurrent is one) */
+    CheckDialog #check-compare Input { width: 1fr; margin-top: 1; }
     CheckDialog .-hidden { display: none; }
     """
     )
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, store: Store, tool: ToolInfo, args: dict[str, Any], locale: str) -> None:
+    def __init__(self, store: Store, tool: ToolInfo, args: dict[str, Any], locale: str, result: Any = None) -> None:
         super().__init__()
         self.store = store
         self.tool = tool
         self.args = args
         self.locale = locale
+        self.numbers = number_fields(result)
+        """The result's numbers a student can compare without writing a condition."""
 
     def compose(self) -> ComposeResult:
         # One field a line, each select the dialog's full width (beside an input they were squeezed to one cell).
@@ -77,9 +123,20 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
                                allow_blank=False, id="check-schedule")  # fmt: skip
             yield Input(placeholder="every 2h · 0 8 * * 1-5", id="check-custom", classes="-hidden")
             yield Static(t("check_when", loc), markup=False, classes="label")
-            yield SteadySelect([(t("when_always", loc), "always"), (t("when_changed", loc), "changed"),
-                                (t("when_expr", loc), "expr")], value="changed", allow_blank=False,
-                               id="check-when")  # fmt: skip
+            whens = [(t("when_always", loc), "always"), (t("when_changed", loc), "changed")]
+            if self.numbers:  # "when my balance is under 20" without writing an expression
+                whens += [(t("when_below", loc), "below"), (t("when_above", loc), "above")]
+            whens.append((t("when_expr", loc), "expr"))
+            yield SteadySelect(whens, value="changed", allow_blank=False, id="check-when")
+            with Horizontal(id="check-compare", classes="-hidden"):
+                yield SteadySelect(
+                    [(literal(f"{path.removeprefix('result.')}{t('now_is', loc).format(value=f'{value:g}')}"), path)
+                     for path, value in self.numbers] or [("—", "")],
+                    value=self.numbers[0][0] if self.numbers else "",
+                    allow_blank=False,
+                    id="check-field",
+                )  # fmt: skip
+                yield Input(placeholder=t("check_number", loc), id="check-number", type="number")
             yield Input(placeholder=t("check_condition_hint", loc), id="check-condition", classes="-hidden")
             yield Input(placeholder=t("check_message", loc), id="check-message")
             yield Static("", markup=False, id="check-error")
@@ -101,6 +158,7 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         when = str(self.query_one("#check-when", Select).value)
         self.query_one("#check-custom", Input).set_class(not custom, "-hidden")
         self.query_one("#check-condition", Input).set_class(when != "expr", "-hidden")
+        self.query_one("#check-compare").set_class(when not in COMPARISONS, "-hidden")
         # The box for it appears right after the select, where Tab goes next; the focus stays on the select (it
         # used to jump into the box, and a student's Tab then skipped past it to the message).
         self.query_one("#check-heading", Static).update(plain(self._title(when)))
@@ -114,8 +172,15 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         schedule = str(self.query_one("#check-schedule", Select).value)
         if schedule == "custom":
             schedule = self.query_one("#check-custom", Input).value.strip()
-        when = self.query_one("#check-when", Select).value
-        condition = {"always": None, "changed": CHANGED}.get(str(when), self.query_one("#check-condition", Input).value)
+        when = str(self.query_one("#check-when", Select).value)
+        condition = {"always": None, "changed": CHANGED}.get(when, self.query_one("#check-condition", Input).value)
+        if when in COMPARISONS:
+            field = str(self.query_one("#check-field", Select).value)
+            condition = compared(field, when, self.query_one("#check-number", Input).value)
+            if condition is None:
+                self.query_one("#check-error", Static).update(t("check_number_missing", self.locale))
+                self.query_one("#check-number", Input).focus()
+                return
         if when == "expr" and not str(condition).strip():
             self.query_one("#check-error", Static).update(t("check_condition_missing", self.locale))
             return

@@ -83,10 +83,13 @@ class ToolFormScreen(PluginScreen):
     @on(Button.Pressed, "#notify-me")
     def notify_me(self) -> None:
         from tui.app.dialogs.check import CheckDialog
-        from tui.runtime.scheduler.timing import beijing
+        from tui.app.words import when_text
 
         def created(check: Any) -> None:
             if check is not None:
-                self.app.notify(clean(t("check_created", self.locale).format(at=beijing(check.next_ms))), markup=False)
+                at = when_text(check.next_ms, self.locale)
+                self.app.notify(clean(t("check_created", self.locale).format(at=at)), markup=False)
 
-        self.app.push_screen(CheckDialog(self.runtime.store, self.tool, self.last_input, self.locale), created)
+        result = (self.state or {}).get("result")
+        dialog = CheckDialog(self.runtime.store, self.tool, self.last_input, self.locale, result)
+        self.app.push_screen(dialog, created)
