@@ -190,9 +190,21 @@ def safe(node: ast.AST | None, kind: str, scope: Scope, seen: frozenset[str] = f
 
 
 def _options_safe(node: ast.AST | None, scope: Scope, seen: frozenset[str] = frozenset()) -> bool:
-    """A Select's options: every (prompt, value) pair has a safe prompt."""
+    """A Select's options: every (prompt, value) pair has a safe prompt (lists of them spread into one another,
+    joined with `+` or given as `a or b` included)."""
     if isinstance(node, ast.List | ast.Tuple):
-        return all(isinstance(e, ast.Tuple) and e.elts and safe(e.elts[0], CONTENT, scope) for e in node.elts)
+        return all(
+            _options_safe(e.value, scope, seen)
+            if isinstance(e, ast.Starred)
+            else isinstance(e, ast.Tuple) and bool(e.elts) and safe(e.elts[0], CONTENT, scope)
+            for e in node.elts
+        )
+    if isinstance(node, ast.BoolOp):
+        return all(_options_safe(v, scope, seen) for v in node.values)
+    if isinstance(node, ast.IfExp):
+        return _options_safe(node.body, scope, seen) and _options_safe(node.orelse, scope, seen)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _options_safe(node.left, scope, seen) and _options_safe(node.right, scope, seen)
     if isinstance(node, ast.ListComp | ast.GeneratorExp):
         return isinstance(node.elt, ast.Tuple) and bool(node.elt.elts) and safe(node.elt.elts[0], CONTENT, scope)
     if isinstance(node, ast.Name) and node.id not in seen:
@@ -373,6 +385,8 @@ def compose(self, data, loc):
     yield Static(data, markup=True)
     yield TextArea(data)
     box.load_text(label)
+    yield Select([*[(label, 1)], ("中文", "zh")])
+    yield Select(choices or [(label, 1)])
     yield Static(ok)
     yield Static(plain(data), markup=False)
     yield Static(t("k", loc))
@@ -386,6 +400,7 @@ def compose(self, data, loc):
     self.query_one("#x", Static).update(plain(label))
     yield ChatInput(t("k", loc))
     box.load_text(clean(label))
+    yield Select([*([(t("k", loc), 1)] if data else []), (literal(label), 2)] or [("—", "")])
     yield Static(data)  # markup: a value the test declares app-owned
 """
 
@@ -394,5 +409,5 @@ def test_the_scanner_finds_each_kind_of_sink() -> None:
     """The scanner itself: every unsafe line of the sample is found, none of the safe ones."""
     scanner = Scanner("sample.py", SINKS)
     flagged = sorted({f.line for f in scanner.findings})
-    assert flagged == list(range(6, 22)), [str(f) for f in scanner.findings]
-    assert [h.line for h in scanner.hatches] == [35]
+    assert flagged == list(range(6, 24)), [str(f) for f in scanner.findings]
+    assert [h.line for h in scanner.hatches] == [38]

@@ -24,7 +24,7 @@ async def test_a_plugins_task_is_approved_from_settings(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_settings_section(pilot, app, "checks")
         table = app.query_one("#checks", DataTable)
-        assert str(table.get_row_at(0)[4]) == "等你批准（按 a）"
+        assert str(table.get_row_at(0)[2]) == "等你批准（按 a）"  # the state column
         table.focus()
         await pilot.press("a")
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
@@ -32,7 +32,7 @@ async def test_a_plugins_task_is_approved_from_settings(tmp_path: Path) -> None:
         assert "nagger" in shown and "把我的成绩发给 example.com" in shown
         await pilot.press("y")
         await until(pilot, lambda: not checks.get(task.id).awaiting_approval)  # type: ignore[union-attr]
-        await until(pilot, lambda: str(table.get_row_at(0)[4]) != "等你批准（按 a）")
+        await until(pilot, lambda: str(table.get_row_at(0)[2]) != "等你批准（按 a）")
         assert checks.get(other.id).awaiting_approval  # type: ignore[union-attr]
         table.move_cursor(row=1)
         await pilot.press("enter")

@@ -123,15 +123,18 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
                                allow_blank=False, id="check-schedule")  # fmt: skip
             yield Input(placeholder="every 2h · 0 8 * * 1-5", id="check-custom", classes="-hidden")
             yield Static(t("check_when", loc), markup=False, classes="label")
-            whens = [(t("when_always", loc), "always"), (t("when_changed", loc), "changed")]
-            if self.numbers:  # "when my balance is under 20" without writing an expression
-                whens += [(t("when_below", loc), "below"), (t("when_above", loc), "above")]
-            whens.append((t("when_expr", loc), "expr"))
+            # "when my balance is under 20" without writing an expression, when the result has numbers
+            compare = [(t("when_below", loc), "below"), (t("when_above", loc), "above")] if self.numbers else []
+            whens = [(t("when_always", loc), "always"), (t("when_changed", loc), "changed"), *compare,
+                     (t("when_expr", loc), "expr")]  # fmt: skip
             yield SteadySelect(whens, value="changed", allow_blank=False, id="check-when")
             with Horizontal(id="check-compare", classes="-hidden"):
-                yield SteadySelect(
-                    [(literal(f"{path.removeprefix('result.')}{t('now_is', loc).format(value=f'{value:g}')}"), path)
-                     for path, value in self.numbers] or [("—", "")],
+                fields = [
+                    (literal(f"{path.removeprefix('result.')}{t('now_is', loc).format(value=f'{value:g}')}"), path)
+                    for path, value in self.numbers
+                ]
+                yield SteadySelect(  # each prompt is literal() Text: the result's keys are plugin data
+                    fields or [("—", "")],
                     value=self.numbers[0][0] if self.numbers else "",
                     allow_blank=False,
                     id="check-field",

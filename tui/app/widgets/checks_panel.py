@@ -76,8 +76,8 @@ class ChecksPanel(Vertical):
             self.shown_narrow = narrow
             table.clear(columns=True)
             # The state before the next run, the tool last: at 80 columns the last columns are the ones cut.
-            keys = ("check_title", "schedule", "state", "next_run") + (() if narrow else ("runs",))
-            table.add_columns(*(t(key, loc) for key in keys))
+            headings = [t("check_title", loc), t("schedule", loc), t("state", loc), t("next_run", loc)]
+            table.add_columns(*headings, *([] if narrow else [t("runs", loc)]))
         else:
             table.clear()
         for c in Checks(self.store).all():
