@@ -345,3 +345,26 @@ async def test_loosening_money_to_allow_asks_first_and_cancel_keeps_it(app: PkuH
         await until(pilot, lambda: not isinstance(app.screen, ConfirmDialog))
         assert str(table.get_cell_at(table.cursor_coordinate)) == term("allow", app.locale)
         assert app.runtime.grants.chosen() == {("wallet", "money"): "allow"}
+
+
+async def test_a_tab_opens_with_its_focused_widget_in_sight(tmp_path: Path) -> None:
+    """At 80×24 a student scrolled 插件 down to the tools table, went to 设置 and back with 3: the focus landed on
+    the screens list, scrolled out of view, while the tools table showed its cursor — Enter opened a screen the
+    student could not see. Whatever has the focus when a tab opens is on screen."""
+    app = make_app(demo=True, data_dir=tmp_path, now="2026-11-30T12:00:00+08:00", locale="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_widgets(pilot, app)
+        await show(pilot, app, "plugins")
+        tools = app.query_one("#tools", DataTable)
+        tools.focus()
+        await pilot.press(*["down"] * 17)
+        await pilot.pause()
+        pane = app.query_one("TabPane#plugins VerticalScroll")
+        assert pane.scroll_y > 0  # the tools table scrolled the pane down
+        for key in ("4", "3"):
+            await pilot.press(key)
+            await pilot.pause(0.2)
+        focused = app.focused
+        assert focused is not None and active(app) == "plugins"
+        shown = pane.content_region
+        assert focused.region.y < shown.bottom and focused.region.bottom > shown.y, (focused, focused.region, shown)

@@ -87,3 +87,7 @@ def focus_landing(shell: Screen[Any], tab: str) -> None:
     target = landing(shell, tab)
     if target is not None:
         shell.set_focus(target)
+        # and in sight: the pane keeps the scroll it had, and set_focus's own scroll ran before the pane was
+        # laid out again — on 插件 the focus was on the screens list, scrolled away, while the tools table
+        # showed its cursor, so Enter opened what the student could not see.
+        target.call_after_refresh(target.scroll_visible, animate=False)
