@@ -449,3 +449,18 @@ async def test_a_widget_moved_down_stays_in_sight(tmp_path: Path) -> None:
             shown, region = pane.content_region, focused.region
             assert shown.y <= region.y and region.bottom <= shown.bottom, (region, shown)
         assert focused.id != "slot-0"  # it did move
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+async def test_the_footer_always_keeps_the_help_key(tmp_path: Path, locale: str) -> None:
+    """At 80 columns the English dashboard's footer dropped F1 (the last hint) — the key that lists all others."""
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(demo=True, data_dir=tmp_path, now="2026-11-30T12:00:00+08:00", locale=locale)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_widgets(pilot, app)
+        for key in ("x", "escape"):  # after a removal the footer has one more key (u undo)
+            await pilot.press(key)
+            await pilot.pause(0.2)
+            actions = [k.action for k in app.screen.query(FooterKey)]
+            assert "help" in actions and "command_palette" in actions, actions

@@ -368,3 +368,13 @@ async def test_a_tab_opens_with_its_focused_widget_in_sight(tmp_path: Path) -> N
         assert focused is not None and active(app) == "plugins"
         shown = pane.content_region
         assert focused.region.y < shown.bottom and focused.region.bottom > shown.y, (focused, focused.region, shown)
+
+
+async def test_switching_language_from_the_palette_stays_on_the_tab(app: PkuHarnessApp) -> None:
+    """Ctrl+P 切换语言 on 首页 switched to English and landed on Settings."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_widgets(pilot, app)
+        await palette(pilot, app, "切换语言")
+        await until(pilot, lambda: app.locale == "en" and bool(app.screen_stack[0].query(TabbedContent)), 10)
+        await settle(pilot, app)
+        assert active(app) == "home"

@@ -69,7 +69,7 @@ class PkuHarnessApp(HarnessApp):
         self.runtime = runtime
         self.locale = locale
         self.start_tab = "home"
-        """The tab shown after (re)composing; a language switch stays on 设置."""
+        """The tab shown after (re)composing; a language switch stays on the tab it was made from."""
         self.demo = demo
         self.now = now
         self.admin = PluginAdmin(self)
@@ -247,11 +247,13 @@ class PkuHarnessApp(HarnessApp):
         return table
 
     async def set_language(self, locale: str) -> None:
-        """Rebuild the shell in the other language (plugin texts from i18n.en), staying on 设置."""
+        """Rebuild the shell in the other language (plugin texts from i18n.en), staying on the tab it was made from
+        (设置's select or the palette from any tab: it used to land on 设置 from anywhere)."""
+        tabs = self.screen_stack[0].query(TabbedContent)
+        self.start_tab = str(tabs.first().active) if tabs and tabs.first().active else "settings"
         self.runtime.settings.set("language", locale)
         self.runtime.registry.set_locale(locale)
         self.locale = locale
-        self.start_tab = "settings"
         await self.recompose()
         self.redraw_keys()
         self.show_unread()  # the header's "demo mode" line is the app's words too

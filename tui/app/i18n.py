@@ -507,7 +507,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "quit_title": {"zh": "要退出吗？", "en": "Do you want to quit?"},
     "quit_hint": {"zh": "按 {key} 退出 App", "en": "Press {key} to quit the app"},
     "sys_theme": {"zh": "主题", "en": "Theme"},
-    "sys_theme_help": {"zh": "换一个 Textual 主题（只在本次运行）", "en": "Change the current theme"},
+    "sys_theme_help": {"zh": "换一套配色（只在本次运行）", "en": "Change the colours (for this run only)"},
     "sys_quit_help": {"zh": "马上退出 App", "en": "Quit the application as soon as possible"},
     "sys_keys": {"zh": "按键", "en": "Keys"},
     "sys_keys_show": {

@@ -17,15 +17,21 @@ def hint_width(key: FooterKey) -> int:
     return cell_len(key.key_display) + 2 + (cell_len(key.description) + 1 if key.description else 0)
 
 
+#: The actions whose key hint is never left out (F1 / ? lists the rest).
+KEPT = ("help", "app.help")
+
+
 class FittingFooter(Footer):
     """A footer that leaves out the key hints that would not fit whole; `?` lists every key."""
 
     def compose(self) -> ComposeResult:
         widgets: list[Widget] = list(super().compose())
-        palette = [w for w in widgets if w.has_class("-command-palette")]
-        room = self.app.size.width - sum(hint_width(w) for w in palette if isinstance(w, FooterKey))
+        # The palette's key and the help key stay whatever the width: F1 is where every other key is listed (at 80
+        # columns the English dashboard dropped it first, being last).
+        kept = [w for w in widgets if w.has_class("-command-palette") or getattr(w, "action", None) in KEPT]
+        room = self.app.size.width - sum(hint_width(w) for w in kept if isinstance(w, FooterKey))
         for widget in widgets:
-            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+            if isinstance(widget, FooterKey) and widget not in kept:
                 room -= hint_width(widget)
                 if room < 0:
                     continue
