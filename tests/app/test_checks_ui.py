@@ -130,6 +130,11 @@ async def test_tell_me_when_my_balance_is_under_20_from_the_check_dialog(tmp_pat
         await settle(pilot, app)
         heading = str(dialog.query_one("#check-heading", Static).render())
         assert "结果变化时提醒" in heading  # the default, said
+        # in sight when it opens (at 80×24 the focused title box scrolled it away), each box labelled
+        body = dialog.query_one("CheckDialog > Vertical")
+        assert dialog.query_one("#check-heading").region.y >= body.content_region.y
+        labels = [str(w.render()) for w in dialog.query(".label")]
+        assert {"名称", "多久检查一次", "什么时候提醒你", "提醒的文字"} <= set(labels), labels
         for select in (dialog.query_one("#check-schedule", Select), dialog.query_one("#check-when", Select)):
             assert select.region.width >= 30 and select.region.right <= size[0]
         assert not dialog.query_one("#check-field", Select).region  # shown only for "below" and "above"

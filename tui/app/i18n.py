@@ -367,6 +367,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "now_is": {"zh": "（现在 {value}）", "en": " (now {value})"},
     "check_number": {"zh": "数值，例如 20", "en": "Number, e.g. 20"},
     "check_number_missing": {"zh": "请填一个数，例如 20", "en": "Type a number, e.g. 20"},
+    "check_message_label": {"zh": "提醒的文字", "en": "Notification text"},
     "check_message": {
         "zh": "提醒的文字（可选，可以用 ${result.字段}）",
         "en": "Notification text (optional; may use ${result.field})",

@@ -117,6 +117,8 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
             # What the check runs, as the student knows it: the tool and the inputs given (no internal id).
             given = " · ".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in self.args.items())
             yield Static(plain(f"{self.tool.title}  {given}".strip()), markup=False, classes="muted")
+            # Each box has its label above it: once filled in, placeholders no longer say which box is which.
+            yield Static(t("check_title", loc), markup=False, classes="label")
             yield Input(clean(self.tool.title), placeholder=t("check_title", loc), id="check-title")
             yield Static(t("check_how_often", loc), markup=False, classes="label")
             yield SteadySelect([(literal(t(k, loc)), v or "custom") for k, v in SCHEDULES], value="every 30m",
@@ -141,11 +143,22 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
                 )  # fmt: skip
                 yield Input(placeholder=t("check_number", loc), id="check-number", type="number")
             yield Input(placeholder=t("check_condition_hint", loc), id="check-condition", classes="-hidden")
+            yield Static(t("check_message_label", loc), markup=False, classes="label")
             yield Input(placeholder=t("check_message", loc), id="check-message")
             yield Static("", markup=False, id="check-error")
             with Horizontal():
                 yield Button(t("cancel", loc), id="check-cancel")
                 yield Button(t("save", loc), id="check-save", variant="primary")
+
+    def on_mount(self) -> None:
+        # The title box has the focus and the dialog scrolled to it, hiding the heading at 80×24.
+        self.call_after_refresh(self.query_one(Vertical).scroll_home, animate=False)
+
+    def _say(self, text: str) -> None:
+        """Show why the check cannot be saved (app text or an error said in words), in sight with the buttons."""
+        error = self.query_one("#check-error", Static)
+        error.update(plain(text))
+        self.call_after_refresh(self.query_one(Vertical).scroll_end, animate=False)
 
     def _title(self, when: str) -> str:
         """The heading says what the chosen condition does (it used to promise a condition the default lacks)."""
@@ -181,11 +194,11 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
             field = str(self.query_one("#check-field", Select).value)
             condition = compared(field, when, self.query_one("#check-number", Input).value)
             if condition is None:
-                self.query_one("#check-error", Static).update(t("check_number_missing", self.locale))
+                self._say(t("check_number_missing", self.locale))
                 self.query_one("#check-number", Input).focus()
                 return
         if when == "expr" and not str(condition).strip():
-            self.query_one("#check-error", Static).update(t("check_condition_missing", self.locale))
+            self._say(t("check_condition_missing", self.locale))
             return
         try:
             check = Checks(self.store).add(
@@ -197,7 +210,7 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
                 message=self.query_one("#check-message", Input).value.strip() or None,
             )
         except ValueError as e:
-            self.query_one("#check-error", Static).update(plain(say_error(e, self.locale)))
+            self._say(say_error(e, self.locale))
             return
         self.dismiss(check)
 
