@@ -359,6 +359,8 @@ def _children(ctx: _Ctx, n: dict[str, Any], node: VNode, names: dict[str, Any], 
         node.props["minutes"] = None if node.props["seconds"] is None else math.floor(node.props["seconds"] / 60)
         node.props["tickSeconds"] = tick_seconds(n.get("tick"))
         node.props["locale"] = ctx.locale
+    if kind == "kv":
+        node.props["locale"] = ctx.locale  # "GPA: 3.71" in English, "总绩点：3.71" in Chinese
     if kind == "field":
         labels = _as_dict(n.get("optionLabels"))
         node.props["locale"] = ctx.locale  # the blank choice's prompt is the app's words, in its language

@@ -186,7 +186,8 @@ def build(node: VNode, screen: bool = False) -> Widget:
     if k == "image":
         return _static(f"▣ {p.get('alt', '')}", node, "gen-image")  # never fetched
     if k == "kv":
-        return _static("\n".join(f"{c.props['k']}：{c.props['v']}" for c in node.children), node)
+        colon = ": " if p.get("locale") == "en" else "："
+        return _static("\n".join(f"{c.props['k']}{colon}{c.props['v']}" for c in node.children), node)
     if k == "list":
         rows = [build(c, screen) for c in node.children]
         if p.get("error"):

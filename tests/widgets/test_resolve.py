@@ -211,3 +211,15 @@ def test_an_empty_english_text_is_a_translation_not_a_gap() -> None:
     out = resolve(spec, "w", LangEvaluator(NOW), {}, locale="en")
     assert isinstance(out.body, VNode)
     assert (out.title, out.body.props["unit"], out.body.props["label"]) == ("Free", "", "教室")
+
+
+@pytest.mark.parametrize(("locale", "line"), [("zh", "总绩点：3.71"), ("en", "GPA: 3.71")])
+def test_key_value_pairs_take_the_colon_of_the_language(locale: str, line: str) -> None:
+    """The English grades screen read "GPA：3.71" (a full-width colon in English)."""
+    from widgets_render.textual_render import build
+
+    pair = {"k": {"zh": "总绩点", "en": "GPA"}, "v": "3.71"}
+    spec = {"spec": 1, "kind": "widget", "title": "t", "body": {"type": "kv", "pairs": [pair]}}
+    out = resolve(spec, "w", LangEvaluator(NOW, locale), {}, locale=locale)
+    assert isinstance(out.body, VNode)
+    assert str(build(out.body).render()) == line
