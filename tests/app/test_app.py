@@ -464,3 +464,15 @@ async def test_the_footer_always_keeps_the_help_key(tmp_path: Path, locale: str)
             await pilot.pause(0.2)
             actions = [k.action for k in app.screen.query(FooterKey)]
             assert "help" in actions and "command_palette" in actions, actions
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"), [("zh", "演示模式：11-30 12:00 的录制数据"), ("en", "data recorded 11-30 12:00")]
+)
+async def test_the_demo_header_says_which_day_it_shows(tmp_path: Path, locale: str, said: str) -> None:
+    """The dashboard's 今天 is the recordings' day (11-30) while checks and the audit run on the real clock; a
+    student could not tell which day "today" was."""
+    app = make_app(demo=True, data_dir=tmp_path, now="2026-11-30T12:00:00+08:00", locale=locale)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert said in app.sub_title

@@ -155,6 +155,8 @@ class PkuHarnessApp(HarnessApp):
     def show_unread(self) -> None:
         unread = self.runtime.notices.unread()
         base = t("demo", self.locale) if self.demo else ""
+        if self.demo and self.now:
+            base = t("demo_at", self.locale).format(at=self.now[5:16].replace("T", " "))  # "11-30 12:00"
         count = t("unread", self.locale).format(n=unread) if unread else ""
         self.sub_title = clean(" · ".join(x for x in (base, count) if x))
 

@@ -120,6 +120,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "effect": {"zh": "效果", "en": "Effect"},
     "mode": {"zh": "授权", "en": "Mode"},
     "demo": {"zh": "演示模式：数据来自录制，不联网", "en": "Demo mode: recorded data, no network"},
+    # The demo's clock is the recordings' (the dashboard's 今天 is that day), while checks and the audit run on
+    # the real one: the header says which day the demo shows.
+    "demo_at": {"zh": "演示模式：{at} 的录制数据，不联网", "en": "Demo mode: data recorded {at}, no network"},
     "load_failed": {"zh": "数据没有取到", "en": "Could not load data"},
     "bad_url": {"zh": "只能打开 https 链接", "en": "Only https links can be opened"},
     "cancelled": {"zh": "已取消", "en": "Cancelled"},
