@@ -413,3 +413,32 @@ def test_a_tool_form_shows_the_summary_never_the_models_description(app: PkuHarn
     assert tool.summary in texts and tool.description not in texts
     bare = tool_form_spec(replace(tool, summary=None), {}, "zh")["body"]["children"]
     assert tool.description not in [c.get("text") for c in bare] and bare[0]["type"] == "form"
+
+
+async def test_a_code_of_the_wrong_form_marks_its_field(app: PkuHarnessApp) -> None:
+    """Five digits for a six-digit code showed only "Some input is not right" and a detail naming input.code;
+    the field that is wrong is marked, as an empty required one is."""
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_widget(pilot, app, "grades")
+        code = next(i for i in screen.query(Input) if i.name == "code")
+        code.focus()
+        await pilot.press(*"12345", "enter")
+        await settle(pilot, app)
+        code = next(i for i in screen.query(Input) if i.name == "code")
+        assert screen.invalid == {"code"} and code.has_class("-invalid")
+        assert not screen.query(DataTable)  # nothing shown as grades
+        calls = [e for e in app.runtime.audit.recent() if e.tool == "grades.scores"]
+        assert calls and calls[0].outcome == "error"
+
+
+def test_an_input_error_names_its_top_level_field() -> None:
+    from tui.lang.documents.tool import InputField
+    from tui.lang.steps.errors import ToolError
+    from tui.lang.steps.inputs import _check
+
+    with pytest.raises(ToolError) as wrong:
+        _check("code", InputField(type="string", pattern=r"\d{6}"), "12345")
+    assert wrong.value.kind == "input" and wrong.value.field == "code"
+    with pytest.raises(ToolError) as nested:
+        _check("items", InputField(type="array", items=InputField(type="number")), [1, "x"])
+    assert nested.value.field == "items"

@@ -471,6 +471,8 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
                 card.actions = [a for a in card.actions if a[0] != "retry"]
                 self.failures["$action"] = card
                 self.error = card.summary
+                if outcome.cause == "input" and outcome.field:
+                    self.invalid = {outcome.field}  # the field that is wrong is marked, as an empty required one
                 return None
             result = outcome.result
             status = result.get("status") if isinstance(result, dict) else None

@@ -45,6 +45,7 @@ class ToolError(Exception):
         final: bool = False,
         cause: Cause | None = None,
         service: str | None = None,
+        field: str | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
@@ -55,6 +56,8 @@ class ToolError(Exception):
         """For the person at the app: what would help (see `Cause`); a `catch` sees `kind` only."""
         self.service = service
         """With cause 'login': the campus service to log in to."""
+        self.field = field
+        """With kind 'input': the input field that is wrong (its top-level name), so a form can mark it."""
         self.tool: str | None = None
         self.step: str | None = None
         self.file: str | None = None

@@ -32,8 +32,13 @@ def check_input(fields: dict[str, InputField], raw: Any) -> dict[str, Any]:
         elif spec.optional:
             out[name] = None
         else:
-            raise ToolError("input", f"input.{name} is required")
+            raise ToolError("input", f"input.{name} is required", field=name)
     return from_json(out)  # type: ignore[no-any-return]
+
+
+def _wrong(path: str, message: str) -> ToolError:
+    """An input error naming its top-level field (`code` for `code` or `items[2].x`), for the form to mark."""
+    return ToolError("input", message, field=path.split(".", 1)[0].split("[", 1)[0])
 
 
 def _check(path: str, spec: InputField, value: Any) -> Any:
@@ -49,23 +54,23 @@ def _check(path: str, spec: InputField, value: Any) -> Any:
         "object": isinstance(value, dict),
     }[kind]
     if not ok:
-        raise ToolError("input", f"input.{path} must be {_TYPE_NAMES[kind]}")
+        raise _wrong(path, f"input.{path} must be {_TYPE_NAMES[kind]}")
     if spec.enum is not None and value not in spec.enum:
-        raise ToolError("input", f"input.{path} must be one of {', '.join(map(str, spec.enum))}")
+        raise _wrong(path, f"input.{path} must be one of {', '.join(map(str, spec.enum))}")
     size = len(value) if isinstance(value, str | list) else value if kind in ("number", "integer") else None
     what = {"string": "characters", "array": "items"}.get(kind, "")
     if spec.min is not None and size is not None and size < spec.min:
-        raise ToolError("input", f"input.{path} must be at least {spec.min:g}{' ' + what if what else ''}")
+        raise _wrong(path, f"input.{path} must be at least {spec.min:g}{' ' + what if what else ''}")
     if spec.max is not None and size is not None and size > spec.max:
-        raise ToolError("input", f"input.{path} must be at most {spec.max:g}{' ' + what if what else ''}")
+        raise _wrong(path, f"input.{path} must be at most {spec.max:g}{' ' + what if what else ''}")
     if spec.pattern is not None and isinstance(value, str):
         try:
             rx = compile_pattern(None, spec.pattern)
         except LangError as e:
-            raise ToolError("input", f"input.{path}: {e.msg}") from None
+            raise _wrong(path, f"input.{path}: {e.msg}") from None
         m = rx.re.fullmatch(value)
         if m is None:
-            raise ToolError("input", f"input.{path} does not have the expected form")
+            raise _wrong(path, f"input.{path} does not have the expected form")
     if kind == "array" and spec.items is not None:
         value = [_check(f"{path}[{i}]", spec.items, v) for i, v in enumerate(value)]
     return value
