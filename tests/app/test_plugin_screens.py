@@ -442,3 +442,22 @@ def test_an_input_error_names_its_top_level_field() -> None:
     with pytest.raises(ToolError) as nested:
         _check("items", InputField(type="array", items=InputField(type="number")), [1, "x"])
     assert nested.value.field == "items"
+
+
+async def test_a_new_result_is_brought_into_sight(app: PkuHarnessApp) -> None:
+    """At 80×24 空闲教室's result appeared below the screen and the page did not follow."""
+    async with app.run_test(size=(80, 24)) as pilot:
+        tool = app.runtime.registry.find("classrooms.free")
+        assert tool is not None
+        form = ToolFormScreen(app.runtime, tool, now=NOW)
+        await app.push_screen(form)
+        await settle(pilot, app)
+        building = next(i for i in form.query(Input) if i.name == "building")
+        building.focus()
+        await pilot.press(*"二教", "enter")
+        await settle(pilot, app)
+        await until(pilot, lambda: bool(form.query("#result")))
+        await pilot.pause(0.2)
+        heading = next(s for s in form.query(Static) if str(s.render()) == "结果")
+        body = form.query_one("#screen-body")
+        assert body.content_region.y <= heading.region.y < body.content_region.bottom, (heading.region, body.region)

@@ -60,6 +60,8 @@ class ToolFormScreen(PluginScreen):
         spec = tool_form_spec(tool, fields, locale)
         super().__init__(runtime, tool.plugin_id, f"tool:{tool.name}", {}, locale, now, spec=spec)
         self.tool = tool
+        self.shown_result: Any = None
+        """The result last scrolled into sight (a rebuild of the same result leaves the scroll where it is)."""
         self.last_input: dict[str, Any] = {}
         """The input of the last successful run ("notify me when…" checks the same call)."""
 
@@ -75,8 +77,12 @@ class ToolFormScreen(PluginScreen):
         if result is None:
             return
         body = self.query_one("#screen-body")
-        await body.mount(Static(t("result", self.locale), markup=False, classes="tone-accent"))
+        heading = Static(t("result", self.locale), markup=False, classes="tone-accent")
+        await body.mount(heading)
         await body.mount(result_view(result, locale=self.locale))
+        if result is not self.shown_result:  # a new result: bring it into sight (it appeared below the screen)
+            self.shown_result = result
+            self.call_after_refresh(heading.scroll_visible, top=True, animate=False)
         if self.tool.effect == "read" and not self.tool.user_only:  # checks run read tools only
             await body.mount(Button(t("notify_me_button", self.locale), id="notify-me"))
 
