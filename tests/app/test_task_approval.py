@@ -44,3 +44,22 @@ async def test_a_plugins_task_is_approved_from_settings(tmp_path: Path) -> None:
         await pilot.press("n")  # no: it keeps waiting
         await until(pilot, lambda: not isinstance(app.screen, ConfirmDialog))
         assert checks.get(other.id).awaiting_approval  # type: ignore[union-attr]
+
+
+async def test_a_is_offered_only_on_a_task_that_waits(tmp_path: Path) -> None:
+    """The footer showed `a 批准运行` on the student's own checks too, where `a` did nothing."""
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    checks = Checks(app.runtime.store)
+    checks.add("余额", "every 1h", tool="wallet.cardBalance", args={})
+    checks.add("每日总结", "every 1h", prompt="总结", source="nagger", needs_approval=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_settings_section(pilot, app, "checks")
+        table = app.query_one("#checks", DataTable)
+        table.focus()
+        for row, offered in ((0, False), (1, True), (0, False)):
+            table.move_cursor(row=row)
+            await pilot.pause(0.2)
+            actions = {k.action for k in app.screen.query(FooterKey)}
+            assert ("approve" in actions) is offered, (row, actions)

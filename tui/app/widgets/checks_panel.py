@@ -140,6 +140,19 @@ class ChecksPanel(Vertical):
             checks.remove(check.id)
         self.fill()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`a` (approve) is offered only on a plugin's task that waits for approval (the footer showed it on every
+        check, and pressing it on a student's own check did nothing)."""
+        if action != "approve":
+            return True
+        key = self.chosen_id()
+        check = Checks(self.store).get(key) if key is not None else None
+        return bool(check is not None and check.awaiting_approval)
+
+    @on(DataTable.RowHighlighted, "#checks")
+    def moved(self) -> None:
+        self.refresh_bindings()
+
     def action_approve(self) -> None:
         key = self.chosen_id()
         check = Checks(self.store).get(key) if key is not None else None
