@@ -87,9 +87,17 @@ async def test_a_language_switch_stays_in_settings(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await open_settings(pilot, app)
         app.query_one("#language", Select).value = "en"
-        await until(pilot, lambda: app.locale == "en" and bool(app.query("#settings-sections")))
+
+        # The locale is set before the shell is rebuilt: wait for the rebuilt list, not only for the locale (under
+        # load the old, Chinese list was read).
+        def rebuilt() -> bool:
+            found = app.query("#settings-sections")
+            return app.locale == "en" and bool(found) and found.first(OptionList).option_count > 6
+
+        await until(pilot, rebuilt)
         sections = app.query_one("#settings-sections", OptionList)
-        assert str(sections.get_option_at_index(6).prompt) == "Updates"
+        await until(pilot, lambda: str(sections.get_option_at_index(6).prompt) == "Updates", 10)
+        await until(pilot, lambda: app.query_one("#settings-content", ContentSwitcher).current is not None)
         assert shown(app) == "appearance"
 
 
