@@ -129,7 +129,9 @@ async def test_the_box_grows_with_its_text_then_scrolls(tmp_path: Path) -> None:
 
 async def test_a_spinner_and_seconds_while_the_model_works(tmp_path: Path, fake: Any) -> None:
     server, url = fake
-    server.add({**text("想好了"), "first_delay": 2.5})  # the first token comes 2.5 s after the headers
+    # The first token comes 4 s after the headers: the spinner must be seen in two different seconds before it,
+    # and under load the line appeared late enough that 2.5 s held one (failed once in a clean-clone run).
+    server.add({**text("想好了"), "first_delay": 4.0})
     app = chat_app(tmp_path, url)
     async with app.run_test(size=SIZE) as pilot:
         await focused_box(pilot, app)
