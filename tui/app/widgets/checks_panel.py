@@ -42,6 +42,8 @@ class ChecksPanel(Vertical):
         self.locale = locale
         self.tools = tools
         """Where a check's tool is found by id, to show its title."""
+        self.waiting: set[str] = set()
+        """The listed checks that wait for approval (what `a` acts on), as of the last fill."""
         self.shown_narrow: bool | None = None
         """The layout the table's columns are in (None before the first fill)."""
 
@@ -80,7 +82,9 @@ class ChecksPanel(Vertical):
             table.add_columns(*headings, *([] if narrow else [t("runs", loc)]))
         else:
             table.clear()
-        for c in Checks(self.store).all():
+        listed = Checks(self.store).all()
+        self.waiting = {c.id for c in listed if c.awaiting_approval}
+        for c in listed:
             state = say(c.last_error, self.locale) if c.last_error else t("check_ok", self.locale)
             if c.last_ms is None and not c.last_error:
                 state = t("not_run_yet", self.locale)
@@ -145,9 +149,7 @@ class ChecksPanel(Vertical):
         check, and pressing it on a student's own check did nothing)."""
         if action != "approve":
             return True
-        key = self.chosen_id()
-        check = Checks(self.store).get(key) if key is not None else None
-        return bool(check is not None and check.awaiting_approval)
+        return self.chosen_id() in self.waiting  # no store read: the footer asks on every focus change
 
     @on(DataTable.RowHighlighted, "#checks")
     def moved(self) -> None:
