@@ -323,13 +323,19 @@ async def test_every_plugin_tool_runs_from_a_generated_form(app: PkuHarnessApp) 
         assert result.row_count == 6 and "title" in [str(c.label) for c in result.columns.values()]
 
 
+async def open_tool_form(pilot: Any, app: PkuHarnessApp, tool_id: str) -> ToolFormScreen:
+    """A tool's generated form, open and settled."""
+    tool = app.runtime.registry.find(tool_id)
+    assert tool is not None
+    form = ToolFormScreen(app.runtime, tool, now=NOW)
+    await app.push_screen(form)
+    await settle(pilot, app)
+    return form
+
+
 async def test_a_tool_form_offers_enums_as_selects_and_reports_bad_input(app: PkuHarnessApp) -> None:
     async with app.run_test(size=(110, 45)) as pilot:
-        tool = app.runtime.registry.find("shuttle.timetable")
-        assert tool is not None
-        form = ToolFormScreen(app.runtime, tool, now=NOW)
-        await app.push_screen(form)
-        await settle(pilot, app)
+        form = await open_tool_form(pilot, app, "shuttle.timetable")
         selects = {s.name: s for s in form.query(Select)}
         assert set(selects) >= {"from", "to"}
         selects["from"].value = "燕园"
@@ -447,11 +453,7 @@ def test_an_input_error_names_its_top_level_field() -> None:
 async def test_a_new_result_is_brought_into_sight(app: PkuHarnessApp) -> None:
     """At 80×24 空闲教室's result appeared below the screen and the page did not follow."""
     async with app.run_test(size=(80, 24)) as pilot:
-        tool = app.runtime.registry.find("classrooms.free")
-        assert tool is not None
-        form = ToolFormScreen(app.runtime, tool, now=NOW)
-        await app.push_screen(form)
-        await settle(pilot, app)
+        form = await open_tool_form(pilot, app, "classrooms.free")
         building = next(i for i in form.query(Input) if i.name == "building")
         building.focus()
         await pilot.press(*"二教", "enter")
