@@ -74,6 +74,24 @@ def sub(text: str, old: str, new: str) -> str:
 # (defect, files, file the problem is in, line, reason pattern)
 CORPUS = [
     (
+        "English label for a field the tool does not have",
+        files(
+            PLUGIN_md=sub(
+                MANIFEST, "---\nUse", "i18n: { en: { tools: { free: { input: { bulding: B } } } } }\n---\nUse"
+            )
+        ),
+        "PLUGIN.md",
+        15,
+        "i18n names no input field 'bulding' of tool 'free'",
+    ),
+    (
+        "field title too long",
+        files(tools__free_yaml=sub(FREE, "{ type: string, default", "{ title: '" + "楼" * 41 + "', type: string, d")),
+        "tools/free.yaml",
+        5,
+        "input.building.title: 41 characters, at most 40 characters allowed",
+    ),
+    (
         "path escape",
         files(PLUGIN_md=sub(MANIFEST, "tools/add.yaml", "../add.yaml")),
         "PLUGIN.md",

@@ -121,6 +121,10 @@ def pydantic_problems(err: ValidationError, file: str, located: Located, base: P
             text = f"{where}: expected text, but YAML read {got!r} as {_yaml_type(got)}: put it in quotes"
             line = located.line((*base, *loc))
         else:
+            if kind in ("too_long", "too_short") and isinstance(e["input"], str):  # pydantic says "items" for text
+                most = kind == "too_long"
+                bound = e["ctx"]["max_length" if most else "min_length"]
+                msg = f"{len(e['input'])} characters, {'at most' if most else 'at least'} {bound} characters allowed"
             text = f"{where}: {msg}" if where else msg
             line = located.line((*base, *loc))
         out.append(Problem(file, line, text))

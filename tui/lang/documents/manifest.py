@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -128,10 +128,10 @@ class DataSource(Strict):
 
 
 class SettingField(InputField):
-    """A plugin setting the user can change: an input field with a title."""
+    """A plugin setting the user can change: an input field whose `title` labels it in the settings page."""
 
     title: VisibleText | None = None
-    """The label in the settings page."""
+    """The label in the settings page (no length bound, unlike a tool field's)."""
 
 
 class Command(Strict):
@@ -170,12 +170,14 @@ class DefaultModes(Strict):
 
 
 class ToolText(Strict):
-    """English title and summary of one tool."""
+    """English title and summary of one tool, and the English labels of its input fields."""
 
     title: VisibleText | None = Field(None, max_length=60)
     """English title."""
     summary: VisibleText | None = Field(None, max_length=80)
     """English one-line summary (without it English users see no summary line)."""
+    input: dict[str, Annotated[VisibleText, Field(max_length=40)]] = Field(default_factory=dict)
+    """Input field name → its English label on the tool's form (without one the form shows the field's name)."""
 
 
 class English(Strict):
@@ -362,6 +364,16 @@ class Manifest(Strict):
             return tool.title, tool.summary
         text = english.tools.get(name)
         return (text.title if text and text.title else None) or tool.title, text.summary if text else None
+
+    def field_title(self, tool_name: str, field_name: str, field: InputField, locale: str) -> str:
+        """The label of one input field of a tool in the app's language: its `title` (or English label), else its
+        name. An English user sees a title only when it is ASCII: an identifier reads in English, 最少座位 does not."""
+        english = self.english_for(locale)
+        if english is None:
+            return field.title or field_name
+        text = english.tools.get(tool_name)
+        label = text.input.get(field_name) if text else None
+        return label or (field.title if field.title and field.title.isascii() else None) or field_name
 
     def instructions_for(self, locale: str, body: str) -> str:
         """The assistant's instructions in the app's language (`body` is PLUGIN.md's Markdown)."""

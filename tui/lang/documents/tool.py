@@ -13,7 +13,8 @@ InputType = Literal["string", "number", "integer", "boolean", "array", "object"]
 
 
 class InputField(Strict):
-    """One input field: `{ type, enum?, default?, optional?, description?, min?, max?, pattern?, trim?, items? }`."""
+    """One input field: `{ type, enum?, default?, optional?, title?, description?, min?, max?, pattern?, trim?,
+    items? }`."""
 
     type: InputType | None = None
     """The JSON type; omitted with `enum` means a string enum."""
@@ -23,8 +24,10 @@ class InputField(Strict):
     """Filled in when the key is missing."""
     optional: bool = False
     """The key may be missing (without a default it is then null)."""
+    title: VisibleText | None = Field(default=None, max_length=40)
+    """For people: the field's label on the tool's form (without it the form shows the field's name)."""
     description: str | None = None
-    """For the model: what the field means, units, examples."""
+    """For the model: what the field means, units, examples (the form shows it as the empty box's hint)."""
     min: float | None = None
     """Least number, string length or array length."""
     max: float | None = None

@@ -327,9 +327,15 @@ class Checker:
                     MANIFEST_FILE, loc.line(("commands", name, "tool")), f"command {name!r} names no tool {cmd.tool!r}"
                 )
         if m.i18n and m.i18n.en:
-            for name in m.i18n.en.tools:
+            for name, text in m.i18n.en.tools.items():
                 if name not in m.tools:
                     self.add(MANIFEST_FILE, loc.line(("i18n", "en", "tools", name)), f"i18n names no tool {name!r}")
+                    continue
+                known = self.plugin.tools[name].definition.input if name in self.plugin.tools else None
+                for field in text.input:
+                    if known is not None and field not in known:
+                        where = loc.line(("i18n", "en", "tools", name, "input", field))
+                        self.add(MANIFEST_FILE, where, f"i18n names no input field {field!r} of tool {name!r}")
         graph = {
             name: {s.model.call for s in _all_steps(t.steps) if isinstance(s.model, CallStep)}
             for name, t in self.plugin.tools.items()
