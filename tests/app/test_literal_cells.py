@@ -22,6 +22,6 @@ async def test_a_tool_result_table_shows_markup_literally() -> None:
         await pilot.pause()
         table = app.query_one(DataTable)
         first, second = table.get_row_at(0)
-        assert str(first) == "[/bold]坏" and str(second) == '{"nested": "[i]x"}'
+        assert str(first) == "[/bold]坏" and str(second) == "nested: [i]x"
         assert [str(c.label) for c in table.columns.values()] == ["名称", "[b]key[/b]"]
         assert app.is_running  # rendered without a MarkupError

@@ -323,14 +323,33 @@ async def test_every_plugin_tool_runs_from_a_generated_form(app: PkuHarnessApp) 
         assert result.row_count == 6 and "title" in [str(c.label) for c in result.columns.values()]
 
 
-async def open_tool_form(pilot: Any, app: PkuHarnessApp, tool_id: str) -> ToolFormScreen:
+async def open_tool_form(pilot: Any, app: PkuHarnessApp, tool_id: str, locale: str = "zh") -> ToolFormScreen:
     """A tool's generated form, open and settled."""
     tool = app.runtime.registry.find(tool_id)
     assert tool is not None
-    form = ToolFormScreen(app.runtime, tool, now=NOW)
+    form = ToolFormScreen(app.runtime, tool, locale, now=NOW)
     await app.push_screen(form)
     await settle(pilot, app)
     return form
+
+
+@pytest.mark.parametrize(
+    ("locale", "labels", "hints"),
+    [
+        ("zh", ["教学楼", "哪天", "节次", "最少座位"], ["可不填", "1 到 12，可不填", "至少 1，可不填"]),
+        ("en", ["Building", "Day", "Period", "Min. seats"], ["optional", "1 to 12, optional", "at least 1, optional"]),
+    ],
+)
+async def test_a_tool_form_labels_its_fields_with_their_titles_not_their_names(
+    app: PkuHarnessApp, locale: str, labels: list[str], hints: list[str]
+) -> None:
+    """Found by a new student: the form was labelled `building`, `minSeats`, and its hints were the sentences
+    written for the model ("only rooms with at least this many seats"), which the seed says are never shown."""
+    async with app.run_test(size=(110, 45)) as pilot:
+        form = await open_tool_form(pilot, app, "classrooms.free", locale)
+        shown = [str(label.render()) for label in form.query(".gen-field-label")]
+        assert shown == labels  # not building / day / period / minSeats
+        assert [str(i.placeholder) for i in form.query(Input)] == hints  # the app's words, not the description
 
 
 async def test_a_tool_form_offers_enums_as_selects_and_reports_bad_input(app: PkuHarnessApp) -> None:
@@ -463,3 +482,17 @@ async def test_a_new_result_is_brought_into_sight(app: PkuHarnessApp) -> None:
         heading = next(s for s in form.query(Static) if str(s.render()) == "结果")
         body = form.query_one("#screen-body")
         assert body.content_region.y <= heading.region.y < body.content_region.bottom, (heading.region, body.region)
+
+
+@pytest.mark.parametrize(
+    ("tool_id", "line"), [("grades.sendCode", "这个工具会修改：按「运行」立即执行"), ("classrooms.free", None)]
+)
+async def test_a_form_that_changes_something_says_run_does_it_without_asking(
+    app: PkuHarnessApp, tool_id: str, line: str | None
+) -> None:
+    """Found by a new student: 发送验证短信 (a write tool, set to ask) sent the SMS the moment 运行 was pressed. That
+    is the seed's rule (a user's own press never asks); the form now says so before the press."""
+    async with app.run_test(size=(110, 45)) as pilot:
+        form = await open_tool_form(pilot, app, tool_id)
+        texts = [str(s.render()) for s in form.query("#screen-body Static")]
+        assert any(line in text for text in texts) if line else not any("立即执行" in text for text in texts)

@@ -41,7 +41,7 @@ async def test_every_scene_is_written_and_shows_its_content(tmp_path: Path) -> N
     expect = {
         "dashboard": "食堂人流",
         "plugin-screen": "空闲节次",  # the classroom form was submitted and its table is there
-        "tool-form": '"21:30"',  # the shuttle timetable's result: its times as JSON text in a field/value table
+        "tool-form": "17:10, 21:30",  # the shuttle timetable's result: its times, a list read as a, b, c
         "settings": "校园账号",
         "plugins": "添加插件",
         "install-review": "社区插件",

@@ -132,7 +132,30 @@ async def test_one_record_is_a_table_of_fields_not_python_repr(locale: str, fiel
         view = app.query_one("#result", DataTable)
         assert headers(view)[0] == field
         cells = [[str(c) for c in view.get_row_at(i)] for i in range(view.row_count)]
-        assert cells == [["balanceYuan", "23.5"], ["frozen", "false"], ["note", ""], ["tags", '["a"]']]
+        assert cells == [["balanceYuan", "23.5"], ["frozen", "false"], ["note", ""], ["tags", "a"]]
+
+
+async def test_nested_lists_of_records_are_spread_into_rows_not_cut_json() -> None:
+    """Found by a new student: 空闲教室's form showed `buildings` as one JSON text cut at the screen's edge, so not
+    one room could be read. Each list of records is a table; inner lists of records are rows of it."""
+    result = {
+        "day": "今天",
+        "periodTimes": ["08:00-08:50", "09:00-09:50"],
+        "buildings": [
+            {"building": "二教", "rooms": [{"room": "203", "seats": 90, "free": ["1-2", "5-6"]}, {"room": "305"}]},
+            {"building": "理教", "rooms": []},
+        ],
+    }
+    app = ResultApp(result)
+    async with app.run_test(size=(100, 30)):
+        fields, rooms = app.query_one("#result").query(DataTable)
+        cells = [[str(c) for c in fields.get_row_at(i)] for i in range(fields.row_count)]
+        assert cells == [["day", "今天"], ["periodTimes", "08:00-08:50, 09:00-09:50"]]
+        assert [str(c.label) for c in rooms.columns.values()] == ["building", "room", "seats", "free"]
+        rows = [[str(c) for c in rooms.get_row_at(i)] for i in range(rooms.row_count)]
+        assert rows == [["二教", "203", "90", "1-2, 5-6"], ["", "305", "", ""], ["理教", "", "", ""]]
+        assert "buildings (2)" in [str(s.render()) for s in app.query(".result-part")]
+        assert all(t.region.height >= t.row_count + 1 for t in (fields, rooms))  # drawn whole, not clipped
 
 
 async def test_a_bare_value_is_its_json_text() -> None:

@@ -23,6 +23,7 @@ from tui.app.failures import act, explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
+from tui.app.navigation import ScrollStop
 from tui.app.watchers import forget_closed_watchers
 from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.header import SteadyHeader
@@ -56,11 +57,11 @@ def evaluate_tree(value: Any, names: dict[str, Any], evaluator: LangEvaluator) -
     return value
 
 
-def with_tool_fields(node: Any, plugin: Any, plugin_id: str, tool: str | None = None) -> Any:
-    """A copy of the spec where each `fromTool: true` field takes its options, kind, bounds and requiredness
-    from the input of the tool its form submits to (genui.md §2.4 `field`). Explicit props win."""
+def with_tool_fields(node: Any, plugin: Any, plugin_id: str, locale: str = "zh", tool: str | None = None) -> Any:
+    """A copy of the spec where each `fromTool: true` field takes its label, options, kind, bounds and
+    requiredness from the input of the tool its form submits to (genui.md §2.4 `field`). Explicit props win."""
     if isinstance(node, list):
-        return [with_tool_fields(n, plugin, plugin_id, tool) for n in node]
+        return [with_tool_fields(n, plugin, plugin_id, locale, tool) for n in node]
     if not isinstance(node, dict):
         return node
     if node.get("type") == "form":
@@ -68,11 +69,14 @@ def with_tool_fields(node: Any, plugin: Any, plugin_id: str, tool: str | None = 
         target = submit.get("invoke") if isinstance(submit, dict) else None
         if isinstance(target, str) and target.startswith(f"{plugin_id}."):
             tool = target.removeprefix(f"{plugin_id}.")
-    out = {k: with_tool_fields(v, plugin, plugin_id, tool) for k, v in node.items()}
+    out = {k: with_tool_fields(v, plugin, plugin_id, locale, tool) for k, v in node.items()}
     if node.get("type") == "field" and node.get("fromTool") is True and tool in plugin.tools:
         field = plugin.tools[tool].definition.input.get(node.get("name"))
         if field is not None:
-            derived: dict[str, Any] = {"required": not field.optional and field.default is None}
+            derived: dict[str, Any] = {
+                "label": plugin.manifest.field_title(tool, node["name"], field, locale),
+                "required": not field.optional and field.default is None,
+            }
             if field.default is not None:
                 derived["default"] = field.default
             if field.enum:
@@ -118,7 +122,9 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         self.file = f"{plugin_id}/screens/{name}.json"
         plugin = runtime.registry.plugins[plugin_id].plugin
         self.plugin = plugin
-        self.spec: Any = with_tool_fields(spec if spec is not None else plugin.screens.get(name), plugin, plugin_id)
+        self.spec: Any = with_tool_fields(
+            spec if spec is not None else plugin.screens.get(name), plugin, plugin_id, locale
+        )
         self.params = self._params(params or {})
         self.state: dict[str, Any] | None = None
         self.ran_tool = False
@@ -150,7 +156,7 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader(show_clock=False)
-        with VerticalScroll(id="screen-body"):
+        with ScrollStop(id="screen-body"):
             yield Static(t("loading", self.locale), markup=False, classes="tone-muted")
         yield FittingFooter()
 

@@ -7,25 +7,57 @@ from typing import Any
 from textual import on
 from textual.widgets import Button, Static
 
-from tui.app.i18n import t
+from tui.app.i18n import t, term
 from tui.app.screens.plugin_screen import PluginScreen
 from tui.app.widgets.result_view import result_view
+from tui.lang.documents.tool import InputField
 from tui.runtime.registry import ToolInfo
 from tui.runtime.runtime import Runtime
 from widgets_render.safe_text import clean
 
 
-def _field(name: str, description: str | None) -> dict[str, Any]:
-    """One input field of the form: named as the tool names it, its description (what the author wrote for the
-    model: units, examples) as the hint inside the empty box, so the student knows what to type."""
-    field: dict[str, Any] = {"type": "field", "name": name, "fromTool": True, "label": name}
-    if description:
-        field["placeholder"] = description if len(description) <= 80 else description[:79] + "…"
-    return field
+def field_hint(field: InputField, locale: str) -> str:
+    """The hint inside a field's empty box, in the app's words: its bounds and whether it may stay empty. Not the
+    field's `description`: that is for the model and "never shown to the user" (seed 003) — it was, and the
+    Chinese form showed English sentences written for the model."""
+    parts: list[str] = []
+    low, high = _number(field.min), _number(field.max)
+    if field.enum:
+        pass  # a select: its options say it all
+    elif field.type in ("number", "integer"):
+        if low is not None or high is not None:
+            key = "field_between" if None not in (low, high) else "field_at_least" if high is None else "field_at_most"
+            parts.append(t(key, locale).format(min=low, max=high))
+    elif field.type == "string" and high is not None:
+        key = "field_chars_between" if low is not None else "field_chars_at_most"
+        parts.append(t(key, locale).format(min=low, max=high))
+    if field.optional and field.default is None:
+        parts.append(t("field_optional", locale))
+    return ("，" if locale == "zh" else ", ").join(parts)
 
 
-def tool_form_spec(tool: ToolInfo, fields: dict[str, str | None], locale: str) -> dict[str, Any]:
-    """The genui screen spec of a tool's form: one `fromTool` field per input field (name → its description),
+def acts_now(effect: str, locale: str) -> str:
+    """The line over the form of a tool that changes something: it runs at once, the press is the consent."""
+    return t("form_acts_now", locale).format(effect=term(effect, locale))
+
+
+def _number(value: float | None) -> int | float | None:
+    """A bound as a person writes it: 1, not 1.0."""
+    return int(value) if value is not None and value == int(value) else value
+
+
+def _field(name: str, field: InputField, locale: str) -> dict[str, Any]:
+    """One input field of the form, labelled from the tool's input (`with_tool_fields`: its title, else its name),
+    its bounds and whether it may stay empty as the hint inside the empty box."""
+    spec: dict[str, Any] = {"type": "field", "name": name, "fromTool": True}
+    hint = field_hint(field, locale)
+    if hint:
+        spec["placeholder"] = hint
+    return spec
+
+
+def tool_form_spec(tool: ToolInfo, fields: dict[str, InputField], locale: str) -> dict[str, Any]:
+    """The genui screen spec of a tool's form: one `fromTool` field per input field (name → its declaration),
     submit runs the tool. A failure shows as the screen's error card (its sentence, 登录 or 详情), above the form."""
     return {
         "spec": 1,
@@ -38,12 +70,19 @@ def tool_form_spec(tool: ToolInfo, fields: dict[str, str | None], locale: str) -
                 # The summary is the line for people; the description is for the model only and "never shown to
                 # the user" (seed 003), so a tool without a summary shows none.
                 *([{"type": "text", "text": tool.summary, "tone": "muted", "wrap": True}] if tool.summary else []),
+                # A student's own press never asks (seed 000: "用户的调用从不询问"), so a tool that changes
+                # something says so before it is pressed: 发送验证短信 "ran without asking" surprised a new student.
+                *(
+                    [{"type": "text", "text": acts_now(tool.effect, locale), "tone": "warn", "wrap": True}]
+                    if tool.effect != "read"
+                    else []
+                ),
                 {
                     "type": "form",
                     "bind": "form",
                     "submitLabel": t("run", locale),
                     "submit": {"invoke": tool.id, "input": "${state.form}", "then": {"set": "result"}},
-                    "fields": [_field(name, described) for name, described in fields.items()],
+                    "fields": [_field(name, field, locale) for name, field in fields.items()],
                 },
                 {"type": "text", "tone": "muted", "when": "${state.pending}", "text": t("running", locale)},
             ],
@@ -56,7 +95,7 @@ class ToolFormScreen(PluginScreen):
 
     def __init__(self, runtime: Runtime, tool: ToolInfo, locale: str = "zh", now: str | None = None) -> None:
         plugin = runtime.registry.plugins[tool.plugin_id].plugin
-        fields = {name: f.description for name, f in plugin.tools[tool.name].definition.input.items()}
+        fields = dict(plugin.tools[tool.name].definition.input)
         spec = tool_form_spec(tool, fields, locale)
         super().__init__(runtime, tool.plugin_id, f"tool:{tool.name}", {}, locale, now, spec=spec)
         self.tool = tool

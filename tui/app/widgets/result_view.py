@@ -1,12 +1,21 @@
 """A tool's result as a person reads it: a table for a list of records, a field/value table for one record, the
-value's JSON text for anything else — never Python's repr (`True`, `None`, quotes a student has never seen)."""
+value's JSON text for anything else — never Python's repr (`True`, `None`, quotes a student has never seen).
+
+Results nest (空闲教室: buildings, each with its rooms, each with its free periods). A nested list of records is
+not squeezed into one cell as JSON text cut at the edge — a new student could not read a single room that way —
+but spread out: a record's lists of records become tables of their own under the field/value table, and a
+table's rows that hold a list of records become one row per inner record (the outer cells written once, on the
+first of its rows). A list of plain values reads as `a, b, c`.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeGuard
 
 from rich.text import Text
+from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from tui.app.i18n import t
@@ -15,35 +24,112 @@ from widgets_render.textual_render import literal
 #: Rows shown when a result is a list of objects; the rest is counted, not dropped silently.
 RESULT_ROWS = 200
 
+#: How many levels of lists of records are spread into rows (deeper ones are counted in their cell).
+SPREAD_DEPTH = 3
 
-def result_view(result: Any, widget_id: str = "result", locale: str = "zh") -> DataTable[Text] | Static:
-    """A list of objects as a table (one column per key), one object as a table of its fields and values, an
-    empty list as a sentence saying so, anything else as its JSON text."""
+#: The longest text one cell shows.
+CELL_CHARS = 200
+
+
+class ResultParts(Vertical):
+    """A record's field table and the tables of its lists, one under the other, as tall as they are."""
+
+    DEFAULT_CSS = """
+    ResultParts { height: auto; }
+    ResultParts > .result-part { margin-top: 1; }
+    """
+
+
+def result_view(result: Any, widget_id: str = "result", locale: str = "zh") -> Widget:
+    """A list of objects as a table (one column per key), one object as a table of its fields and values with a
+    table for each of its lists of objects, an empty list as a sentence saying so, anything else as its JSON
+    text."""
     rows = result.get("items") if isinstance(result, dict) and isinstance(result.get("items"), list) else result
     if rows == []:
         return Static(t("no_results", locale), markup=False, id=widget_id, classes="tone-muted")
-    if isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows):
-        keys: list[str] = []
-        for row in rows[:RESULT_ROWS]:
-            keys.extend(k for k in row if k not in keys)
-        table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
-        table.add_columns(*map(literal, keys))
-        for row in rows[:RESULT_ROWS]:
-            table.add_row(*[literal(_cell(row.get(k))) for k in keys])
-        if len(rows) > RESULT_ROWS:
-            table.add_row(literal(f"+{len(rows) - RESULT_ROWS}"), *[literal("")] * (len(keys) - 1))
-        return table
+    if _records(rows):
+        return _table(rows, widget_id)
     if isinstance(result, dict) and result:
-        record: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
-        record.add_columns(literal(t("result_field", locale)), literal(t("result_value", locale)))
-        for key, value in list(result.items())[:RESULT_ROWS]:
-            record.add_row(literal(str(key)), literal(_cell(value)))
-        return record
+        nested = {k: v for k, v in result.items() if _records(v)}
+        fields = {k: v for k, v in result.items() if k not in nested}
+        if not nested:
+            return _fields(fields, widget_id, locale)
+        parts: list[Widget] = [_fields(fields, None, locale)] if fields else []
+        for key, inner in nested.items():
+            parts.append(Static(literal(f"{key} ({len(inner)})"), classes="result-part tone-accent"))
+            parts.append(_table(inner, None))
+        return ResultParts(*parts, id=widget_id)
     text = json.dumps(result, ensure_ascii=False, indent=2)
     return Static(literal(text[:4000]), id=widget_id)
 
 
+def _records(value: Any) -> TypeGuard[list[dict[str, Any]]]:
+    """A non-empty list whose every item is an object: what reads as a table."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def _fields(record: dict[str, Any], widget_id: str | None, locale: str) -> DataTable[Text]:
+    """One record as a table of its fields and values."""
+    table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
+    table.add_columns(literal(t("result_field", locale)), literal(t("result_value", locale)))
+    for key, value in list(record.items())[:RESULT_ROWS]:
+        table.add_row(literal(str(key)), literal(_cell(value)))
+    return table
+
+
+def _table(rows: list[dict[str, Any]], widget_id: str | None) -> DataTable[Text]:
+    """A list of records as one table, its inner lists of records spread into rows."""
+    keys, spread = spread_rows(rows)
+    table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
+    table.add_columns(*map(literal, keys))
+    for row in spread[:RESULT_ROWS]:
+        table.add_row(*[literal(_cell(row.get(k))) for k in keys])
+    if len(spread) > RESULT_ROWS:
+        table.add_row(literal(f"+{len(spread) - RESULT_ROWS}"), *[literal("")] * (len(keys) - 1))
+    return table
+
+
+def spread_rows(rows: list[dict[str, Any]], depth: int = 0) -> tuple[list[str], list[dict[str, Any]]]:
+    """The columns and rows of a table of records: the first key that holds a list of records (in any row) is
+    replaced by that list's own columns, one row per inner record; the outer cells are written on the first of
+    them only, and an outer record whose list is empty keeps one row. An inner key that repeats an outer one is
+    named `outer.inner`."""
+    keys: list[str] = []
+    for row in rows[:RESULT_ROWS]:
+        keys.extend(k for k in row if k not in keys)
+    inner_key = next((k for k in keys if any(_records(r.get(k)) for r in rows)), None) if depth < SPREAD_DEPTH else None
+    if inner_key is None:
+        return keys, rows
+    inner_rows = [row for r in rows if _records(r.get(inner_key)) for row in r[inner_key]]
+    inner_keys, _ = spread_rows(inner_rows, depth + 1)
+    if not inner_keys:  # lists of empty objects: nothing to spread
+        return keys, rows
+    named = {k: f"{inner_key}.{k}" if k in keys else k for k in inner_keys}
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        outer = {k: v for k, v in row.items() if k != inner_key}
+        value = row.get(inner_key)
+        if not _records(value):
+            out.append({**outer, **({} if value in (None, []) else {named[inner_keys[0]]: value})})
+            continue
+        _, spread = spread_rows(value, depth + 1)
+        for i, inner in enumerate(spread):
+            out.append({**(outer if i == 0 else {}), **{named.get(k, k): v for k, v in inner.items()}})
+    at = keys.index(inner_key)
+    return [*keys[:at], *named.values(), *keys[at + 1 :]], out
+
+
 def _cell(value: Any) -> str:
-    """One table cell's text: text as is, anything structured as compact JSON (shown through `literal()`)."""
-    text = value if isinstance(value, str) else "" if value is None else json.dumps(value, ensure_ascii=False)
-    return text[:200]
+    """One table cell's text: text as is, a list of plain values as `a, b, c`, an object as `key: value, …`, a
+    list of records counted, numbers and true/false/null in JSON's words (shown through `literal()`)."""
+    if isinstance(value, str):
+        text = value
+    elif value is None:
+        text = ""
+    elif isinstance(value, list):
+        text = f"[{len(value)}]" if _records(value) else ", ".join(_cell(v) for v in value)
+    elif isinstance(value, dict):
+        text = ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
+    else:
+        text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
