@@ -8,6 +8,7 @@ Each test sends its keys with `burst` (all queued at once), the way a student's 
 from __future__ import annotations
 
 import ast
+import asyncio
 from collections import Counter
 from pathlib import Path
 from typing import Any, ClassVar
@@ -343,3 +344,39 @@ async def test_a_select_whose_list_went_before_its_mount_handler_does_not_raise(
         else:
             with pytest.raises(NoMatches):
                 select._setup_options_renderables()
+
+
+@pytest.mark.parametrize("tab", ["settings", "assistant", "home"])
+async def test_a_tab_key_while_the_shell_is_composed_again_reaches_its_tab(app: PkuHarnessApp, tab: str) -> None:
+    """After an install, an update or a language switch the shell is composed again; a tab key that came while
+    the new tab bar had no tabs yet raised `ValueError: No Tab with id '--content-tab-settings'` and ended the
+    app (seen in a suite run under load). The key is tried at every step of the rebuild; it waits for the bar."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        await filled(pilot, app)
+        rebuild = app.run_worker(app.rebuild("plugins"))  # what an install does
+        steps = 0
+        while not rebuild.is_finished and steps < 2000:
+            app.action_tab(tab)  # the tab key, at this step of the rebuild
+            await asyncio.sleep(0)
+            steps += 1
+        app.action_tab(tab)
+        await until(pilot, lambda: app.query_one("TabbedContent").active == tab, seconds=10)
+        await settle(pilot, app)
+        assert app.is_running and app.query_one("TabbedContent").active == tab
+
+
+async def test_two_rebuilds_of_the_shell_at_once_leave_one_whole_shell(app: PkuHarnessApp) -> None:
+    """Rebuilds of the shell asked for at once end in one whole shell on the last one's tab. Two suite runs under
+    load ended `test_a_wider_update_waits_for_approval_then_rollback_and_uninstall` with `ValueError: No Tab with
+    id '--content-tab-settings'` in `Tabs._on_mount` — a tab bar whose tabs were removed while it mounted, which
+    only a second rebuild removing the first one's tree does. Rebuilds now take turns (`shell_lock`); this run
+    did not reproduce the crash without the lock on an idle machine, so it guards the outcome, not the timing."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        await filled(pilot, app)
+        for tab in ("settings", "plugins", "settings"):
+            app.run_worker(app.rebuild(tab))
+            await asyncio.sleep(0)
+        await until(pilot, lambda: not app.workers._workers, seconds=15)
+        await settle(pilot, app)
+        assert app.is_running and app._exception is None
+        assert len(app.query("TabbedContent")) == 1 and app.query_one("TabbedContent").active == "settings"

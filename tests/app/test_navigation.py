@@ -378,3 +378,44 @@ async def test_switching_language_from_the_palette_stays_on_the_tab(app: PkuHarn
         await until(pilot, lambda: app.locale == "en" and bool(app.screen_stack[0].query(TabbedContent)), 10)
         await settle(pilot, app)
         assert active(app) == "home"
+
+
+async def unseen_stops(pilot: Any, screen: Screen[Any]) -> list[str]:
+    """Tab stops a student would see nothing at: a scrolling pane that has nothing to scroll, or that draws no
+    focus (its tint, app.tcss) when it has it."""
+    from textual.containers import ScrollableContainer
+    from textual.scroll_view import ScrollView
+
+    found = []
+    for widget in screen.focus_chain:  # a ScrollView (a table, a text area) is a control, not a pane
+        if isinstance(widget, ScrollableContainer) and not isinstance(widget, ScrollView):
+            if widget.max_scroll_y <= 0 and widget.max_scroll_x <= 0:
+                found.append(f"{widget!r}: nothing to scroll")
+            widget.focus()
+            await pilot.pause()
+            if not widget.has_focus or widget.styles.background_tint.a == 0:
+                found.append(f"{widget!r}: no visible focus")
+    return found
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+async def test_every_tab_stop_of_the_tabs_and_a_tool_form_is_seen(app: PkuHarnessApp, size: tuple[int, int]) -> None:
+    """Found by a new student: Tab on 首页 and on a tool form stopped on the scrolling pane itself, which Textual
+    draws no differently, so the key seemed to do nothing. A pane is a stop only when it has something to
+    scroll (then it is tinted); the dashboard's never while it shows widgets."""
+    async with app.run_test(size=size) as pilot:
+        await wait_for_widgets(pilot, app)
+        for tab in TABS.values():
+            await show(pilot, app, tab)
+            await settle(pilot, app)
+            assert await unseen_stops(pilot, app.screen) == [], tab
+        from tui.app.widgets.dashboard import Dashboard
+
+        assert app.query_one(Dashboard) not in app.screen.focus_chain
+        tool = app.runtime.registry.find("classrooms.free")
+        assert tool is not None
+        await app.push_screen(ToolFormScreen(app.runtime, tool, now=NOW))
+        await settle(pilot, app)
+        assert await unseen_stops(pilot, app.screen) == []
+        body = app.screen.query_one("#screen-body")
+        assert (body in app.screen.focus_chain) == (body.max_scroll_y > 0)  # 80×24: it scrolls; 160×45: it does not

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 import time
 from collections.abc import Iterable
@@ -20,7 +21,7 @@ from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
-from tui.app.navigation import show_tab
+from tui.app.navigation import ScrollStop, show_tab
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
@@ -80,6 +81,9 @@ class PkuHarnessApp(HarnessApp):
         runtime.notices.listeners.append(self.notice_arrived)
         self.login_declined_at = 0.0
         self._checks_running = False
+        self.shell_lock = asyncio.Lock()
+        """Held while the shell is composed again: two rebuilds at once (an update approved while the plugins
+        page re-lists) removed the first one's tab bar while it mounted — `No Tab with id` ended the app."""
         """When the student last closed a login screen that opened by itself (it then stays closed a while)."""
 
     def compose(self) -> ComposeResult:
@@ -99,7 +103,7 @@ class PkuHarnessApp(HarnessApp):
     def plugins_body(self) -> VerticalScroll:
         """插件: add from a link, every screen, every tool."""
         loc = self.locale
-        return VerticalScroll(
+        return ScrollStop(
             Static(t("add_plugin", loc), markup=False, classes="heading"),
             InstallBar(loc, self.admin.install),
             Static(t("screens", loc), markup=False, classes="heading"),
@@ -201,8 +205,10 @@ class PkuHarnessApp(HarnessApp):
 
     async def rebuild(self, tab: str | None) -> None:
         """Compose the shell again after plugins changed, on `tab` (or the tab in view)."""
-        self.start_tab = tab or self.query_one(TabbedContent).active or "home"
-        await self.recompose()
+        async with self.shell_lock:
+            tabs = self.query(TabbedContent)
+            self.start_tab = tab or (tabs.first().active if tabs else "") or "home"
+            await self.recompose()
         self.redraw_keys()
 
     def redraw_keys(self) -> None:
@@ -251,12 +257,13 @@ class PkuHarnessApp(HarnessApp):
     async def set_language(self, locale: str) -> None:
         """Rebuild the shell in the other language (plugin texts from i18n.en), staying on the tab it was made from
         (设置's select or the palette from any tab: it used to land on 设置 from anywhere)."""
-        tabs = self.screen_stack[0].query(TabbedContent)
-        self.start_tab = str(tabs.first().active) if tabs and tabs.first().active else "settings"
-        self.runtime.settings.set("language", locale)
-        self.runtime.registry.set_locale(locale)
-        self.locale = locale
-        await self.recompose()
+        async with self.shell_lock:
+            tabs = self.screen_stack[0].query(TabbedContent)
+            self.start_tab = str(tabs.first().active) if tabs and tabs.first().active else "settings"
+            self.runtime.settings.set("language", locale)
+            self.runtime.registry.set_locale(locale)
+            self.locale = locale
+            await self.recompose()
         self.redraw_keys()
         self.show_unread()  # the header's "demo mode" line is the app's words too
 

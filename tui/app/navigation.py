@@ -15,10 +15,11 @@ from typing import Any
 
 from textual.app import App
 from textual.command import CommandPalette
-from textual.containers import ScrollableContainer
+from textual.containers import ScrollableContainer, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import TabbedContent, TabPane
+from textual.widgets._tabbed_content import ContentTab
 
 #: The tabs in the order of their keys 1–4.
 TABS = ("home", "assistant", "plugins", "settings")
@@ -28,18 +29,28 @@ TABS = ("home", "assistant", "plugins", "settings")
 LANDING = {"home": "WidgetFrame", "assistant": "#chat-input", "plugins": "#screens", "settings": "#settings-sections"}
 
 
-def show_tab(app: App[Any], tab: str) -> bool:
+#: How many frames a tab key waits for a shell that is being composed again before it gives up.
+REBUILD_FRAMES = 50
+
+
+def show_tab(app: App[Any], tab: str, waited: int = 0) -> bool:
     """Show one of the shell's tabs from anywhere; False when a dialog is waiting for its answer.
 
     Pages pushed over the shell (plugin screens, tool forms) close first, like a phone's tab bar, which always
-    leads to the tab itself; a modal dialog is never closed from under the code awaiting it.
+    leads to the tab itself; a modal dialog is never closed from under the code awaiting it. A key that comes
+    while the shell is composed again (after an install, an update, a language switch) waits for its tab bar:
+    setting `active` before its tabs are mounted raised `ValueError: No Tab with id` and ended the app.
     """
     shell = app.screen_stack[0]
     above = app.screen_stack[1:]
     if any(s.is_modal and not isinstance(s, CommandPalette) for s in above):
         return False
     close_pages(app, shell)
-    tabs = shell.query_one(TabbedContent)
+    tabs = shell.query(TabbedContent).first() if shell.query(TabbedContent) else None
+    if tabs is None or not tabs.query(f"#tabs-list > #{ContentTab.add_prefix(tab)}"):
+        if waited < REBUILD_FRAMES:
+            shell.call_after_refresh(show_tab, app, tab, waited + 1)
+        return True
     if tabs.active == tab and above:
         return True  # back on the tab the page was opened from: the focus the student left there returns
     shell.set_focus(None)  # see the module docstring: a focused widget in the old pane would switch it back
@@ -81,8 +92,10 @@ def landing(shell: Screen[Any], tab: str) -> Widget | None:
 
 
 def focus_landing(shell: Screen[Any], tab: str) -> None:
-    """Focus the tab's landing widget, unless the student already moved on to another tab."""
-    if shell.query_one(TabbedContent).active != tab:
+    """Focus the tab's landing widget, unless the student already moved on to another tab (or the shell is being
+    composed again: its new panes take the focus when they mount)."""
+    tabs = shell.query(TabbedContent)
+    if not tabs or tabs.first().active != tab or not shell.query(f"TabPane#{tab}"):
         return
     target = landing(shell, tab)
     if target is not None:
@@ -91,3 +104,14 @@ def focus_landing(shell: Screen[Any], tab: str) -> None:
         # laid out again — on 插件 the focus was on the screens list, scrolled away, while the tools table
         # showed its cursor, so Enter opened what the student could not see.
         target.call_after_refresh(target.scroll_visible, animate=False)
+
+
+class ScrollStop(VerticalScroll):
+    """A scrolling pane that is a Tab stop only when Tab has a reason to stop there: it has something to scroll.
+
+    Textual makes every scroll container focusable, and it draws nothing when one has the focus: a student
+    pressed Tab on a tool form and saw nothing happen (the form's pane had taken the focus, with nothing to
+    scroll). Focused, it tints itself and lights its scroll bar (app.tcss), so a stop is always seen."""
+
+    def allow_focus(self) -> bool:
+        return self.can_focus and (self.max_scroll_y > 0 or self.max_scroll_x > 0)

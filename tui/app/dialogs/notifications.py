@@ -14,6 +14,7 @@ from tui.app.dialogs.base import Dialog
 from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
+from tui.app.navigation import ScrollStop
 from tui.app.widgets.tables import Table
 from tui.runtime.message import say
 from tui.runtime.scheduler.notices import Notice, Notices
@@ -55,7 +56,7 @@ class NotificationCentre(LocalBindings, Dialog[None]):
                     literal(beijing(n.at_ms)), literal(mark + n.title), literal(say(n.message, loc)[:120]), key=key
                 )
             yield table
-            yield VerticalScroll(id="notice-detail")
+            yield ScrollStop(id="notice-detail")
             with Horizontal():
                 yield Button(t("close", loc), id="notices-close")
 

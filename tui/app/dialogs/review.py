@@ -11,12 +11,13 @@ from typing import ClassVar, Generic, TypeVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Markdown, Static
 
 from tui.app.dialogs.base import Dialog
 from tui.app.i18n import t, term
 from tui.app.keys import LocalBindings
+from tui.app.navigation import ScrollStop
 from tui.app.words import colon, listed, reach_words
 from tui.runtime.review import InstallReview, UpdateReview
 from widgets_render.safe_text import clean
@@ -81,7 +82,7 @@ class InstallReviewDialog(_Review[InstallReview]):
     def compose(self) -> ComposeResult:
         r, loc = self.review, self.locale
         with Vertical():
-            with VerticalScroll():
+            with ScrollStop():
                 yield _line(f"{t('install_title', loc)} · {r.name} {r.version}", "heading")
                 kind = "official" if r.official else "community"
                 yield Label(plain(t(kind, loc)), markup=False, classes=f"badge-{kind}", id="kind")
@@ -121,7 +122,7 @@ class UpdateApprovalDialog(_Review[UpdateReview]):
     def compose(self) -> ComposeResult:
         r, loc = self.review, self.locale
         with Vertical():
-            with VerticalScroll():
+            with ScrollStop():
                 yield _line(f"{t('update_title', loc)} · {r.name} {r.old_version} → {r.new_version}", "heading")
                 added = [
                     (t(key, loc), reach_words(key, values, loc))

@@ -21,6 +21,7 @@ from textual.widgets import Button, Collapsible, Static
 
 from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.i18n import t
+from tui.app.navigation import ScrollStop
 from tui.app.widgets.approval_card import ApprovalCard
 from tui.app.widgets.chat_input import ChatInput, WorkingLine
 from tui.runtime.gate import Approval, ApprovalRequest
@@ -140,7 +141,7 @@ class ChatPane(Vertical):
         """The row of the user message being edited: sending replaces it and everything after it."""
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="chat-log"):
+        with ScrollStop(id="chat-log"):
             if self.config() is None:
                 yield Static(t("no_model", self.locale), markup=False, classes="setup", id="setup")
                 yield Button(t("run_tool", self.locale), id="run-tool")

@@ -136,6 +136,12 @@ class Dashboard(VerticalScroll):
     Dashboard .loading { border: round $primary 30%; height: 5; padding: 0 1; color: $text-muted; }
     """
 
+    def allow_focus(self) -> bool:
+        """A Tab stop only while it shows no widget (the focus must have somewhere to go when the last one is
+        removed, and while the grid is rebuilt); with widgets, Tab goes from widget to widget and the pane
+        follows — its own stop was one a student saw nothing at (Textual draws no focus on a scroll container)."""
+        return self.can_focus and (self.rebuilding or not self.slots)  # cheap: asked on every focus-chain walk
+
     def __init__(self, runtime: Runtime, locale: str = "zh", now: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.runtime = runtime
@@ -158,6 +164,8 @@ class Dashboard(VerticalScroll):
         """Held while the grid changes: a relayout and a frame being put in place never interleave."""
         self.adding = False
         """The add dialog is open: a second `a` opens no second one."""
+        self.rebuilding = False
+        """The grid is being composed again (see `allow_focus`)."""
         self.undo: tuple[dict[str, Any], str] | None = None
         """The layout before the last `x` and the widget it removed: what `u` puts back."""
         self.focus_after: str | None = None
@@ -275,7 +283,11 @@ class Dashboard(VerticalScroll):
         self.latest.clear()
         self.slots = slots(self.runtime)
         self.focus_after = keep_focus
-        await self.recompose()
+        self.rebuilding = True  # the focused frame goes: the pane keeps the focus, and the keys that follow
+        try:
+            await self.recompose()
+        finally:
+            self.rebuilding = False
 
     async def _edit_focused(self, edit: Callable[[Slot, list[str]], str | bool | None]) -> None:
         """Change the layout for the focused widget and rebuild, as one step. The focused widget is read under
