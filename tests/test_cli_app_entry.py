@@ -93,6 +93,18 @@ if how == "crash":
         raise RuntimeError("a bug in a screen")
 
     PkuHarnessApp.on_mount = PreviewApp.on_mount = on_mount
+if how == "draw":  # the compositor itself fails on the third frame (where a bug in drawing surfaces)
+    import textual._compositor as compositor
+
+    real_update, frames = compositor.Compositor.render_update, []
+
+    def render_update(self, *args, **kwargs):
+        frames.append(1)
+        if len(frames) > 2:
+            raise RuntimeError("a bug in drawing")
+        return real_update(self, *args, **kwargs)
+
+    compositor.Compositor.render_update = render_update
 
 from tui.cli.main import main
 
@@ -119,6 +131,12 @@ def test_the_demo_removes_its_data_folder_however_it_ends(tmp_path: Path, how: s
 def test_a_crash_inside_the_app_exits_non_zero(tmp_path: Path) -> None:
     done = run_app(tmp_path, "crash")
     assert done.returncode == 1 and "a bug in a screen" in done.stderr
+
+
+def test_a_crash_while_drawing_exits_non_zero_instead_of_hanging(tmp_path: Path) -> None:
+    done = run_app(tmp_path, "draw", "--demo")  # the timeout in run_app is the hang
+    assert done.returncode == 1 and "a bug in drawing" in done.stderr
+    assert not list(tmp_path.glob("pku-harness-demo-*"))
 
 
 def test_a_crash_inside_widget_preview_exits_non_zero(tmp_path: Path) -> None:
