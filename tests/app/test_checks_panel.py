@@ -57,7 +57,7 @@ async def test_remove_asks_first_and_no_keeps_the_check(tmp_path: Path) -> None:
         for answer in ("n", "y"):
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, ChooseDialog))
-            await pilot.press("down", "down", "enter")  # 暂停, 运行记录, 删除
+            await pilot.press("down", "down", "down", "enter")  # 立即运行, 详情和运行记录, 暂停, 删除
             await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
             question = " ".join(str(s.render()) for s in app.screen.query(Static))
             assert "图书馆座位" in question

@@ -13,6 +13,7 @@ from tests.app.helpers import open_settings_section, settle, until
 from tui.app.app import make_app
 from tui.app.dialogs.check import CheckDialog, RunLogDialog
 from tui.app.dialogs.notifications import NotificationCentre
+from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.screens.tool_form import ToolFormScreen
 from tui.runtime.scheduler.checks import Checks
 from widgets_render.textual_render import GenButton
@@ -85,11 +86,49 @@ async def test_settings_list_checks_with_their_run_log(tmp_path: Path) -> None:
         table.focus()
         await pilot.press("enter")
         await until(pilot, lambda: app.screen.query("OptionList"))
-        await pilot.press("down", "enter")  # 运行记录
+        await pilot.press("down", "enter")  # 立即运行, 详情和运行记录
         await until(pilot, lambda: isinstance(app.screen, RunLogDialog))
         log = app.screen.query_one("#run-log", DataTable)
         assert "记住 · 每小时" in [str(w.render()) for w in app.screen.query(".title")]  # its schedule in words
         assert str(log.get_row_at(0)[2]) == "被拒绝" and "定时运行只能读取" in str(log.get_row_at(0)[3])
+
+
+async def test_a_check_shows_what_it_does_and_runs_now_from_its_menu(tmp_path: Path) -> None:
+    """Found by a new student: 定时检查 listed a check without its condition, and there was no way to try it but to
+    wait for its time. Enter → 立即运行 runs it (the gate as the scheduler) and says how it went; 详情和运行记录
+    shows what it runs, with what, when it notifies and with which words."""
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    checks = Checks(app.runtime.store)
+    check = checks.add(
+        "校车", "30 7 * * *", tool="shuttle.next", args={"to": "昌平校区"}, condition="result.departures.length > 0",
+        message="下一班 ${result.departures[0].time}", now=0,
+    )  # fmt: skip
+    next_before = checks.get(check.id).next_ms  # type: ignore[union-attr]
+    async with app.run_test(size=SIZE) as pilot:
+        await open_settings_section(pilot, app, "checks")
+        table = app.query_one("#checks", DataTable)
+        table.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ChooseDialog))
+        assert app.screen.choices[:2] == ["立即运行", "详情和运行记录"]  # type: ignore[attr-defined]
+        await pilot.press("enter")  # 立即运行
+        await until(pilot, lambda: bool(checks.runs(check.id)), seconds=10)
+        assert checks.runs(check.id)[0].outcome == "met" and app.runtime.notices.unread() == 1
+        await until(pilot, lambda: any("「校车」运行完了：已提醒" in n.message for n in app._notifications))
+        assert checks.get(check.id).next_ms >= next_before  # type: ignore[union-attr]  # counted from now
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ChooseDialog))
+        await pilot.press("down", "enter")  # 详情和运行记录
+        await until(pilot, lambda: isinstance(app.screen, RunLogDialog))
+        lines = [str(w.render()) for w in app.screen.query(".check-detail")]
+        assert lines[:4] == [
+            "运行：下一班校车",
+            '输入：to: "昌平校区"',
+            "提醒条件：result.departures.length > 0",
+            "提醒的文字：下一班 ${result.departures[0].time}",
+        ]
+        assert lines[4].startswith("下次运行：")
+        assert str(app.screen.query_one("#run-log", DataTable).get_row_at(0)[2]) == "已提醒"
 
 
 async def test_an_assistant_tasks_notification_opens_its_conversation(tmp_path: Path) -> None:

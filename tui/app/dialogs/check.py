@@ -17,7 +17,7 @@ from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.app.widgets.tables import Table
-from tui.app.words import schedule_text
+from tui.app.words import schedule_text, when_text
 from tui.runtime.message import say, say_error
 from tui.runtime.registry import ToolInfo
 from tui.runtime.scheduler.checks import Check, Checks
@@ -215,23 +215,49 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         self.dismiss(check)
 
 
+def check_details(check: Check, what: str | None, locale: str) -> list[str]:
+    """What a check does, in lines a student reads: what it runs and with what, when it notifies and with which
+    words (or what it asks the assistant), and when it runs next. The list showed none of it: a student could
+    not tell which condition a check had."""
+    lines = []
+    if check.kind == "prompt":
+        lines.append(t("check_asks", locale).format(prompt=check.prompt or ""))
+    else:
+        lines.append(t("check_runs_tool", locale).format(tool=what or check.tool or ""))
+        if check.args:
+            shown = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in check.args.items())
+            lines.append(t("check_with_input", locale).format(input=shown))
+        if check.condition:
+            lines.append(t("check_notifies_when", locale).format(condition=check.condition))
+        else:
+            lines.append(t("check_every_run", locale))
+        if check.message:
+            lines.append(t("check_text", locale).format(message=check.message))
+    lines.append(t("check_next", locale).format(when=when_text(check.next_ms, locale)))
+    return lines
+
+
 class RunLogDialog(LocalBindings, Dialog[None]):
-    """One check's runs, newest first."""
+    """One check: what it does (`check_details`), then its runs, newest first."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="RunLogDialog") + "RunLogDialog > Vertical { width: 100; }"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "close")]
 
-    def __init__(self, checks: Checks, check: Check, locale: str) -> None:
+    def __init__(self, checks: Checks, check: Check, locale: str, what: str | None = None) -> None:
         super().__init__()
         self.checks = checks
         self.check = check
         self.locale = locale
+        self.what = what
+        """The title of the tool the check runs (its id when it is gone)."""
 
     def compose(self) -> ComposeResult:
         loc = self.locale
         with Vertical():
             when = schedule_text(self.check.timing, self.locale)
             yield Static(plain(f"{self.check.title} · {when}"), markup=False, classes="title")
+            for line in check_details(self.check, self.what, loc):
+                yield Static(plain(line), markup=False, classes="check-detail")
             table = Table(empty=t("no_runs_yet", loc), id="run-log", zebra_stripes=True)
             table.add_columns(t("time", loc), t("duration_ms", loc), t("outcome", loc), t("detail", loc))
             for run in self.checks.runs(self.check.id):

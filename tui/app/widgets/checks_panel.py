@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -21,13 +22,20 @@ from tui.runtime.store import Store
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal
 
+if TYPE_CHECKING:
+    from tui.runtime.scheduler.runner import RunReport
+
+#: Runs one check now by its id: its report, or None when it could not run (gone, waiting, being run).
+RunNow = Callable[[str], Awaitable["RunReport | None"]]
+
 #: Below this many columns the list is narrow (see `ChecksPanel.narrow`).
 NARROW_BELOW = 100
 
 
 class ChecksPanel(Vertical):
-    """设置 → 定时检查: every check with its schedule, next run, last outcome; Enter for approve, pause, log,
-    remove; `a` approves a plugin's assistant task (it waits for the student before its first run)."""
+    """设置 → 定时检查: every check with its schedule, next run, last outcome; Enter for approve, run now, details
+    and run log, pause, remove; `a` approves a plugin's assistant task (it waits for the student before its first
+    run)."""
 
     DEFAULT_CSS = """
     ChecksPanel { height: auto; padding: 0 1; }
@@ -36,12 +44,14 @@ class ChecksPanel(Vertical):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("a", "approve", "approve_task")]
 
-    def __init__(self, store: Store, locale: str, tools: Registry | None = None) -> None:
+    def __init__(self, store: Store, locale: str, tools: Registry | None = None, run_now: RunNow | None = None) -> None:
         super().__init__(id="checks-panel")
         self.store = store
         self.locale = locale
         self.tools = tools
         """Where a check's tool is found by id, to show its title."""
+        self.run_now = run_now
+        """Runs one check now (立即运行); None where nothing can run it (the menu leaves it out)."""
         self.waiting: set[str] = set()
         """The listed checks that wait for approval (what `a` acts on), as of the last fill."""
         self.shown_narrow: bool | None = None
@@ -92,8 +102,7 @@ class ChecksPanel(Vertical):
                 state = t("paused", self.locale)
             if c.awaiting_approval:
                 state = t("awaiting_approval", self.locale)
-            tool = self.tools.find(c.tool) if self.tools is not None and c.tool else None
-            what = tool.title if tool is not None else c.tool or t("assistant", self.locale)  # its name, not its id
+            what = self.what(c)
             most = 14 if narrow else 40  # cells; the whole title and state are in the dialog and the run log
             cells = [cut_cells(c.title, most), schedule_text(c.timing, loc), cut_cells(state, most)]
             cells += [when_text(c.next_ms, loc)] + ([] if narrow else [what])
@@ -107,6 +116,11 @@ class ChecksPanel(Vertical):
             else min(row, table.row_count - 1)
         )
         table.move_cursor(row=row, animate=False, scroll=False)
+
+    def what(self, check: Check) -> str:
+        """What a check runs, by its title (not its id), or the assistant for a task."""
+        tool = self.tools.find(check.tool) if self.tools is not None and check.tool else None
+        return tool.title if tool is not None else check.tool or t("assistant", self.locale)
 
     def chosen_id(self) -> str | None:
         """The id of the check under the cursor, or None when the table is empty."""
@@ -129,15 +143,22 @@ class ChecksPanel(Vertical):
             return
         loc = self.locale
         toggle = t("resume" if not check.enabled else "pause", loc)
-        approve, log, remove = t("approve_task", loc), t("run_log", loc), t("remove_check", loc)
-        options = [approve] * check.awaiting_approval + [toggle, log, remove]
+        approve, log, remove = t("approve_task", loc), t("details_and_log", loc), t("remove_check", loc)
+        run = t("run_now", loc)
+        runnable = self.run_now is not None and not check.awaiting_approval
+        options = [approve] * check.awaiting_approval + [run] * runnable + [log, toggle, remove]
         choice = await self.app.push_screen_wait(ChooseDialog(clean(check.title), options))
         if choice == approve:
             await self.approve(check)
+        elif choice == run and self.run_now is not None:
+            report = await self.run_now(check.id)
+            if report is not None:
+                outcome = t(f"outcome_{report.outcome}", loc)
+                self.notify(clean(t("ran_now", loc).format(title=check.title, outcome=outcome)), markup=False)
         elif choice == toggle:
             checks.set_enabled(check.id, not check.enabled)
         elif choice == log:
-            await self.app.push_screen_wait(RunLogDialog(checks, check, loc))
+            await self.app.push_screen_wait(RunLogDialog(checks, check, loc, self.what(check)))
         elif choice == remove and await self.app.push_screen_wait(
             ConfirmDialog(t("remove_check_question", loc).format(title=clean(check.title)), loc)
         ):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -37,6 +37,9 @@ from tui.runtime.scheduler.timing import BEIJING
 from widgets_render.safe_text import clean
 from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import literal, plain
+
+if TYPE_CHECKING:
+    from tui.runtime.scheduler.runner import RunReport
 
 #: The student's theme choice → the Textual theme.
 #: The sections in the list's order: the option id, its short label, the heading over its content.
@@ -129,7 +132,7 @@ class SettingsPage(Horizontal):
         elif key == "campus":
             yield CampusSettings(rt.campus, rt.campus_services(), loc, self.data_dir)
         elif key == "checks":
-            yield ChecksPanel(rt.store, loc, rt.registry)
+            yield ChecksPanel(rt.store, loc, rt.registry, run_now=self.run_check_now)
         elif key == "permissions":
             yield self.permissions_table()
         elif key == "reach":
@@ -143,6 +146,14 @@ class SettingsPage(Horizontal):
             yield installed_table(self.harness)
         elif key == "audit":
             yield self.audit_table()
+
+    async def run_check_now(self, check_id: str) -> RunReport | None:
+        """立即运行: one check through the scheduler, as a due run would go (the gate as the scheduler)."""
+        from tui.runtime.scheduler.runner import Scheduler
+        from tui.runtime.scheduler.tasks import task_runner
+
+        rt = self.harness.runtime
+        return await Scheduler(rt, rt.notices, task_runner(rt)).run_now(check_id)
 
     def permissions_table(self) -> Table:
         """allow / ask / deny per plugin and effect; Enter on a mode cycles it."""

@@ -265,6 +265,19 @@ class Checks:
                 == 1
             )
 
+    def claim_now(self, check_id: str, now: int) -> bool:
+        """Take the run of a check the student runs by hand, due or not, paused or not — unless a runner holds it
+        right now (it would run twice) or it waits for approval."""
+        with self.store.lock:
+            return (
+                self.store.db.execute(
+                    "UPDATE schedules SET lease_until_ms = ? WHERE id = ? AND awaiting_approval = 0 "
+                    "AND lease_until_ms <= ?",
+                    (now + LEASE_MS, check_id, now),
+                ).rowcount
+                == 1
+            )
+
     def finish(self, check: Check, now: int, duration_ms: int, outcome: str, detail: str, result: Any = None) -> None:
         """Record a run: the log line, the next time (after now: missed times are not made up), the last result
         (for `previous`), and on an error a backoff that doubles up to six hours."""

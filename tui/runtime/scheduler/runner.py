@@ -58,6 +58,14 @@ class Scheduler:
             reports.append(await self.run(check))
         return reports
 
+    async def run_now(self, check_id: str) -> RunReport | None:
+        """Run one check now because the student asked (设置 → 定时检查 → 立即运行); None when it is gone, waits
+        for approval or another runner has it at this moment. Its next run is counted from now."""
+        check = self.checks.get(check_id)
+        if check is None or not self.checks.claim_now(check_id, self.clock()):
+            return None
+        return await self.run(check)
+
     async def run(self, check: Check) -> RunReport:
         """Run one (claimed) check and record it; a plugin's assistant task the student has not approved is skipped
         (it is never due, so this only guards a direct call)."""
