@@ -25,6 +25,7 @@ from tui.lang.host import HostError, HttpRequest, HttpResponse
 from tui.runtime.campus import exchanges
 from tui.runtime.campus.answers import scrub_answer
 from tui.runtime.campus.iaaa import LoginError, password_login
+from tui.runtime.campus.login_throttle import LoginThrottle
 from tui.runtime.campus.net import BodyTooLarge, CampusNet
 from tui.runtime.campus.services import SERVICES, Service, ServiceState, UnsupportedService, service
 from tui.runtime.campus.totp import BadSecret, totp
@@ -39,6 +40,8 @@ APP_HEADERS = frozenset({"cookie", "authorization", "host", "synjones-auth", "sy
                          "proxy-authorization", "x-xsrf-token"})  # fmt: skip
 ENV_USER, ENV_PASSWORD = "PKU_USERNAME", "PKU_PASSWORD"
 MAX_HOPS = 5
+#: The lock automatic logins of the account take, whatever the service (a refusal is seen by the next).
+ACCOUNT_LOCK = "account"
 #: The members of vault entries that are secrets, with their kinds.
 _VAULT_SECRETS: tuple[tuple[str, Kind], ...] = (("password", "password"), ("secret", "otp-secret"), ("token", "token"))
 
@@ -106,6 +109,8 @@ class CampusSession:
         """Called with (service, message) when a login only the student can do is needed (the app opens it)."""
         self.logins = 0
         """How many logins ran (tests count re-logins)."""
+        self.throttle = LoginThrottle(store, lambda: self.clock())
+        """The automatic logins IAAA refused, per account (none for a minute after one, none after three)."""
 
     @property
     def vault(self) -> Vault:
@@ -295,6 +300,12 @@ class CampusSession:
                 raise LoginError("missing", Message("campus_no_login", service=svc.titles))
             username, password = stored
         self.secrets.add(password, "password")
+        state = await self._login(svc, username, password, otp_code)
+        self.throttle.succeeded(username)  # IAAA took the password: automatic logins may start again
+        return state
+
+    async def _login(self, svc: Service, username: str, password: str, otp_code: str | None) -> ServiceState:
+        """IAAA with the password (and the token's code), then the service's exchange."""
         jar = httpx.Cookies()
         self.logins += 1
         if svc.app_id is None:
@@ -349,11 +360,20 @@ class CampusSession:
                 self.vault.delete("account")
 
     async def _relogin(self, name: str, seen_generation: int) -> ServiceState:
-        """Log in again unless another request already did while this one waited for the lock."""
-        async with self._lock(name):
+        """Log in again on the app's own (a session expired) unless another request already did while this one
+        waited for the lock — and unless IAAA refused this account's last automatic login (login_throttle.py).
+        One automatic login of the account at a time, whatever the service, so a refusal is seen by the next."""
+        async with self._lock(name), self._lock(ACCOUNT_LOCK):
             current = self._states.get(name)
             if self._generation.get(name, 0) != seen_generation and current and not current.expired(self.clock()):
                 return current
+            user = self.username()
+            refused = self.throttle.refusal(user, SERVICES[name].titles) if user else None
+            if refused is not None:
+                if refused.key == "campus_auto_login_stopped":
+                    for listener in self.on_login_required:
+                        listener(name, refused)
+                raise LoginRequired(name, refused)
             try:
                 return await self.login(name)
             except LoginError as e:
@@ -361,6 +381,8 @@ class CampusSession:
                 if e.kind in ("network", "server"):
                     # Nothing the student can type fixes an unreachable IAAA: no login screen, a network error.
                     raise HostError("network", message) from None
+                if user and self.throttle.failed(user, e.kind, message):
+                    message = self.throttle.refusal(user, SERVICES[name].titles) or message
                 for listener in self.on_login_required:
                     listener(name, message)
                 raise LoginRequired(name, message) from None

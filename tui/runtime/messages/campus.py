@@ -17,6 +17,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "重新登录{title}失败：{error}",
         "en": "logging in to {title} again failed: {error}",
     },
+    "campus_auto_login_paused": {
+        "zh": "{title}：上次自动登录被 IAAA 拒绝了，{seconds} 秒内不再自动尝试（以免账号被锁）；现在就可以手动登录"
+        "（设置 → 校园账号，或 pku-harness login）",
+        "en": "{title}: IAAA refused the last automatic login, so none is tried for {seconds} s (the account could be "
+        "locked); log in by hand now (Settings → Campus account, or pku-harness login)",
+    },
+    "campus_auto_login_stopped": {
+        "zh": "IAAA 连续 {failures} 次拒绝了自动登录（{reason}），为免账号被锁，已停止自动登录{title}：请手动登录"
+        "（设置 → 校园账号，或 pku-harness login）",
+        "en": "IAAA refused {failures} automatic logins in a row ({reason}); so that the account is not locked, "
+        "automatic logins to {title} stopped: log in by hand (Settings → Campus account, or pku-harness login)",
+    },
     "campus_no_login": {
         "zh": "没有保存{service}的校园账号：请先登录",
         "en": "no stored campus login for {service}: please log in",
