@@ -16,12 +16,13 @@ from textual.containers import VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
+from textual.widgets._tabbed_content import ContentTab
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
-from tui.app.navigation import ScrollStop, show_tab
+from tui.app.navigation import REBUILD_FRAMES, ScrollStop, focus_landing, show_tab
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
@@ -80,15 +81,17 @@ class PkuHarnessApp(HarnessApp):
         runtime.campus.on_login_required.append(self.login_needed)
         runtime.notices.listeners.append(self.notice_arrived)
         self.login_declined_at = 0.0
+        """When the student last closed a login screen that opened by itself (it then stays closed a while)."""
         self._checks_running = False
         self.shell_lock = asyncio.Lock()
-        """Held while the shell is composed again: two rebuilds at once (an update approved while the plugins
-        page re-lists) removed the first one's tab bar while it mounted — `No Tab with id` ended the app."""
-        """When the student last closed a login screen that opened by itself (it then stays closed a while)."""
+        """Held while the shell is composed again: rebuilds take turns."""
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader(show_clock=False)
-        with TabbedContent(initial=self.start_tab):
+        # Not `initial=`: Textual's tab bar checks its initial tab in its own Mount, and under load that check
+        # met a bar whose tabs were not there (`ValueError: No Tab with id '--content-tab-settings'`, the app
+        # ended, three suite runs on a busy 2-core machine). The start tab opens once the bar is there.
+        with TabbedContent():
             with TabPane(t("home", self.locale), id="home"):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
             # The hidden tabs mount after the first paint (Lazy), so the dashboard fills sooner (start-up target).
@@ -117,7 +120,26 @@ class PkuHarnessApp(HarnessApp):
         """设置: a section list (language and theme, model, campus, checks, permissions, reach, updates, audit)."""
         return SettingsPage(self, self.admin, self.data_dir(), self.set_language)
 
+    def open_start_tab(self, waited: int = 0) -> None:
+        """After (re)composing: the tab the shell was made for, once its tab bar is there; pages and dialogs
+        above the shell stay (a rebuild under a dialog must not close it)."""
+        tab, shell = self.start_tab, self.screen_stack[0]
+        tabs = shell.query(TabbedContent)
+        if not tabs or not tabs.first().query(f"#tabs-list > #{ContentTab.add_prefix(tab)}"):
+            if waited < REBUILD_FRAMES:
+                shell.call_after_refresh(self.open_start_tab, waited + 1)
+            return
+        if tabs.first().active != tab:
+            shell.set_focus(None)  # a focused widget in the first pane would switch it back (navigation.py)
+            tabs.first().active = tab
+            shell.call_after_refresh(focus_landing, shell, tab)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self.open_start_tab)
+
     def on_mount(self) -> None:
+        self.call_after_refresh(self.open_start_tab)
         register_themes(self)
         self.theme = THEMES[self.runtime.settings.get("theme")]
         self.show_unread()
@@ -327,7 +349,9 @@ class PkuHarnessApp(HarnessApp):
         self.query_one(Dashboard).refresh_all(force=True)
 
     def action_tab(self, tab: str) -> None:
-        """1–4 and the palette: the tab, from any widget and any page (see navigation.py)."""
+        """1–4 and the palette: the tab, from any widget and any page (see navigation.py); also the tab a shell
+        being composed again opens on (the student's last choice wins over the one it was made for)."""
+        self.start_tab = tab
         show_tab(self, tab)
 
     def action_close_help(self) -> None:
