@@ -16,13 +16,12 @@ from textual.containers import VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
-from textual.widgets._tabbed_content import ContentTab
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
-from tui.app.navigation import REBUILD_FRAMES, ScrollStop, focus_landing, show_tab
+from tui.app.navigation import REBUILD_FRAMES, ScrollStop, show_tab, switch_to, tab_bar
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
@@ -124,15 +123,12 @@ class PkuHarnessApp(HarnessApp):
         """After (re)composing: the tab the shell was made for, once its tab bar is there; pages and dialogs
         above the shell stay (a rebuild under a dialog must not close it)."""
         tab, shell = self.start_tab, self.screen_stack[0]
-        tabs = shell.query(TabbedContent)
-        if not tabs or not tabs.first().query(f"#tabs-list > #{ContentTab.add_prefix(tab)}"):
+        tabs = tab_bar(shell, tab)
+        if tabs is None:
             if waited < REBUILD_FRAMES:
                 shell.call_after_refresh(self.open_start_tab, waited + 1)
-            return
-        if tabs.first().active != tab:
-            shell.set_focus(None)  # a focused widget in the first pane would switch it back (navigation.py)
-            tabs.first().active = tab
-            shell.call_after_refresh(focus_landing, shell, tab)
+        elif tabs.active != tab:
+            switch_to(shell, tabs, tab)
 
     async def recompose(self) -> None:
         await super().recompose()

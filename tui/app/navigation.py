@@ -46,17 +46,29 @@ def show_tab(app: App[Any], tab: str, waited: int = 0) -> bool:
     if any(s.is_modal and not isinstance(s, CommandPalette) for s in above):
         return False
     close_pages(app, shell)
-    tabs = shell.query(TabbedContent).first() if shell.query(TabbedContent) else None
-    if tabs is None or not tabs.query(f"#tabs-list > #{ContentTab.add_prefix(tab)}"):
+    tabs = tab_bar(shell, tab)
+    if tabs is None:
         if waited < REBUILD_FRAMES:
             shell.call_after_refresh(show_tab, app, tab, waited + 1)
         return True
     if tabs.active == tab and above:
         return True  # back on the tab the page was opened from: the focus the student left there returns
+    switch_to(shell, tabs, tab)
+    return True
+
+
+def tab_bar(shell: Screen[Any], tab: str) -> TabbedContent | None:
+    """The shell's tabs, once their bar holds `tab` (None while the shell is being composed again)."""
+    found = shell.query(TabbedContent)
+    tabs = found.first() if found else None
+    return tabs if tabs is not None and tabs.query(f"#tabs-list > #{ContentTab.add_prefix(tab)}") else None
+
+
+def switch_to(shell: Screen[Any], tabs: TabbedContent, tab: str) -> None:
+    """Make `tab` the active one and land the focus on it."""
     shell.set_focus(None)  # see the module docstring: a focused widget in the old pane would switch it back
     tabs.active = tab
     shell.call_after_refresh(focus_landing, shell, tab)
-    return True
 
 
 def close_pages(app: App[Any], shell: Screen[Any]) -> None:
