@@ -112,7 +112,8 @@ async def test_a_check_shows_what_it_does_and_runs_now_from_its_menu(tmp_path: P
         await until(pilot, lambda: isinstance(app.screen, ChooseDialog))
         assert app.screen.choices[:2] == ["立即运行", "详情和运行记录"]  # type: ignore[attr-defined]
         await pilot.press("enter")  # 立即运行
-        await until(pilot, lambda: bool(checks.runs(check.id)), seconds=10)
+        # the run is recorded before its notice is: wait for both (under load the notice came a frame later)
+        await until(pilot, lambda: bool(checks.runs(check.id)) and app.runtime.notices.unread() > 0, seconds=10)
         assert checks.runs(check.id)[0].outcome == "met" and app.runtime.notices.unread() == 1
         await until(pilot, lambda: any("「校车」运行完了：已提醒" in n.message for n in app._notifications))
         assert checks.get(check.id).next_ms >= next_before  # type: ignore[union-attr]  # counted from now

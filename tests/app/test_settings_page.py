@@ -95,8 +95,13 @@ async def test_a_language_switch_stays_in_settings(tmp_path: Path) -> None:
             return app.locale == "en" and bool(found) and found.first(OptionList).option_count > 6
 
         await until(pilot, rebuilt)
-        sections = app.query_one("#settings-sections", OptionList)
-        await until(pilot, lambda: str(sections.get_option_at_index(6).prompt) == "Updates", 10)
+
+        def english() -> bool:
+            # asked afresh each time: the list found first may be the old one, about to be replaced
+            sections = app.query_one("#settings-sections", OptionList)
+            return sections.option_count > 6 and str(sections.get_option_at_index(6).prompt) == "Updates"
+
+        await until(pilot, english, 10)
         await until(pilot, lambda: app.query_one("#settings-content", ContentSwitcher).current is not None)
         assert shown(app) == "appearance"
 
