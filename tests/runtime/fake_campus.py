@@ -1,4 +1,9 @@
-"""A fake PKU campus on a loopback port, answering like IAAA, treehole, the card chain and bdkj (campus.md).
+"""A fake PKU campus on a loopback port, answering like IAAA, treehole, the card chain, elective, cwfw and bdkj.
+
+Each service answers as the independent clients that work against the live one say it does (issue 17), cited at
+each handler: pkucli (`pkuinfo/pkucli`, `crates/<service>/src/*.rs`, `docs/treehole-api.md`), PKUAutoElective
+(`autoelective/elective.py`, `exceptions.py`), a public Python IAAA client (`PKUIAAALoginClient`, whose docstrings
+list IAAA's answer codes) and public treehole web clients. Where no client says, the comment says so.
 
 Requests reach it through `CampusNet(origin=…)`, which keeps the real host in the `Host` header; the fake
 dispatches on it. IAAA holds a real RSA key pair and decrypts the password; a bound mobile token makes the
@@ -101,6 +106,12 @@ class FakeCampus:
     """The fresh credentials every echo handed out (CAS ticket, jsessionid, token, access_token)."""
     failing: dict[str, int] = field(default_factory=dict)
     """Paths that answer this HTTP status (a service in trouble), whatever the request."""
+    captcha_after: int | None = None
+    """Wrong passwords after which IAAA wants the picture code (E03) for every login of the account."""
+    wrong_passwords: int = 0
+    cwfw_token: str | None = None
+    cookie_sessions: set[str] = field(default_factory=set)
+    """Live sessions of the cookie services (elective, cwfw): the session cookie values the server still knows."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     # -- controls -----------------------------------------------------------------------------------
@@ -109,6 +120,7 @@ class FakeCampus:
         with self.lock:
             self.treehole_jwts.clear()
             self.card_jwts.clear()
+            self.cookie_sessions.clear()
 
     def count(self, path_part: str) -> int:
         return sum(1 for s in self.seen if path_part in s.path)
@@ -178,11 +190,17 @@ class FakeCampus:
             password = _KEY.decrypt(base64.b64decode(form.get("password", "")), padding.PKCS1v15()).decode()
         except ValueError:
             return _json({"success": False, "errors": {"code": "E01", "msg": "密码格式错误"}})
+        # Codes as the Python IAAA client lists them: E01 password, E03 picture code, E05 mobile token.
+        if self.captcha_after is not None and self.wrong_passwords >= self.captcha_after and not form.get("randCode"):
+            return _json({"success": False, "errors": {"code": "E03", "msg": "请输入验证码"}})
         if self.users.get(user) != password:
+            self.wrong_passwords += 1
             return _json({"success": False, "errors": {"code": "E01", "msg": "用户名或密码错误"}})
         secret = self.otp.get(user)
         if secret and not _current(secret, form.get("otpCode")):
-            return _json({"success": False, "errors": {"code": "E05", "msg": "手机令牌动态口令错误"}})
+            return _json(
+                {"success": False, "errors": {"code": "E05", "msg": "动态口令错误"}}
+            )  # the code, not the words
         self.iaaa_logins.append(form.get("appid", ""))
         return _json({"success": True, "token": self._token(form.get("appid", ""), user)})
 
@@ -243,6 +261,13 @@ class FakeCampus:
             ok = body.get("valid_code") == self.sms.get("login")
             self.treehole_needs_login_sms = self.treehole_needs_login_sms and not ok
             return _json({"code": 20000 if ok else 40003, "success": ok, "message": "验证成功" if ok else "验证码错误"})
+        if seen.path == "/api/login_iaaa_check_token":
+            # The web bundle's login check by mobile token: root /api, `{code}` (three public treehole clients);
+            # `/chapi/api/check_otp`, in pkucli's docs but used by no client, is not served.
+            secret = self.otp.get("2100012345")
+            ok = bool(secret) and _current(secret or "", body.get("code"))
+            self.treehole_needs_login_sms = self.treehole_needs_login_sms and not ok
+            return _json({"code": 20000 if ok else 40003, "success": ok, "message": "验证成功" if ok else "令牌错误"})
         if self.treehole_needs_login_sms:
             return _json({"code": 40002, "success": False, "message": "请进行短信验证"}, 200, canary)
         if path == "/course/send_get_token_message":
@@ -357,23 +382,32 @@ class FakeCampus:
 
     def elective(self, seen: Seen) -> Answer:
         base = "/elective2008/ssoLogin.do"
+        cookie = seen.headers.get("cookie", "")
         if seen.path == base and "token" in seen.query:
+            if "JSESSIONID=" not in cookie:
+                # PKUAutoElective `sso_login`: "without some Cookie it answers 101" — its code for a status that is
+                # not 200 (StatusCodeError); which status is not recorded.
+                return 400, {}, b"<html>Bad Request</html>"
             if self._take(seen.query["token"][0], "syllabus") is None:
-                return 200, {}, b"<html>iaaa.pku.edu.cn/iaaa/oauth.jsp</html>"
-            page = (
-                "<div id='div1'><a href='ssoLogin.do?sida="
-                + "a" * 32
-                + "&sttp=bzx'>主修</a></div><div id='div2'></div>"
-            )
+                # PKUAutoElective InvalidTokenError (312): a spent token, on elective's 系统异常 page
+                return 200, {}, ELECTIVE_PAGE.format(words="Token无效").encode()
+            page = f"<div id='div1'><a href='ssoLogin.do?sida={SIDA}&sttp=bzx'>主修</a></div><div id='div2'></div>"
             return 200, {"set-cookie": "JSESSIONID=el-pending; Path=/"}, page.encode()  # a dual-degree student
-        if seen.path == base and seen.query.get("sttp") == ["bzx"] and seen.query.get("sida") == ["a" * 32]:
+        if seen.path == base and seen.query.get("sttp") == ["bzx"] and seen.query.get("sida") == [SIDA]:
+            sid = "el-ok-" + secrets.token_hex(6)
+            self.cookie_sessions.add(sid)
             return _redirect("/elective2008/edu/pku/stu/elective/controller/help/HelpController.jpf",
-                             {"set-cookie": "JSESSIONID=el-ok; Path=/"})  # fmt: skip
-        if "JSESSIONID=el-ok" not in seen.headers.get("cookie", ""):
-            return _redirect("https://iaaa.pku.edu.cn/iaaa/oauth.jsp?appID=syllabus")
+                             {"set-cookie": f"JSESSIONID={sid}; Path=/"})  # fmt: skip
+        if not any(f"JSESSIONID={sid}" in cookie for sid in self.cookie_sessions if sid.startswith("el-")):
+            # PKUAutoElective SessionExpiredError (313): HTTP 200, elective's own page, not a redirect
+            return 200, {}, ELECTIVE_PAGE.format(words="您尚未登录或者会话超时,请重新登录.").encode()
+        if not seen.headers.get("referer", "").startswith("https://elective.pku.edu.cn/"):
+            return 200, {}, ELECTIVE_PAGE.format(words="请不要用刷课机刷课，否则会受到学校严厉处分！").encode()  # 311
         return 200, {}, "<html>选课结果</html>".encode()
 
     def cwfw(self, seen: Seen) -> Answer:
+        """pkucli `crates/cwfw/src/login.rs` (the four hops), `context.rs` (loadRolesMenu's userContext) and
+        `api.rs` (`$$$SYS_ERROR$$$` when the server rejects a request)."""
         cookie = seen.headers.get("cookie", "")
         if seen.path == "/WFManager/home2.jsp":
             user = self._take((seen.query.get("token") or [""])[0], "IIPF")
@@ -382,7 +416,7 @@ class FakeCampus:
             self.cwfw_token = seen.query["token"][0]
             return 200, {"set-cookie": "JSESSIONID=cw1; Path=/"}, b"<html>home2</html>"
         if seen.path == "/WFManager/findpages_postData.action":
-            ok = self.form(seen).get("token") == getattr(self, "cwfw_token", None) and "JSESSIONID=cw1" in cookie
+            ok = self.form(seen).get("token") == self.cwfw_token and "JSESSIONID=cw1" in cookie
             return 200, {}, b"ok" if ok else b"fail"
         if seen.path == "/WFManager/home3.jsp":
             return (
@@ -391,13 +425,19 @@ class FakeCampus:
                 b'<div id="WF_CWBS" url="WINOPEN../WF_CWBS/main2.jsp?context=x&amp;token=sub1&amp;pId=WF_CWBS">',
             )
         if seen.path == "/WF_CWBS/main2.jsp" and seen.query.get("token") == ["sub1"]:
-            return 200, {"set-cookie": "WF_CWBSsid=cw2; Path=/"}, b"<html>main</html>"
-        if "WF_CWBSsid=cw2" not in cookie:
+            sid = "cw2-" + secrets.token_hex(6)
+            self.cookie_sessions.add(sid)
+            return 200, {"set-cookie": f"WF_CWBSsid={sid}; Path=/"}, b"<html>main</html>"
+        if not any(f"WF_CWBSsid={sid}" in cookie for sid in self.cookie_sessions if sid.startswith("cw2-")):
+            if seen.path.endswith("loadRolesMenu.action"):
+                return 200, {}, b"<html><body>menu</body></html>"  # no userContext: the session is gone
             return 200, {}, "<html>系统超时 <a href='login.html'>login</a></html>".encode()
+        if seen.path.endswith("commonUpdate_responseButtonEvent.action"):
+            return 200, {}, b"$$$SYS_ERROR$$$java.lang.NullPointerException"  # a request the server rejects
         return 200, {}, b"<input id='userContext' value='[{}]'>"
 
     def its(self, seen: Seen) -> Answer:
-        if seen.path == "/cas/webLogin":
+        if seen.path == "/cas/webLogin":  # pkucli `crates/portal/src/netfee.rs`
             form = self.form(seen)
             if self.users.get(form.get("username", "")) != form.get("password"):
                 return 200, {}, '<script>alert("密码错误");history.back();</script>'.encode()
@@ -448,14 +488,20 @@ class FakeCampus:
             server.server_close()
 
 
+#: elective's error page (PKUAutoElective `SystemException`: "<title>系统异常</title>"), with its words
+ELECTIVE_PAGE = "<html><head><title>系统异常</title></head><body><table><tr><td>{words}</td></tr></table></body></html>"
+#: a dual-degree chooser's sida: 32 characters that are not all lowercase hex (pkucli accepts `\\S{32}`)
+SIDA = "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6"
+#: score_v2's data as pkucli `crates/treehole/src/api.rs` `get_scores` reads it: the per-term GPAs are top level
 SCORES = {
     "score": {
         "cjxx": [
             {"kcmc": "高等数学 (B)", "xf": "5", "xqcj": "92", "kclbmc": "必修", "xnd": "25-26", "xq": "1"},
             {"kcmc": "体育", "xf": "1", "xqcj": "合格", "kclbmc": "必修", "xnd": "25-26", "xq": "1"},
         ],
-        "gpa": {"gpa": "3.85", "xxxf": "6", "data": [{"gpa": "3.85", "xndxq": "25-26-1"}]},
-    }
+        "gpa": {"gpa": "3.85", "xxxf": "6"},
+    },
+    "gpa": {"data": [{"gpa": "3.85", "xndxq": "25-26-1"}]},
 }
 EVENTS = [
     {

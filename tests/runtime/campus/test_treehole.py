@@ -62,7 +62,7 @@ async def test_the_login_sms_check(treehole: Treehole, fake: FakeCampus) -> None
     fake.treehole_needs_login_sms = True
     events = {"request": {"url": "/chapi/api/v3/events/list", "query": {"startTime": "2026-11-30"}}}
     asked = await treehole.verify(events)
-    assert (asked["kind"], asked["methods"]) == ("login", ["sms"])
+    assert (asked["kind"], asked["methods"]) == ("login", ["sms", "otp"])
     await treehole.send_code({})
     answer = await treehole.verify({**events, "code": fake.sms["login"]})  # via defaults to sms
     assert answer["data"]["list"][0]["event_name"].startswith("讲座")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import random
 import re
+import string
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -15,8 +16,8 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 
 from tui.runtime.campus.iaaa import LoginError, login_send
-from tui.runtime.campus.net import CampusNet
-from tui.runtime.campus.services import CARD_UA, CHROME_UA, Service, ServiceState
+from tui.runtime.campus.net import CHROME_UA, CampusNet
+from tui.runtime.campus.services import CARD_UA, Service, ServiceState
 from tui.runtime.message import Message
 
 MAX_HOPS = 5
@@ -113,13 +114,36 @@ async def cookie_service(net: CampusNet, jar: httpx.Cookies, service: Service, t
     return ServiceState(expires_at=time.time() + service.lifetime)
 
 
+#: PKUAutoElective (`elective.py` `sso_login`): elective answers 101 to an SSO request that carries no JSESSIONID
+#: cookie, so it is sent one in the shape the server hands out (52 characters, "!", a number).
+_ALNUM = string.ascii_letters + string.digits
+#: PKUAutoElective `InvalidTokenError` (312): the token was spent by a login elsewhere in the meantime.
+_TOKEN_INVALID = "token无效"
+#: pkucli `elective/src/login.rs` `extract_sida`: any 32 non-space characters, not only lowercase hex.
+_SIDA = re.compile(r"sida=(\S{32})&sttp=")
+
+
+def _jsessionid() -> str:
+    rand = random.SystemRandom()
+    return "".join(rand.choice(_ALNUM) for _ in range(52)) + "!" + str(rand.randrange(10**9, 10**10))
+
+
 async def elective(net: CampusNet, jar: httpx.Cookies, service: Service, token: str, device: str) -> ServiceState:
     base = "https://elective.pku.edu.cn/elective2008/ssoLogin.do"
-    response = await _follow(net, jar, f"{base}?_rand={_rand()}&token={token}", {"user-agent": CHROME_UA})
-    chooser = re.search(r"sida=([0-9a-f]{32})&sttp=", response.text[:50000])
+    if "JSESSIONID" not in jar:
+        jar.set("JSESSIONID", _jsessionid(), domain="elective.pku.edu.cn", path="/")
+        net.register([jar["JSESSIONID"]], "cookie")
+    first = f"{base}?_rand={_rand()}&token={token}"
+    response = await _follow(net, jar, first, {"user-agent": CHROME_UA})
+    if _TOKEN_INVALID in response.text[:50000].lower():
+        raise LoginError("server", Message("campus_elective_token_invalid"))
+    chooser = _SIDA.search(response.text[:50000])
     if response.status_code == 200 and chooser and "div1" in response.text and "div2" in response.text:
-        # A dual-degree account chooses a programme; the major (bzx) is the one most students mean.
-        response = await _follow(net, jar, f"{base}?sida={chooser.group(1)}&sttp=bzx", {"user-agent": CHROME_UA})
+        # A dual-degree account chooses a programme; the major (bzx) is the one most students mean. The choice
+        # carries the SSO page as its Referer (PKUAutoElective `sso_login_dual_degree`).
+        response = await _follow(
+            net, jar, f"{base}?sida={chooser.group(1)}&sttp=bzx", {"user-agent": CHROME_UA, "referer": first}
+        )
     if response.status_code >= 400 or _rejected(response):
         raise LoginError("server", Message("campus_refused", service=service.titles, status=response.status_code))
     return ServiceState(expires_at=time.time() + service.lifetime)
@@ -144,7 +168,8 @@ async def cwfw(net: CampusNet, jar: httpx.Cookies, service: Service, token: str,
     if not found:
         raise LoginError("server", Message("campus_cwfw_no_sub"))
     target = html.unescape(found.group(1)).removeprefix("WINOPEN")
-    sub = await _follow(net, jar, str(httpx.URL(f"{base}/home3.jsp").join(target)))
+    # pkucli `cwfw/src/login.rs` sends home3.jsp as the Referer of the subsystem's entry
+    sub = await _follow(net, jar, str(httpx.URL(f"{base}/home3.jsp").join(target)), {"referer": f"{base}/home3.jsp"})
     if "login.html" in sub.text and "系统超时" in sub.text:
         raise LoginError("server", Message("campus_cwfw_timeout"))
     return ServiceState(expires_at=time.time() + service.lifetime)
@@ -155,6 +180,7 @@ async def its(net: CampusNet, jar: httpx.Cookies, username: str, password: str, 
     response = await login_send(
         net, jar, "POST", "https://its.pku.edu.cn/cas/webLogin",
         data={"iprange": "yes", "rid": "", "username": username, "password": password},
+        headers={"referer": "https://its.pku.edu.cn/"},  # pkucli `portal/src/netfee.rs`
     )  # fmt: skip
     alert = re.search(r'alert\("([^"]*)"\)', response.text)
     if alert and "history.back" in response.text:

@@ -20,7 +20,8 @@ _XHR = {"X-Requested-With": "XMLHttpRequest", "Referer": f"{IAAA}/oauth.jsp"}
 
 
 class LoginError(Exception):
-    """A login that did not succeed. `kind`: password, otp, activation, expired (QR), network, server, missing."""
+    """A login that did not succeed. `kind`: password, otp, sms, captcha, activation, expired (QR), network, server,
+    missing."""
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
@@ -64,18 +65,39 @@ def _json(response: httpx.Response, what: Message) -> dict[str, Any]:
     return doc
 
 
+#: IAAA's answer codes (a public Python IAAA client, `PKUIAAALoginClient`, lists them in its docstrings; pkucli
+#: `common/src/iaaa.rs` knows E02, E10 and E99): what each asks of the student, as a `LoginError` kind.
+CODES = {
+    "E01": "password",  # wrong user name or password
+    "E02": "activation",  # the account is not activated
+    "E03": "captcha",  # the picture code is wrong or now needed (after failures): a browser login clears it
+    "E04": "sms",  # the SMS code is missing or wrong
+    "E05": "otp",  # the mobile-token code is missing or wrong
+    "E06": "otp",  # a mobile token must be bound first (QR login)
+    "E07": "password",  # isMobileAuthen.do: the user name did not validate
+}
+
+
 def _failure(doc: dict[str, Any]) -> LoginError:
+    """IAAA's refusal as a LoginError: by its code, and by its wording only when the code is one nobody lists."""
     raw = doc.get("errors")
     errors: dict[str, Any] = raw if isinstance(raw, dict) else {}
     code = str(errors.get("code", ""))
     message = str(errors.get("msg") or doc.get("errMsg") or doc.get("message") or "登录失败")
-    lowered = message.lower()
-    # IAAA's codes are undocumented beyond E01 (campus.md §8): the mobile-token case is told by its wording.
-    if "令牌" in message or "otp" in lowered or "动态口令" in message:
-        return LoginError("otp", Message("iaaa_said", message=message))
-    if code == "E02":
-        return LoginError("activation", Message("iaaa_activation", message=message))
-    return LoginError("password", Message("iaaa_said", message=message))
+    kind = CODES.get(code)
+    if kind is None:
+        lowered = message.lower()
+        if "令牌" in message or "otp" in lowered or "动态口令" in message:
+            kind = "otp"
+        elif "短信" in message:
+            kind = "sms"
+        elif "验证码" in message:
+            kind = "captcha"
+        else:
+            kind = "password"
+    if kind == "activation":
+        return LoginError(kind, Message("iaaa_activation", message=message))
+    return LoginError(kind, Message("iaaa_said", message=message))
 
 
 async def login_send(net: CampusNet, jar: httpx.Cookies, method: str, url: str, **kw: Any) -> httpx.Response:
@@ -149,6 +171,7 @@ class QrLogin:
         image = await login_send(
             self.net, self.jar, "GET", f"{IAAA}/genQRCode.do",
             params={"userName": "", "_rand": _rand(), "appId": self.app_id},
+            headers={"Referer": f"{IAAA}/oauth.jsp"},  # pkucli `common/src/iaaa.rs` login_qrcode
         )  # fmt: skip
         if image.status_code != 200 or not image.content.startswith(b"\x89PNG"):
             raise LoginError("server", Message("iaaa_no_qr"))

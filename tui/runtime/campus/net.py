@@ -21,6 +21,9 @@ ORIGIN_ENV = "PKU_HARNESS_CAMPUS_ORIGIN"
 PER_HOST = 2
 MAX_BODY = 2 * 1024 * 1024
 TIMEOUT = 15.0  # the card server's own timeout in the official client (campus.md §5)
+#: pkucli sends a browser's User-Agent on every campus request (`crates/*/src/client.rs`); httpx's own
+#: (`python-httpx/…`) marks a script. A request that names its own (the card's Android client) keeps it.
+CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/146.0.0.0 Safari/537.36"
 
 
 class BodyTooLarge(Exception):
@@ -127,6 +130,8 @@ class CampusNet:
         request = client.build_request(
             method, url, headers=headers, params=params, data=data, json=json, content=content
         )
+        if "user-agent" not in {k.lower() for k in (headers or {})}:
+            request.headers["user-agent"] = CHROME_UA
         jar.set_cookie_header(request)
         async with self.host_slot(request.url.host):
             response = await client.send(request, stream=True)

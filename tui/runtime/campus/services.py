@@ -7,18 +7,20 @@ answer so, rather than guessing at a flow that might send the student's password
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tui.lang.netpolicy import CAMPUS_HOSTS
+from tui.runtime.campus import expiry
+from tui.runtime.campus.expiry import Expiry
+from tui.runtime.campus.net import CHROME_UA
 from tui.runtime.secrets import Kind
 
-CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
-#: The card server answers only the official Android app's client (campus.md §3.2).
-CARD_UA = "PKUANDROID/5.0.2 okhttp/4.12.0"
+#: The card server answers only the official Android app's client (campus.md §3.2); pkucli's known-working string
+#: (`crates/campuscard/src/client.rs` MOBILE_UA).
+CARD_UA = "PKUANDROID2.2.0_SM-S938B Dalvik/2.1.0 (Linux; U; Android 15; SM-S938B Build/BP1A.250305.020) okhttp/4.12.0"
 DAY = 24 * 3600
 
 
@@ -65,9 +67,6 @@ class ServiceState:
 Signer = Callable[[ServiceState, dict[str, str]], dict[str, str]]
 """Adds the service's credential headers; returns query parameters to add (card's `synAccessSource`)."""
 
-Expiry = Callable[[int, dict[str, str], bytes], bool]
-"""True when a response says the session has lapsed (status, lower-case headers, body)."""
-
 
 def _sign_cookies_only(state: ServiceState, headers: dict[str, str]) -> dict[str, str]:
     return {}
@@ -81,44 +80,22 @@ def _sign_treehole(state: ServiceState, headers: dict[str, str]) -> dict[str, st
     return {}
 
 
+#: PKUAutoElective (`elective.py`): without a Referer from elective itself, elective answers "请不要用刷课机刷课".
+ELECTIVE_REFERER = "https://elective.pku.edu.cn/elective2008/edu/pku/stu/elective/controller/help/HelpController.jpf"
+
+
+def _sign_elective(state: ServiceState, headers: dict[str, str]) -> dict[str, str]:
+    headers.setdefault("referer", ELECTIVE_REFERER)  # a plugin that names the page it comes from keeps its own
+    headers.setdefault("user-agent", CHROME_UA)
+    return {}
+
+
 def _sign_card(state: ServiceState, headers: dict[str, str]) -> dict[str, str]:
     headers["synjones-auth"] = f"bearer {state.token}"
     headers["synaccesssource"] = "h5"
     headers["user-agent"] = CARD_UA
     headers["x-requested-with"] = "cn.edu.pku.PKUAndroid"
     return {"synAccessSource": "h5"}
-
-
-def _json_code(body: bytes) -> Any:
-    try:
-        doc = json.loads(body)
-    except ValueError:
-        return None
-    return doc.get("code") if isinstance(doc, dict) else None
-
-
-def _expired_treehole(status: int, headers: dict[str, str], body: bytes) -> bool:
-    return status == 401
-
-
-def _expired_card(status: int, headers: dict[str, str], body: bytes) -> bool:
-    return status == 401 or _json_code(body) in (401, "401")
-
-
-def _expired_sso(status: int, headers: dict[str, str], body: bytes) -> bool:
-    """Blackboard, elective, bdkj: a 401, a redirect to IAAA or a login page, or IAAA's login page itself."""
-    if status == 401:
-        return True
-    location = headers.get("location", "").lower()
-    if status in (301, 302, 303, 307, 308) and ("iaaa" in location or "login" in location or "oauth.jsp" in location):
-        return True
-    text = body[:20000].decode("utf-8", "replace")
-    return "IAAA" in text and "login" in text.lower() and "<form" in text.lower()
-
-
-def _expired_cwfw(status: int, headers: dict[str, str], body: bytes) -> bool:
-    text = body[:20000].decode("utf-8", "replace")
-    return status == 401 or ("系统超时" in text and "login.html" in text) or "SYS_ERROR" in text
 
 
 @dataclass(frozen=True)
@@ -136,7 +113,8 @@ class Service:
     redirect: str | None = None
     """The redirect URL registered at IAAA for `app_id` (some are plain http on purpose: IAAA matches it)."""
     sign: Signer = _sign_cookies_only
-    expired: Expiry = _expired_sso
+    expired: Expiry = expiry.sso
+    """How its answers say the session lapsed (expiry.py, with the client each signature comes from)."""
     lifetime: float = DAY
     """How long a login is trusted when the server does not say (pkucli's guess for most services)."""
     extra_hosts: tuple[str, ...] = ()
@@ -165,7 +143,7 @@ SERVICES: dict[str, Service] = {
             app_id="PKU Helper",
             redirect="https://treehole.pku.edu.cn/chapi/cas_iaaa_login?version=3&uuid={device}&plat=web",
             sign=_sign_treehole,
-            expired=_expired_treehole,
+            expired=expiry.treehole,
         ),
         Service(
             "card",
@@ -175,7 +153,7 @@ SERVICES: dict[str, Service] = {
             app_id="portal2017",
             redirect="https://portal.pku.edu.cn/portal2017/ssoLogin.do",
             sign=_sign_card,
-            expired=_expired_card,
+            expired=expiry.card,
             extra_hosts=("portal.pku.edu.cn",),
             secret_fields=("barcode",),  # batchGetBarCodeGet's data.barcode[]: payment codes
         ),
@@ -194,6 +172,8 @@ SERVICES: dict[str, Service] = {
             "Course election",
             app_id="syllabus",  # the docs say `elective`; pkucli's working code uses `syllabus`
             redirect="http://elective.pku.edu.cn:80/elective2008/ssoLogin.do",
+            sign=_sign_elective,
+            expired=expiry.elective,
         ),
         Service(
             "cwfw",
@@ -202,7 +182,7 @@ SERVICES: dict[str, Service] = {
             "Finance portal",
             app_id="IIPF",
             redirect="https://cwfw.pku.edu.cn/WFManager/home2.jsp",
-            expired=_expired_cwfw,
+            expired=expiry.cwfw,
         ),
         Service(
             "bdkj",

@@ -394,6 +394,10 @@ class CampusSession:
             return Message("campus_not_logged_in", title=title, name=name)
         if e.kind == "otp":
             return Message("campus_needs_otp", title=title)
+        if e.kind == "sms":
+            return Message("campus_needs_sms", title=title)
+        if e.kind == "captcha":
+            return Message("campus_needs_captcha", title=title)
         return Message("campus_relogin_failed", title=title, error=str(e))
 
     # -- requests -------------------------------------------------------------------------------------
@@ -423,10 +427,10 @@ class CampusSession:
         generation = self._generation.get(name, 0)
         sent = (request.method, url, headers, request.body, effect)
         status, final, resp_headers, body = await self._send(svc, state, *sent)
-        if svc.expired(status, resp_headers, body):
+        if svc.expired(status, resp_headers, body, final):
             state = await self._relogin(name, generation)
             status, final, resp_headers, body = await self._send(svc, state, *sent)
-            if svc.expired(status, resp_headers, body):
+            if svc.expired(status, resp_headers, body, final):
                 raise HostError(
                     "network",
                     f"{svc.title} still says the session expired after logging in again",
@@ -492,7 +496,8 @@ class CampusSession:
             location = lowered.get("location")
             if response.status_code in (301, 302, 303, 307, 308) and location:
                 nxt = url.join(location)
-                if nxt.host != svc.host or nxt.scheme != "https" or svc.expired(response.status_code, lowered, b""):
+                lapsed = svc.expired(response.status_code, lowered, b"", str(target))
+                if nxt.host != svc.host or nxt.scheme != "https" or lapsed:
                     # Never signed again off the service's host (threats.md C4): the caller sees the redirect.
                     return response.status_code, str(target), lowered, response.content
                 if response.status_code == 303 or (response.status_code in (301, 302) and method == "POST"):

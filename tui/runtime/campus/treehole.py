@@ -17,17 +17,20 @@ from tui.lang.steps.requests import query_items, with_query
 from tui.runtime.campus.session import CampusSession
 
 KINDS = ("login", "course")
-#: Where a code is submitted, by (kind, via). `check_otp` is listed in treehole's docs but unconfirmed (campus.md §8).
+#: Where a code is submitted, by (kind, via). The login check by mobile token is the web bundle's
+#: `POST /api/login_iaaa_check_token {code}` (root `/api`, not `/chapi`): three public treehole clients post there,
+#: and one that read the bundle's `otp-*.js` chunk says 40002 "请手机短信验证" is answered by it as well as by SMS.
+#: pkucli's `docs/treehole-api.md` lists `check_otp` too, but no client uses it.
 SUBMIT = {
     ("login", "sms"): ("/chapi/api/jwt_msg_verify", "valid_code"),
-    ("login", "otp"): ("/chapi/api/check_otp", "code"),
+    ("login", "otp"): ("/api/login_iaaa_check_token", "code"),
     ("course", "sms"): ("/chapi/api/course/mobile_message_get_token", "code"),
     ("course", "otp"): ("/chapi/api/course/password_get_token", "code"),
 }
 SEND = {"login": "/chapi/api/jwt_send_msg", "course": "/chapi/api/course/send_get_token_message"}
 SMS_COOLDOWN = 60.0
 ASK = {
-    "login": "树洞需要短信验证登录：请把验证码发到手机，再提供收到的 6 位验证码。",
+    "login": "树洞需要验证登录：请提供手机令牌的 6 位验证码，或者发送短信验证码后提供它。",
     "course": "读取课程数据前树洞需要验证：请提供手机令牌的 6 位验证码，或者发送短信验证码后提供它。",
 }
 
@@ -137,18 +140,18 @@ class Treehole:
                     raise HostError("ability", message, cause="service")
                 return doc
             self._set_pending(kind)
-            token_code = self.session.otp_code() if kind == "course" and not tried_token else None
+            token_code = self.session.otp_code() if not tried_token else None
             if token_code is None:
                 return self._required(kind, doc)
             tried_token = True  # the bound mobile token, once; then the student is asked
             try:
-                await self._submit("course", "otp", token_code)
+                await self._submit(kind, "otp", token_code)
             except HostError:
                 return self._required(kind, doc)
             self._set_pending(None)
 
     def _required(self, kind: str, doc: dict[str, Any]) -> dict[str, Any]:
-        methods = ["sms", "otp"] if kind == "course" else ["sms"]
+        methods = ["sms", "otp"]
         return {
             "status": "verification_required",
             "kind": kind,

@@ -13,6 +13,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "登录{title}需要手机令牌验证码：请重新登录并填写，或绑定令牌",
         "en": "logging in to {title} needs the mobile-token code: log in again and enter it, or bind the token",
     },
+    "campus_needs_sms": {
+        "zh": "登录{title}需要短信验证码：请在登录界面发送并填写",
+        "en": "logging in to {title} needs an SMS code: send it and enter it on the login screen",
+    },
+    "campus_needs_captcha": {
+        "zh": "IAAA 要求填写图片验证码才能登录{title}：请先在浏览器里登录一次 IAAA，再回来登录",
+        "en": "IAAA wants a picture code before logging in to {title}: log in to IAAA once in a browser, then here",
+    },
     "campus_relogin_failed": {
         "zh": "重新登录{title}失败：{error}",
         "en": "logging in to {title} again failed: {error}",
@@ -80,6 +88,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "campus_refused": {
         "zh": "{service}没有接受这次登录（HTTP {status}）",
         "en": "{service} did not accept the login (HTTP {status})",
+    },
+    "campus_elective_token_invalid": {
+        "zh": "选课网说这次登录的凭据已失效（可能在别处登录过）：请再登录一次",
+        "en": "course election says the login token is no longer valid (perhaps a login elsewhere): log in again",
     },
     "campus_cwfw_refused": {"zh": "财务门户没有接受这次登录", "en": "the finance portal did not accept the login"},
     "campus_cwfw_disabled": {
