@@ -64,6 +64,15 @@ def test_an_account_with_the_mobile_token_is_asked_for_its_code(fake: FakeCampus
     assert "mobile-token code" in err and out.strip() == "treehole: logged in"
 
 
+def test_an_account_with_the_sms_second_factor_is_texted_and_asked_for_the_code(fake: FakeCampus) -> None:
+    fake.sms_login.add(USER)
+    fake.next_sms = "246810"
+    code, out, err = invoke("login", "treehole", input=f"{USER}\n{PASSWORD}\n246810\n")
+    assert code == 0, err
+    assert "texted a login code to 138****0000" in out and "SMS code" in err
+    assert out.strip().endswith("treehole: logged in") and fake.count("/sendSMSCode.do") == 1
+
+
 def test_bind_a_mobile_token_then_it_answers_iaaa(fake: FakeCampus, monkeypatch: pytest.MonkeyPatch) -> None:
     # The fake texts a random code; the test reads it from the fake at the moment the prompt asks for it.
     import click

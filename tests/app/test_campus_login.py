@@ -7,6 +7,7 @@ import html
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import keyring
 import pytest
@@ -33,6 +34,21 @@ def screen_text(app: object) -> str:
     """What the screen shows, as plain text."""
     svg = app.export_screenshot()  # type: ignore[attr-defined]
     return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+
+async def open_login(app: Any, pilot: Any, services: list[str]) -> LoginScreen:
+    """The login screen for `services`, open."""
+    screen = LoginScreen(app.runtime.campus, services, "zh")
+    app.push_screen(screen)
+    await pilot.pause(0.05)
+    return screen
+
+
+def submit(screen: LoginScreen, password: str = PASSWORD) -> None:
+    """The student's id and password typed in, and 登录 pressed."""
+    screen.query_one("#login-user", Input).value = USER
+    screen.query_one("#login-password", Input).value = password
+    screen.query_one("#login-go", Button).press()
 
 
 def login_screen(app: object) -> LoginScreen | None:
@@ -83,18 +99,37 @@ async def test_an_account_with_the_mobile_token_asks_for_its_code(fake: FakeCamp
     fake.otp[USER] = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
     app = make_app(demo=True, data_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        screen = LoginScreen(app.runtime.campus, ["treehole"], "zh")
-        app.push_screen(screen)
-        await pilot.pause(0.05)
-        screen.query_one("#login-user", Input).value = USER
-        screen.query_one("#login-password", Input).value = PASSWORD
-        screen.query_one("#login-go", Button).press()
+        screen = await open_login(app, pilot, ["treehole"])
+        submit(screen)
         await until(pilot, lambda: "手机令牌" in str(screen.query_one("#login-error", Static).render()))
         await until(pilot, lambda: screen.query_one("#login-otp", Input).has_focus)  # focus() lands a moment later
         screen.query_one("#login-otp", Input).value = totp(fake.otp[USER])
         screen.query_one("#login-go", Button).press()
         await until(pilot, lambda: login_screen(app) is None)
         assert app.runtime.campus.state("treehole") is not None
+
+
+async def test_an_account_with_the_sms_second_factor_texts_and_takes_the_code(fake: FakeCampus, tmp_path: Path) -> None:
+    """Issue 17 item 8: IAAA wants an SMS code (E04): the screen says so and focuses 发短信验证码; pressing it texts
+    the code, counts down the 60 s, and the code typed goes to IAAA as `smsCode`."""
+    fake.sms_login.add(USER)
+    app = make_app(demo=True, data_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_login(app, pilot, ["treehole"])
+        submit(screen)
+        await until(pilot, lambda: "短信验证码" in str(screen.query_one("#login-error", Static).render()))
+        send = screen.query_one("#login-sms", Button)
+        await until(pilot, lambda: send.has_focus)
+        await pilot.press("enter")
+        await until(pilot, lambda: "138****0000" in str(screen.query_one("#login-error", Static).render()))
+        await until(pilot, lambda: send.disabled and "再发（" in str(send.label))
+        assert screen.query_one("#login-otp", Input).has_focus
+        await pilot.press(*fake.sms["iaaa"], "enter")  # Enter in the code field logs in
+        await until(pilot, lambda: login_screen(app) is None)
+        assert app.runtime.campus.state("treehole") is not None
+        assert [s for s in fake.seen if s.path.endswith("oauthlogin.do")][-1].body.count(
+            b"smsCode=" + fake.sms["iaaa"].encode()
+        ) == 1
 
 
 async def test_qr_login_in_the_app(fake: FakeCampus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -177,3 +212,37 @@ def test_login_screen_snapshot(snap_compare: object, tmp_path: Path) -> None:
         await pilot.pause(0.1)  # type: ignore[attr-defined]
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)  # type: ignore[operator]
+
+
+async def test_a_qr_login_for_two_services_says_each_needs_its_own_scan(
+    fake: FakeCampus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17 item 10: IAAA's QR token is for one app; the screen says so and shows the next service's code."""
+    monkeypatch.setattr("tui.app.dialogs.login.QR_EVERY", 0.02)
+    app = make_app(demo=True, data_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = LoginScreen(app.runtime.campus, ["treehole", "card"], "zh")
+        app.push_screen(screen)
+        await pilot.pause(0.05)
+        screen.query_one("#login-qr-start", Button).press()
+        said = lambda: str(screen.query_one("#login-error", Static).render())  # noqa: E731
+        await until(pilot, lambda: "登录树洞" in said() and "第 1/2 个" in said())
+        fake.qr_scanned = True
+        await until(pilot, lambda: "登录校园卡" in said() and "第 2/2 个" in said())
+        assert app.runtime.campus.state("treehole") is not None and login_screen(app) is not None
+        fake.qr_scanned = True
+        await until(pilot, lambda: login_screen(app) is None)
+        assert app.runtime.campus.state("card") is not None
+        assert fake.count("/genQRCode.do") == 2
+
+
+async def test_a_picture_code_at_iaaa_is_said_with_what_to_do(fake: FakeCampus, tmp_path: Path) -> None:
+    """IAAA's E03 (a picture code, after wrong passwords) cannot be answered here: the screen says to log in once
+    in a browser, rather than "IAAA: 请输入验证码" next to a code field that would not help."""
+    fake.captcha_after = 0
+    app = make_app(demo=True, data_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_login(app, pilot, ["treehole"])
+        submit(screen)
+        await until(pilot, lambda: "浏览器里登录一次 IAAA" in str(screen.query_one("#login-error", Static).render()))
+        assert fake.count("/oauthlogin.do") == 1 and login_screen(app) is not None

@@ -106,6 +106,10 @@ class FakeCampus:
     """The fresh credentials every echo handed out (CAS ticket, jsessionid, token, access_token)."""
     failing: dict[str, int] = field(default_factory=dict)
     """Paths that answer this HTTP status (a service in trouble), whatever the request."""
+    sms_login: set[str] = field(default_factory=set)
+    """Accounts whose IAAA second factor is SMS (authenMode SMS): a login needs the texted `smsCode` (E04)."""
+    next_sms: str | None = None
+    """The code IAAA texts next (a test that types it before it is sent); random when None."""
     captcha_after: int | None = None
     """Wrong passwords after which IAAA wants the picture code (E03) for every login of the account."""
     wrong_passwords: int = 0
@@ -166,6 +170,16 @@ class FakeCampus:
             return _json({"success": True, "key": _PEM_BODY})
         if path == "/oauthlogin.do":
             return self._password_login(self.form(seen))
+        if path == "/sendSMSCode.do":
+            # The IAAA client's send_sms_code: {success, mobileMask}, or {success: false, msg}; 60 s between texts.
+            user = (seen.query.get("userName") or [""])[0]
+            if user not in self.sms_login:
+                return _json({"success": False, "msg": "您没有绑定手机号或者无需短信验证登录。"})
+            if time.time() - self.sms_sent_at.get("iaaa", 0) < 60:
+                return _json({"success": False, "msg": "请60秒后再试"})
+            self.sms["iaaa"] = self.next_sms or f"{secrets.randbelow(10**6):06d}"
+            self.sms_sent_at["iaaa"] = time.time()
+            return _json({"success": True, "mobileMask": "138****0000"})
         if path == "/oauth.jsp":
             return 200, {"set-cookie": "JSESSIONID=qr-session; Path=/iaaa"}, b"<html>IAAA</html>"
         if path == "/genQRCode.do":
@@ -175,6 +189,7 @@ class FakeCampus:
                 return _json({"success": False, "errors": {"code": "E99", "msg": "二维码已过期"}})
             if not self.qr_scanned:
                 return _json({"success": False, "errors": {"code": "E10", "msg": "无有效绑定"}})
+            self.qr_scanned = False  # one scan, one token for one app (targetAppId): the next service needs its own
             return _json({"success": True, "token": self._token(self.form(seen)["targetAppId"], "2100012345")})
         return self._bind(path, seen)
 
@@ -196,6 +211,8 @@ class FakeCampus:
         if self.users.get(user) != password:
             self.wrong_passwords += 1
             return _json({"success": False, "errors": {"code": "E01", "msg": "用户名或密码错误"}})
+        if user in self.sms_login and (not form.get("smsCode") or form.get("smsCode") != self.sms.get("iaaa")):
+            return _json({"success": False, "errors": {"code": "E04", "msg": "短信验证码错误"}})
         secret = self.otp.get(user)
         if secret and not _current(secret, form.get("otpCode")):
             return _json(

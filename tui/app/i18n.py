@@ -291,8 +291,23 @@ STRINGS: dict[str, dict[str, str]] = {
     "student_id": {"zh": "学号 / 职工号", "en": "Student or staff id"},
     "iaaa_password": {"zh": "IAAA 密码", "en": "IAAA password"},
     "otp_placeholder": {
-        "zh": "手机令牌验证码（开启了手机令牌才需要）",
-        "en": "Mobile-token code (only if your account has one)",
+        "zh": "手机令牌或短信验证码（需要时才填）",
+        "en": "Token or SMS code, if needed",
+    },
+    "sms_send": {"zh": "发短信验证码", "en": "Text me a code"},
+    "sms_sent": {
+        "zh": "验证码已发到 {phone}：填到上面再按「登录」（{seconds} 秒后可以再发）",
+        "en": "The code went to {phone}: enter it above, then Log in (you can resend in {seconds} s)",
+    },
+    "sms_wait": {"zh": "再发（{seconds}）", "en": "Resend ({seconds})"},
+    "captcha_needed": {
+        "zh": "IAAA 现在要填图片验证码（密码错过几次后会这样）：请先在浏览器里登录一次 IAAA，再回来登录（{error}）",
+        "en": "IAAA now wants a picture code (after wrong passwords): log in to IAAA once in a browser, then here "
+        "({error})",
+    },
+    "sms_needed_because": {
+        "zh": "这个账号登录要短信验证码：按「发短信验证码」，再把收到的 6 位数字填上（{error}）",
+        "en": "This account logs in with an SMS code: press Text me a code, then enter the 6 digits ({error})",
     },
     "remember_password": {
         "zh": "记住密码（保存在系统钥匙串），过期时自动重新登录",
@@ -319,6 +334,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "qr_scan": {
         "zh": "请用「北京大学」App 扫码并确认（登录{service}）",
         "en": "Scan with the PKU app and confirm ({service})",
+    },
+    "qr_each": {
+        "zh": "——第 {number}/{count} 个：扫码只登录一个服务，每个服务扫一次",
+        "en": " — {number} of {count}: a scan logs in one service, so each needs its own",
     },
     "qr_timeout": {"zh": "二维码已过期，请再点一次扫码登录", "en": "The QR code expired; press QR code again"},
     "token": {"zh": "手机令牌", "en": "Mobile token"},

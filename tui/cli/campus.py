@@ -126,15 +126,17 @@ def _credentials(session: CampusSession, username: str | None) -> tuple[str, str
 async def _password(session: CampusSession, names: list[str], username: str | None, remember: bool) -> None:
     user, password = _credentials(session, username)
     code: str | None = None
+    sms: str | None = None
     failed = 0
     for name in names:
         try:
-            await session.login(name, user, password, code)
+            await session.login(name, user, password, code, sms)
         except LoginError as e:
-            if e.kind == "otp" and code is None:  # the account has the mobile token: ask for its code once
-                code = ask("mobile-token code (手机令牌)").strip()
+            asked = await _second_factor(session, name, user, e) if code is None and sms is None else None
+            if asked is not None:  # the account has a second factor: ask for its code once
+                code, sms = asked
                 try:
-                    await session.login(name, user, password, code)
+                    await session.login(name, user, password, code, sms)
                 except LoginError as again:
                     e = again
                 else:
@@ -142,7 +144,7 @@ async def _password(session: CampusSession, names: list[str], username: str | No
                     continue
             failed += 1
             echo(f"{name}: {e}", err=True)
-            if e.kind in ("password", "otp", "activation"):
+            if e.kind in ("password", "otp", "sms", "captcha", "activation"):
                 break  # the same credentials fail everywhere: stop before IAAA locks the account
             continue
         echo(f"{name}: logged in")
@@ -154,6 +156,24 @@ async def _password(session: CampusSession, names: list[str], username: str | No
     await session.net.aclose()
     if failed:
         sys.exit(1)
+
+
+async def _second_factor(
+    session: CampusSession, name: str, user: str, e: LoginError
+) -> tuple[str | None, str | None] | None:
+    """(mobile-token code, SMS code) typed after IAAA asked for one (E05 / E04), or None for any other refusal.
+    For SMS the code is texted first (IAAA asks for 60 s between texts: one text per `login`)."""
+    if e.kind == "otp":
+        return ask("mobile-token code (手机令牌)").strip(), None
+    if e.kind != "sms":
+        return None
+    try:
+        phone = await session.send_sms_code(name, user)
+    except LoginError as not_sent:
+        echo(f"{name}: {not_sent}", err=True)
+        return None
+    echo(f"IAAA texted a login code to {phone or 'your phone'}")
+    return None, ask("SMS code (短信验证码)").strip()
 
 
 def _enter_secret(session: CampusSession) -> None:

@@ -139,3 +139,18 @@ async def test_every_request_carries_what_the_working_clients_send(session: Camp
     assert referer("/cas/webLogin") == "https://its.pku.edu.cn/"
     assert referer("/WF_CWBS/main2.jsp") == "https://cwfw.pku.edu.cn/WFManager/home3.jsp"
     assert referer("/iaaa/genQRCode.do") == "https://iaaa.pku.edu.cn/iaaa/oauth.jsp"
+
+
+async def test_an_account_with_the_sms_second_factor_logs_in_with_the_texted_code(
+    session: CampusSession, fake: FakeCampus
+) -> None:
+    """Issue 17 item 8: IAAA answers E04 without the code; `sendSMSCode.do` texts it; `smsCode` carries it."""
+    fake.sms_login.add(USER)
+    with pytest.raises(LoginError) as caught:
+        await session.login("treehole", USER, PASSWORD)
+    assert caught.value.kind == "sms"
+    assert await session.send_sms_code("treehole", USER) == "138****0000"
+    await session.login("treehole", USER, PASSWORD, sms_code=fake.sms["iaaa"])
+    assert session.state("treehole") is not None
+    with pytest.raises(LoginError, match="请60秒后再试"):  # IAAA's own wait, said
+        await session.send_sms_code("treehole", USER)

@@ -49,6 +49,9 @@ class LoginScreen(LocalBindings, Dialog[bool]):
     LoginScreen .muted { color: $text-muted; }
     LoginScreen #login-error { color: $error; }
     LoginScreen #login-qr { width: auto; height: auto; margin: 1 0; display: none; }
+    LoginScreen #login-code-row { height: auto; }
+    LoginScreen #login-otp { width: 1fr; }
+    LoginScreen #login-sms { width: 18; min-width: 18; }
     """
     )
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
@@ -59,6 +62,8 @@ class LoginScreen(LocalBindings, Dialog[bool]):
         self.services = services
         self.locale = locale
         self.reason = reason
+        self.sms_sent_at: float | None = None
+        """When this dialog last texted a code (the loop's clock): the code field then holds an SMS code."""
 
     def compose(self) -> ComposeResult:
         loc = self.locale
@@ -72,7 +77,9 @@ class LoginScreen(LocalBindings, Dialog[bool]):
                 yield Input(password=True, placeholder=t("vault_password", loc), id="login-vault")
             yield Input(clean(self.session.username() or ""), placeholder=t("student_id", loc), id="login-user")
             yield Input(password=True, placeholder=t("iaaa_password", loc), id="login-password")
-            yield Input(placeholder=t("otp_placeholder", loc), id="login-otp", max_length=6, restrict=r"\d*")
+            with Horizontal(id="login-code-row"):
+                yield Input(placeholder=t("otp_placeholder", loc), id="login-otp", max_length=6, restrict=r"\d*")
+                yield Button(t("sms_send", loc), id="login-sms")
             yield Checkbox(t("remember_password", loc), value=True, id="login-remember")
             if self.session.vault_note:
                 yield Static(t("no_keyring", loc), markup=False, classes="muted", id="login-note")
@@ -89,6 +96,16 @@ class LoginScreen(LocalBindings, Dialog[bool]):
     def action_cancel(self) -> None:
         self.workers.cancel_all()
         self.dismiss(False)
+
+    async def _wait_for_scan(self, flow: QrLogin, name: str) -> bool:
+        """Poll until the code is scanned (then log `name` in with its token); False when the time ran out."""
+        for _ in range(QR_POLLS):
+            token = await flow.poll()
+            if token:
+                await self.session.login_with_token(name, token)
+                return True
+            await asyncio.sleep(QR_EVERY)
+        return False
 
     def _error(self, message: str) -> None:
         self.query_one("#login-error", Static).update(plain(message))
@@ -117,7 +134,9 @@ class LoginScreen(LocalBindings, Dialog[bool]):
     async def log_in(self) -> None:
         user = self.query_one("#login-user", Input).value.strip()
         password = self.query_one("#login-password", Input).value
-        otp = self.query_one("#login-otp", Input).value.strip() or None
+        code = self.query_one("#login-otp", Input).value.strip() or None
+        sms = code if self.sms_sent_at is not None else None
+        otp = None if sms else code
         if not user or not password:
             self._error(t("login_fill", self.locale))
             return
@@ -126,11 +145,14 @@ class LoginScreen(LocalBindings, Dialog[bool]):
         self._error(t("logging_in", self.locale))
         for name in self.services:
             try:
-                await self.session.login(name, user, password, otp)
+                await self.session.login(name, user, password, otp, sms)
             except LoginError as e:
-                if e.kind == "otp":
-                    self.query_one("#login-otp", Input).focus()
-                    self._error(t("otp_needed_because", self.locale).format(error=say_error(e, self.locale)))
+                if e.kind in ("otp", "sms"):
+                    self.query_one("#login-sms" if e.kind == "sms" and not sms else "#login-otp").focus()
+                    key = "otp_needed_because" if e.kind == "otp" else "sms_needed_because"
+                    self._error(t(key, self.locale).format(error=say_error(e, self.locale)))
+                elif e.kind == "captcha":  # the app cannot show IAAA's picture code: a browser login clears it
+                    self._error(t("captcha_needed", self.locale).format(error=say_error(e, self.locale)))
                 else:
                     self._error(say_error(e, self.locale))
                 return
@@ -141,28 +163,59 @@ class LoginScreen(LocalBindings, Dialog[bool]):
         self.query_one("#login-password", Input).value = ""
         self.dismiss(True)
 
+    @on(Button.Pressed, "#login-sms")
+    @work(exclusive=True, group="sms")
+    async def send_sms(self) -> None:
+        """Text IAAA's login code, then count down the 60 s before another (the IAAA client's rule)."""
+        user = self.query_one("#login-user", Input).value.strip()
+        if not user:
+            self._error(t("login_fill", self.locale))
+            return
+        name = next((s for s in self.services if SERVICES[s].app_id), "treehole")
+        button = self.query_one("#login-sms", Button)
+        button.disabled = True
+        try:
+            phone = await self.session.send_sms_code(name, user)
+        except LoginError as e:
+            button.disabled = False
+            self._error(say_error(e, self.locale))
+            return
+        loop = asyncio.get_running_loop()
+        self.sms_sent_at = loop.time()
+        self._error(t("sms_sent", self.locale).format(phone=phone or "…", seconds=int(SMS_COOLDOWN_S)))
+        self.query_one("#login-otp", Input).focus()
+        while (left := SMS_COOLDOWN_S - (loop.time() - self.sms_sent_at)) > 0:
+            button.label = t("sms_wait", self.locale).format(seconds=int(left) + 1)
+            await asyncio.sleep(min(1.0, left))
+        button.label = t("sms_send", self.locale)
+        button.disabled = False
+
     @on(Button.Pressed, "#login-qr-start")
     @work(exclusive=True, group="login")
     async def qr_login(self) -> None:
-        name = next((s for s in self.services if SERVICES[s].app_id), "treehole")
-        svc = service(name)
-        assert svc.app_id is not None and svc.redirect is not None
+        """One scan per service: IAAA's QR login hands out a token for one app only (`targetAppId`), and its QR
+        session does not log the other apps in (pkucli logs each service in with its own scan). So the screen says
+        so and shows the next service's code after each scan."""
+        names = [s for s in self.services if SERVICES[s].app_id] or ["treehole"]
         if not self._unlock():
             return
-        flow = QrLogin(self.session.net, svc.app_id, svc.redirect.format(device=self.session.device()))
+        picture = self.query_one("#login-qr", Static)
         try:
-            picture = self.query_one("#login-qr", Static)
-            png = await flow.start()
-            picture.update(qr_text(png, self.locale))  # markup: a QR code the app drew (Text, half blocks)
-            picture.display = True
-            self._error(t("qr_scan", self.locale).format(service=svc.title))
-            for _ in range(QR_POLLS):
-                token = await flow.poll()
-                if token:
-                    await self.session.login_with_token(name, token)
-                    self.dismiss(True)
+            for number, name in enumerate(names, 1):
+                svc = service(name)
+                assert svc.app_id is not None and svc.redirect is not None
+                flow = QrLogin(self.session.net, svc.app_id, svc.redirect.format(device=self.session.device()))
+                png = await flow.start()
+                picture.update(qr_text(png, self.locale))  # markup: a QR code the app drew (Text, half blocks)
+                picture.display = True
+                title = svc.title_for(self.locale)
+                scan = t("qr_scan", self.locale).format(service=title)
+                if len(names) > 1:
+                    scan += t("qr_each", self.locale).format(number=number, count=len(names))
+                self._error(scan)
+                if not await self._wait_for_scan(flow, name):
+                    self._error(t("qr_timeout", self.locale))
                     return
-                await asyncio.sleep(QR_EVERY)
-            self._error(t("qr_timeout", self.locale))
+            self.dismiss(True)
         except LoginError as e:
             self._error(t("qr_timeout", self.locale) if e.kind == "expired" else say_error(e, self.locale))

@@ -119,13 +119,41 @@ async def login_send(net: CampusNet, jar: httpx.Cookies, method: str, url: str, 
     return response
 
 
+async def send_sms_code(net: CampusNet, app_id: str, username: str) -> str:
+    """Text the student IAAA's login code (accounts whose second factor is SMS); the masked number it went to.
+
+    The IAAA client's `send_sms_code`: `GET sendSMSCode.do?userName&appId&_rand`, `{success, mobileMask}` or
+    `{success: false, msg}` (e.g. 您没有绑定手机号或者无需短信验证登录); it asks for 60 s between texts.
+
+    Raises:
+        LoginError: kind `sms` with IAAA's words when it did not send; the network.
+    """
+    doc = _json(
+        await login_send(
+            net, httpx.Cookies(), "GET", f"{IAAA}/sendSMSCode.do",
+            params={"userName": username, "appId": app_id, "_rand": _rand()}, headers=_XHR,
+        ),
+        Message("iaaa_what_sms"),
+    )  # fmt: skip
+    if doc.get("success") is not True:
+        message = str(doc.get("msg") or doc.get("errMsg") or (doc.get("errors") or {}).get("msg") or "短信发送失败")
+        raise LoginError("sms", Message("iaaa_said", message=message))
+    return str(doc.get("mobileMask") or "")
+
+
 async def password_login(
-    net: CampusNet, app_id: str, redirect: str, username: str, password: str, otp_code: str | None
+    net: CampusNet,
+    app_id: str,
+    redirect: str,
+    username: str,
+    password: str,
+    otp_code: str | None,
+    sms_code: str | None = None,
 ) -> str:
     """Log in at IAAA for one app; the one-time token to exchange at the service.
 
     Raises:
-        LoginError: wrong password, a missing or wrong mobile-token code, the network.
+        LoginError: wrong password, a missing or wrong mobile-token or SMS code, the network.
     """
     jar = httpx.Cookies()
     key = _json(await login_send(net, jar, "GET", f"{IAAA}/getPublicKey.do", headers=_XHR), Message("iaaa_what_key"))
@@ -136,7 +164,7 @@ async def password_login(
         "userName": username,
         "password": encrypt_password(key["key"], password),
         "randCode": "",
-        "smsCode": "",
+        "smsCode": sms_code or "",
         "otpCode": otp_code or "",
         "redirUrl": redirect,
     }

@@ -24,7 +24,7 @@ import httpx
 from tui.lang.host import HostError, HttpRequest, HttpResponse
 from tui.runtime.campus import exchanges
 from tui.runtime.campus.answers import scrub_answer
-from tui.runtime.campus.iaaa import LoginError, password_login
+from tui.runtime.campus.iaaa import LoginError, password_login, send_sms_code
 from tui.runtime.campus.login_throttle import LoginThrottle
 from tui.runtime.campus.net import BodyTooLarge, CampusNet
 from tui.runtime.campus.services import SERVICES, Service, ServiceState, UnsupportedService, service
@@ -283,7 +283,12 @@ class CampusSession:
         return self._locks[key]
 
     async def login(
-        self, name: str, username: str | None = None, password: str | None = None, otp_code: str | None = None
+        self,
+        name: str,
+        username: str | None = None,
+        password: str | None = None,
+        otp_code: str | None = None,
+        sms_code: str | None = None,
     ) -> ServiceState:
         """Log in to one service: IAAA (with the mobile token's code when one is bound), then its exchange.
 
@@ -300,28 +305,38 @@ class CampusSession:
                 raise LoginError("missing", Message("campus_no_login", service=svc.titles))
             username, password = stored
         self.secrets.add(password, "password")
-        state = await self._login(svc, username, password, otp_code)
+        state = await self._login(svc, username, password, otp_code, sms_code)
         self.throttle.succeeded(username)  # IAAA took the password: automatic logins may start again
         return state
 
-    async def _login(self, svc: Service, username: str, password: str, otp_code: str | None) -> ServiceState:
+    async def _login(
+        self, svc: Service, username: str, password: str, otp_code: str | None, sms_code: str | None = None
+    ) -> ServiceState:
         """IAAA with the password (and the token's code), then the service's exchange."""
         jar = httpx.Cookies()
         self.logins += 1
         if svc.app_id is None:
             state = await exchanges.its(self.net, jar, username, password, svc)
         else:
-            if otp_code:
-                self.secrets.add(otp_code, "otp")  # typed by the student: as secret as a computed one
+            for typed in (otp_code, sms_code):
+                if typed:
+                    self.secrets.add(typed, "otp")  # typed by the student: as secret as a computed one
             code = otp_code or self.otp_code()
             assert svc.redirect is not None
             device = self.device()
             token = await password_login(
-                self.net, svc.app_id, svc.redirect.format(device=device), username, password, code
+                self.net, svc.app_id, svc.redirect.format(device=device), username, password, code, sms_code
             )
             self.secrets.add(token, "token")
             state = await exchanges.EXCHANGES[svc.name](self.net, jar, svc, token, device)
         return self._install(svc.name, state, jar)
+
+    async def send_sms_code(self, name: str, username: str) -> str:
+        """Text the IAAA login code for logging in to `name`; the masked number (iaaa.send_sms_code)."""
+        svc = service(name)
+        if svc.app_id is None:
+            raise LoginError("server", Message("campus_no_sms", service=svc.titles))
+        return await send_sms_code(self.net, svc.app_id, username)
 
     async def login_with_token(self, name: str, iaaa_token: str) -> ServiceState:
         """Finish a QR-code login: exchange the token IAAA gave after the scan.

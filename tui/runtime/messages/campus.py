@@ -17,6 +17,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "登录{title}需要短信验证码：请在登录界面发送并填写",
         "en": "logging in to {title} needs an SMS code: send it and enter it on the login screen",
     },
+    "campus_no_sms": {
+        "zh": "{service}不经过 IAAA，没有短信验证码",
+        "en": "{service} does not log in through IAAA: no SMS code",
+    },
     "campus_needs_captcha": {
         "zh": "IAAA 要求填写图片验证码才能登录{title}：请先在浏览器里登录一次 IAAA，再回来登录",
         "en": "IAAA wants a picture code before logging in to {title}: log in to IAAA once in a browser, then here",
