@@ -185,7 +185,7 @@ class LoginScreen(LocalBindings, Dialog[bool]):
         self._error(t("sms_sent", self.locale).format(phone=phone or "…", seconds=int(SMS_COOLDOWN_S)))
         self.query_one("#login-otp", Input).focus()
         while (left := SMS_COOLDOWN_S - (loop.time() - self.sms_sent_at)) > 0:
-            button.label = t("sms_wait", self.locale).format(seconds=int(left) + 1)
+            button.label = plain(t("sms_wait", self.locale).format(seconds=int(left) + 1))
             await asyncio.sleep(min(1.0, left))
         button.label = t("sms_send", self.locale)
         button.disabled = False
