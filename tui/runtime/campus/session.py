@@ -26,8 +26,9 @@ from tui.runtime.campus import exchanges
 from tui.runtime.campus.answers import scrub_answer
 from tui.runtime.campus.iaaa import LoginError, password_login, send_sms_code
 from tui.runtime.campus.login_throttle import LoginThrottle
-from tui.runtime.campus.net import BodyTooLarge, CampusNet
+from tui.runtime.campus.net import CampusNet
 from tui.runtime.campus.services import SERVICES, Service, ServiceState, UnsupportedService, service
+from tui.runtime.campus.signed import send_signed
 from tui.runtime.campus.totp import BadSecret, totp
 from tui.runtime.campus.vault import NO_KEYRING, FileVault, KeyringVault, MemoryVault, Vault, VaultError, keyring_usable
 from tui.runtime.message import Message
@@ -39,7 +40,6 @@ from tui.runtime.store import Store
 APP_HEADERS = frozenset({"cookie", "authorization", "host", "synjones-auth", "synaccesssource", "uuid",
                          "proxy-authorization", "x-xsrf-token"})  # fmt: skip
 ENV_USER, ENV_PASSWORD = "PKU_USERNAME", "PKU_PASSWORD"
-MAX_HOPS = 5
 #: The lock automatic logins of the account take, whatever the service (a refusal is seen by the next).
 ACCOUNT_LOCK = "account"
 #: The members of vault entries that are secrets, with their kinds.
@@ -276,6 +276,10 @@ class CampusSession:
         return rows
 
     # -- logging in -----------------------------------------------------------------------------------
+    def _jar(self, name: str) -> httpx.Cookies:
+        """The service's cookie jar as it is now (a login replaces it)."""
+        return self._jars.setdefault(name, httpx.Cookies())
+
     def _lock(self, name: str) -> asyncio.Lock:
         key = (id(asyncio.get_running_loop()), name)
         if key not in self._locks:
@@ -441,10 +445,14 @@ class CampusSession:
             state = await self._relogin(name, self._generation.get(name, 0))
         generation = self._generation.get(name, 0)
         sent = (request.method, url, headers, request.body, effect)
-        status, final, resp_headers, body = await self._send(svc, state, *sent)
+
+        async def send(state: ServiceState) -> tuple[int, str, dict[str, str], bytes]:
+            return await send_signed(self.net, self._jar(name), self.backoff, svc, state, *sent)
+
+        status, final, resp_headers, body = await send(state)
         if svc.expired(status, resp_headers, body, final):
             state = await self._relogin(name, generation)
-            status, final, resp_headers, body = await self._send(svc, state, *sent)
+            status, final, resp_headers, body = await send(state)
             if svc.expired(status, resp_headers, body, final):
                 raise HostError(
                     "network",
@@ -454,71 +462,3 @@ class CampusSession:
                 )
         self._save(name)  # registers the cookies this answer set, so they are masked in it too
         return scrub_answer(self.secrets, svc, status, final, resp_headers, body)
-
-    async def _send(
-        self,
-        svc: Service,
-        state: ServiceState,
-        method: str,
-        url: httpx.URL,
-        headers: dict[str, str],
-        content: bytes | None,
-        effect: str,
-    ) -> tuple[int, str, dict[str, str], bytes]:
-        """Sign and send, following redirects on the service's host; retry reads after 5xx or a timeout."""
-        attempts = len(self.backoff) + 1 if effect == "read" else 1
-        for attempt in range(attempts):
-            try:
-                result = await self._send_once(svc, state, method, url, headers, content)
-            except (httpx.TimeoutException, httpx.NetworkError) as e:
-                if attempt + 1 < attempts:
-                    await asyncio.sleep(self.backoff[attempt])
-                    continue
-                timeout = isinstance(e, httpx.TimeoutException)
-                what = "did not answer in time" if timeout else "could not be reached"
-                # A change that timed out may have happened: say so rather than retrying it.
-                tail = "" if effect == "read" else "; it may or may not have been done: check before trying again"
-                raise HostError("timeout" if timeout else "network", f"{svc.title} {what}{tail}") from None
-            except BodyTooLarge as e:
-                raise HostError("limit", str(e)) from None
-            except (httpx.InvalidURL, httpx.ProtocolError) as e:  # e.g. `Location: https:\\x`, which httpx cannot join
-                raise HostError("network", f"{svc.title} sent an answer the app cannot follow ({e})") from None
-            if result[0] >= 500 and attempt + 1 < attempts:
-                await asyncio.sleep(self.backoff[attempt])
-                continue
-            return result
-        raise AssertionError("unreachable")
-
-    async def _send_once(
-        self,
-        svc: Service,
-        state: ServiceState,
-        method: str,
-        url: httpx.URL,
-        headers: dict[str, str],
-        body: bytes | None,
-    ) -> tuple[int, str, dict[str, str], bytes]:
-        jar = self._jars.setdefault(svc.name, httpx.Cookies())
-        for _ in range(MAX_HOPS + 1):
-            signed = dict(headers)
-            params = svc.sign(state, signed)  # the app's credentials go on last, over anything else
-            target = url
-            for k, v in params.items():
-                if k not in target.params:
-                    target = target.copy_add_param(k, v)
-            response = await self.net.send(jar, method, str(target), headers=signed, content=body)
-            lowered = {k.lower(): v for k, v in response.headers.items()}
-            location = lowered.get("location")
-            if response.status_code in (301, 302, 303, 307, 308) and location:
-                nxt = url.join(location)
-                lapsed = svc.expired(response.status_code, lowered, b"", str(target))
-                if nxt.host != svc.host or nxt.scheme != "https" or lapsed:
-                    # Never signed again off the service's host (threats.md C4): the caller sees the redirect.
-                    return response.status_code, str(target), lowered, response.content
-                if response.status_code == 303 or (response.status_code in (301, 302) and method == "POST"):
-                    method, body = "GET", None
-                    headers = {k: v for k, v in headers.items() if k != "content-type"}
-                url = nxt
-                continue
-            return response.status_code, str(response.request.url), lowered, response.content
-        raise HostError("network", f"more than {MAX_HOPS} redirects on {svc.title}")
