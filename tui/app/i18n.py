@@ -416,9 +416,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "today": {"zh": "今天", "en": "today"},
     "tomorrow": {"zh": "明天", "en": "tomorrow"},
     "checks_hint": {
-        "zh": "回车：暂停 / 继续、运行记录、删除。App 关着时也要运行：pku-harness scheduler install-timer",
-        "en": "Enter: pause / resume, run log, remove. To run while the app is closed: pku-harness scheduler "
-        "install-timer",
+        "zh": "回车：立即运行、详情和运行记录、暂停 / 继续、删除。\n"
+        "程序关着时也要运行：pku-harness scheduler install-timer",
+        "en": "Enter: run now, details and run log, pause / resume, remove.\nTo run while the app is closed: "
+        "pku-harness scheduler install-timer",
     },
     "paused": {"zh": "已暂停", "en": "paused"},
     "check_ok": {"zh": "正常", "en": "OK"},
