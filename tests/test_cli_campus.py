@@ -120,6 +120,26 @@ def test_qr_login_draws_the_code_and_waits_for_the_scan(fake: FakeCampus, monkey
     assert len(lines) == 14 and set(lines[0]) == {"█"} and "▀" in "".join(lines)  # 21 modules + quiet zone
 
 
+def test_qr_login_of_every_service_shows_a_code_for_each(fake: FakeCampus, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17 item 10: IAAA's QR token is for one app: `login --qr` shows one code per service and says why."""
+    import tui.cli.campus as campus_cli
+
+    monkeypatch.setattr(campus_cli, "QR_EVERY", 0.01)
+    original = FakeCampus.iaaa
+
+    def iaaa(self: FakeCampus, seen: object) -> object:
+        if getattr(seen, "path", "").endswith("oauthlogin4QRCode.do"):
+            self.qr_scanned = True  # each code is scanned
+        return original(self, seen)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(FakeCampus, "iaaa", iaaa)
+    code, out, err = invoke("login", "--qr")
+    assert code == 0, err
+    logged = [line.split(":")[0] for line in out.splitlines() if line.endswith(": logged in")]
+    assert len(logged) >= 2 and fake.count("/genQRCode.do") == len(logged)
+    assert f"(1 of {len(logged)}: a scan logs in one service, so each needs its own)" in err
+
+
 def test_no_keyring_is_said_plainly_and_a_vault_file_can_be_chosen(fake: FakeCampus, tmp_path: Path) -> None:
     keyring.set_keyring(fail.Keyring())
     code, out, err = invoke("login", "treehole", input=f"{USER}\n{PASSWORD}\n")

@@ -110,7 +110,7 @@ def login(
             return
         names = [service_name] if service_name else runtime.campus_services()
         if qr:
-            asyncio.run(_qr(session, names[0]))
+            asyncio.run(_qr(session, names))
             return
         asyncio.run(_password(session, names, username, remember))
     finally:
@@ -200,26 +200,37 @@ async def _bind(session: CampusSession, username: str | None) -> None:
     echo("mobile token bound and saved. Other authenticator apps can share it: pku-harness status --otp-uri")
 
 
-async def _qr(session: CampusSession, name: str) -> None:
-    svc = service(name)
-    if svc.app_id is None or svc.redirect is None:
-        raise fail(f"{name} has its own login; QR login is for IAAA services")
-    flow = QrLogin(session.net, svc.app_id, svc.redirect.format(device=session.device()))
+async def _qr(session: CampusSession, names: list[str]) -> None:
+    """One QR code per service: IAAA's QR token is for one app (`targetAppId`), so each service needs its scan."""
+    iaaa = [n for n in names if service(n).app_id is not None and service(n).redirect is not None]
+    if not iaaa:
+        raise fail(f"{names[0]} has its own login; QR login is for IAAA services")
     try:
-        echo("\n".join(draw(await flow.start())[0]))  # light blocks: right for a dark terminal
-        echo("scan it with the 北京大学 app and confirm there…", err=True)
-        for _ in range(QR_POLLS):
-            token = await flow.poll()
-            if token:
-                await session.login_with_token(name, token)
-                echo(f"{name}: logged in")
-                return
-            await asyncio.sleep(QR_EVERY + (time.time() % 0.5))  # 3.0–3.5 s, as the official page polls
-        raise fail("the QR code was not confirmed within three minutes")
+        for number, name in enumerate(iaaa, 1):
+            svc = service(name)
+            assert svc.app_id is not None and svc.redirect is not None
+            flow = QrLogin(session.net, svc.app_id, svc.redirect.format(device=session.device()))
+            echo("\n".join(draw(await flow.start())[0]))  # light blocks: right for a dark terminal
+            each = f" ({number} of {len(iaaa)}: a scan logs in one service, so each needs its own)"
+            each = each if len(iaaa) > 1 else ""
+            echo(f"scan it with the 北京大学 app and confirm there, for {name}{each}…", err=True)
+            if not await _scanned(session, flow, name):
+                raise fail("the QR code was not confirmed within three minutes")
+            echo(f"{name}: logged in")
     except LoginError as e:
         raise fail(str(e)) from None
     finally:
         await session.net.aclose()
+
+
+async def _scanned(session: CampusSession, flow: QrLogin, name: str) -> bool:
+    for _ in range(QR_POLLS):
+        token = await flow.poll()
+        if token:
+            await session.login_with_token(name, token)
+            return True
+        await asyncio.sleep(QR_EVERY + (time.time() % 0.5))  # 3.0–3.5 s, as the official page polls
+    return False
 
 
 @click.command("logout")
