@@ -164,6 +164,9 @@ class FakeCampus:
         return {k: v[0] for k, v in parse_qs(seen.body.decode(), keep_blank_values=True).items()}
 
     # -- IAAA -----------------------------------------------------------------------------------------
+    # pkucli `crates/common/src/iaaa.rs` (getPublicKey, oauthlogin, the QR flow: oauth.jsp → genQRCode → poll with
+    # E10 / E99); the Python IAAA client's docstrings (the E-codes, sendSMSCode.do); token binding as campus.md §2.3
+    # describes it (no independent client binds a token: unconfirmed).
     def iaaa(self, seen: Seen) -> Answer:
         path = seen.path.removeprefix("/iaaa")
         if path == "/getPublicKey.do":
@@ -254,6 +257,9 @@ class FakeCampus:
         return issued[1] if issued and issued[0] == app_id else None
 
     # -- treehole -------------------------------------------------------------------------------------
+    # pkucli `crates/treehole/src/` and `docs/treehole-api.md`: cas_iaaa_login → 302 with the JWT and an absolute
+    # `expires_in`, Bearer + `uuid` headers, 401 when the JWT is not accepted, jwt_send_msg / jwt_msg_verify
+    # (`valid_code`), codes 40002 / 40077, the course token endpoints.
     def treehole(self, seen: Seen) -> Answer:
         canary = {"set-cookie": f"canary={CANARY}; Path=/"}
         if seen.path == "/chapi/cas_iaaa_login":
@@ -336,6 +342,8 @@ class FakeCampus:
         return _json(doc, 200, {**headers, "x-next": nxt, "location": nxt})
 
     # -- the card chain -------------------------------------------------------------------------------
+    # pkucli `crates/campuscard/src/login.rs`, `client.rs`, `api.rs`: portal ssoLogin.do → redirectToCard.do →
+    # berserker-auth → `synjones-auth=` in a redirect; the Android UA and `synAccessSource=h5`; `code: 401` in a 200.
     def portal(self, seen: Seen) -> Answer:
         if seen.path == "/portal2017/ssoLogin.do":
             user = self._take((seen.query.get("token") or [""])[0], "portal2017")
@@ -373,6 +381,8 @@ class FakeCampus:
         return _json({"code": 404, "success": False, "msg": "no such path"})
 
     # -- bdkj (a cookie service) ----------------------------------------------------------------------
+    # pkucli `crates/bdkj/src/login.rs`: /login/oauth?token= sets the cookies, /personal/user checks them; a
+    # refused token shows IAAA's oauth.jsp. Its expiry answer is unconfirmed (pkucli trusts a 24 h timer).
     def bdkj(self, seen: Seen) -> Answer:
         if seen.path == "/login/oauth":
             user = self._take((seen.query.get("token") or [""])[0], "bdkj")
@@ -388,6 +398,7 @@ class FakeCampus:
         return 404, {}, b""
 
     # -- blackboard, elective, cwfw, its --------------------------------------------------------------
+    # blackboard: pkucli `crates/course/src/api.rs` `get_homepage` (an expired session lands on a login page).
     def blackboard(self, seen: Seen) -> Answer:
         if seen.path == "/webapps/bb-sso-BBLEARN/execute/authValidate/campusLogin":
             if self._take((seen.query.get("token") or [""])[0], "blackboard") is None:
