@@ -219,3 +219,18 @@ def test_the_numbers_a_condition_can_compare_and_the_condition_built() -> None:
     assert compared("result.balanceYuan", "below", " 20 ") == "result.balanceYuan < 20"
     assert compared("result.x", "above", "2.5") == "result.x > 2.5"
     assert compared("result.x", "below", "二十") is None and compared("result.x", "below", "nan") is None
+
+
+def test_the_default_condition_is_said_in_words(tmp_path: Path) -> None:
+    """Found by a new student: 详情 showed the default condition as code (`previous != null && stringify(…)`)."""
+    from tui.app.dialogs.check import CHANGED, check_details
+    from tui.runtime.store import Store
+
+    store = Store(tmp_path / "s.sqlite3")
+    try:
+        check = Checks(store).add("余额", "0 * * * *", tool="wallet.balance", condition=CHANGED, now=0)
+        assert "提醒条件：结果和上次不同" in check_details(check, "余额", "zh")
+        assert "Notifies when: the result differs from the last run" in check_details(check, "balance", "en")
+        assert not any("stringify" in line for line in check_details(check, "余额", "zh"))
+    finally:
+        store.close()

@@ -441,6 +441,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "check_runs_tool": {"zh": "运行：{tool}", "en": "Runs: {tool}"},
     "check_with_input": {"zh": "输入：{input}", "en": "Input: {input}"},
     "check_notifies_when": {"zh": "提醒条件：{condition}", "en": "Notifies when: {condition}"},
+    "result_changes": {"zh": "结果和上次不同", "en": "the result differs from the last run"},
     "check_every_run": {"zh": "提醒条件：每次运行都提醒", "en": "Notifies: on every run"},
     "check_text": {"zh": "提醒的文字：{message}", "en": "Notification text: {message}"},
     "check_asks": {"zh": "问助手：{prompt}", "en": "Asks the assistant: {prompt}"},

@@ -227,7 +227,9 @@ def check_details(check: Check, what: str | None, locale: str) -> list[str]:
         if check.args:
             shown = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in check.args.items())
             lines.append(t("check_with_input", locale).format(input=shown))
-        if check.condition:
+        if check.condition == CHANGED:  # the default, in words: the expression told a student nothing
+            lines.append(t("check_notifies_when", locale).format(condition=t("result_changes", locale)))
+        elif check.condition:
             lines.append(t("check_notifies_when", locale).format(condition=check.condition))
         else:
             lines.append(t("check_every_run", locale))
