@@ -158,7 +158,9 @@ async def walk(app: PkuHarnessApp, pilot: Any) -> AsyncIterator[tuple[str, str]]
     yield await _modal(pilot, app, UpdateApprovalDialog(SAMPLE_UPDATE, loc), "update approval")
     campus = app.runtime.campus
     yield await _modal(pilot, app, LoginScreen(campus, app.runtime.campus_services(), loc), "login")
-    yield await _modal(pilot, app, CheckDialog(app.runtime.store, tool, {}, loc), "check dialog")
+    # with the input a form gave: each field by its label, each stop by its title (English: no 燕园)
+    given = {"from": "燕园", "to": "昌平校区"}
+    yield await _modal(pilot, app, CheckDialog(app.runtime.store, tool, given, loc), "check dialog")
     yield await _modal(pilot, app, ConfirmDialog(t("delete_question", loc), loc), "confirm")
     yield await _modal(pilot, app, ChooseDialog(t("copy_which", loc), ["…"]), "choose")
     await pilot.press("n")

@@ -16,7 +16,7 @@ from tui.app.dialogs.check import CheckDialog, RunLogDialog
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.screens.tool_form import ToolFormScreen
-from tui.runtime.scheduler.checks import Checks
+from tui.runtime.scheduler.checks import Check, Checks
 from widgets_render.textual_render import GenButton
 
 NOW = "2026-11-30T12:00:00+08:00"
@@ -125,13 +125,12 @@ async def test_a_check_shows_what_it_does_and_runs_now_from_its_menu(tmp_path: P
         await pilot.press("down", "enter")  # 详情和运行记录
         await until(pilot, lambda: isinstance(app.screen, RunLogDialog))
         lines = [str(w.render()) for w in app.screen.query(".check-detail")]
-        assert lines[:4] == [
-            "运行：下一班校车",
-            '输入：to: "昌平校区"',
+        assert lines[:3] == [
+            "运行：下一班校车（到达：昌平校区）",
             "提醒条件：result.departures.length > 0",
             "提醒的文字：下一班 ${result.departures[0].time}",
         ]
-        assert lines[4].startswith("下次运行：")
+        assert lines[3].startswith("下次运行：")
         assert str(app.screen.query_one("#run-log", DataTable).get_row_at(0)[2]) == "已提醒"
 
 
@@ -229,8 +228,32 @@ def test_the_default_condition_is_said_in_words(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.sqlite3")
     try:
         check = Checks(store).add("余额", "0 * * * *", tool="wallet.balance", condition=CHANGED, now=0)
-        assert "提醒条件：结果和上次不同" in check_details(check, "余额", "zh")
-        assert "Notifies when: the result differs from the last run" in check_details(check, "balance", "en")
-        assert not any("stringify" in line for line in check_details(check, "余额", "zh"))
+        assert "提醒条件：结果和上次不同" in check_details(check, None, "zh")
+        assert "Notifies when: the result differs from the last run" in check_details(check, None, "en")
+        assert not any("stringify" in line for line in check_details(check, None, "zh"))
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "shown"),
+    [
+        ("zh", "空闲教室  教学楼：二教、哪天：明天、最少座位：30"),
+        ("en", "Free classrooms  Building: 二教, Day: Tomorrow, Min. seats: 30"),
+    ],
+)
+async def test_a_check_says_its_input_as_the_form_does(tmp_path: Path, locale: str, shown: str) -> None:
+    """Found by a new student: the new-check dialog and a check's details showed `day = "today"`, the tool's
+    input as code. Each field is said by its label and an enum value by its title."""
+    from tui.app.dialogs.check import check_details
+
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale=locale)
+    async with app.run_test(size=SIZE) as pilot:
+        tool = app.runtime.registry.find("classrooms.free")
+        assert tool is not None
+        args = {"building": "二教", "day": "tomorrow", "minSeats": 30}
+        await app.push_screen(CheckDialog(app.runtime.store, tool, args, locale))
+        await until(pilot, lambda: bool(app.screen.query(".muted")))
+        assert str(app.screen.query(".muted").first(Static).render()) == shown
+        check = Check(id="c", title="t", kind="tool", timing="every 1h", tool=tool.id, args=args, next_ms=0)
+        assert shown.split("  ", 1)[1] in "\n".join(check_details(check, tool, locale))

@@ -352,6 +352,39 @@ async def test_a_tool_form_labels_its_fields_with_their_titles_not_their_names(
         assert [str(i.placeholder) for i in form.query(Input)] == hints  # the app's words, not the description
 
 
+@pytest.mark.parametrize(
+    ("locale", "days", "stops"),
+    [
+        ("zh", ["今天", "明天", "后天"], ["燕园", "昌平校区", "医学部", "万柳"]),
+        (
+            "en",
+            ["Today", "Tomorrow", "The day after tomorrow"],
+            ["Yanyuan", "Changping campus", "Health Science Center", "Wanliu"],
+        ),
+    ],
+)
+async def test_a_select_offers_each_value_by_its_title(
+    app: PkuHarnessApp, locale: str, days: list[str], stops: list[str]
+) -> None:
+    """Found by a new student: 哪天 offered `today`, `tomorrow`, `dayAfter` and the English form offered 燕园. An
+    enum's values have titles (`enumTitles`, and their English in i18n); the value sent stays the enum's."""
+    async with app.run_test(size=(110, 45)) as pilot:
+        form = await open_tool_form(pilot, app, "classrooms.free", locale)
+        day = next(s for s in form.query(Select) if s.name == "day")
+        assert [str(prompt) for prompt, _ in day._options if _ is not Select.NULL] == days
+        assert day.value == "today"  # the default, chosen by value
+        await pilot.press("escape")
+        form = await open_tool_form(pilot, app, "shuttle.timetable", locale)
+        stop = next(s for s in form.query(Select) if s.name == "from")
+        assert [str(prompt) for prompt, _ in stop._options if _ is not Select.NULL] == stops
+        assert [value for _, value in stop._options if value is not Select.NULL] == [
+            "燕园",
+            "昌平校区",
+            "医学部",
+            "万柳",
+        ]
+
+
 async def test_a_tool_form_offers_enums_as_selects_and_reports_bad_input(app: PkuHarnessApp) -> None:
     async with app.run_test(size=(110, 45)) as pilot:
         form = await open_tool_form(pilot, app, "shuttle.timetable")

@@ -439,7 +439,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "run_now": {"zh": "立即运行", "en": "Run now"},
     "ran_now": {"zh": "「{title}」运行完了：{outcome}", "en": "“{title}” ran: {outcome}"},
     "check_runs_tool": {"zh": "运行：{tool}", "en": "Runs: {tool}"},
-    "check_with_input": {"zh": "输入：{input}", "en": "Input: {input}"},
+    "check_with_input": {"zh": "{tool}（{input}）", "en": "{tool} ({input})"},
     "check_notifies_when": {"zh": "提醒条件：{condition}", "en": "Notifies when: {condition}"},
     "result_changes": {"zh": "结果和上次不同", "en": "the result differs from the last run"},
     "check_every_run": {"zh": "提醒条件：每次运行都提醒", "en": "Notifies: on every run"},

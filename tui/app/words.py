@@ -6,15 +6,19 @@ they were. When a check runs: "每 30 分钟", "工作日 08:00", not `every 30m
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from rich.cells import cell_len
 
 from tui.app.i18n import STRINGS, t
+from tui.lang.expr.values import to_str
 from tui.runtime.campus.services import SERVICES
 from tui.runtime.message import say
+from tui.runtime.registry import ToolInfo
 from tui.runtime.scheduler.timing import BEIJING, Timing
 
 
@@ -45,6 +49,20 @@ def listed(words: Iterable[str], locale: str) -> str:
 def colon(locale: str) -> str:
     """What follows a label: a full-width colon in Chinese, ": " in English."""
     return "：" if locale == "zh" else ": "
+
+
+def input_words(args: dict[str, Any], tool: ToolInfo | None, locale: str) -> str:
+    """A tool's input as its form shows it: each field by its label, an enum value by its title ("哪天：今天"),
+    other values as text; not `day = "today"` (a new check showed the tool's input as code)."""
+    labels = tool.labels if tool else {}
+    titles = tool.value_titles if tool else {}
+    shown = []
+    for name, value in args.items():
+        text = titles.get(name, {}).get(to_str(value)) if not isinstance(value, (dict, list)) else None
+        if text is None:
+            text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        shown.append(f"{labels.get(name, name)}{colon(locale)}{text}")
+    return listed(shown, locale)
 
 
 def schedule_text(timing: str, locale: str) -> str:

@@ -92,6 +92,10 @@ class ToolInfo:
     """The JSON Schema the model sees, each field with its description."""
     input: dict[str, InputField] = field(default_factory=dict)
     """The declared input fields (what a call's input is checked against)."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """Each input field's label in the user's language (its title; the field's name when it has none)."""
+    value_titles: dict[str, dict[str, str]] = field(default_factory=dict)
+    """An enum field's value (as text) → its title in the user's language, for the values that have one."""
     native: NativeTool | None = None
     """The app's own implementation, for host plugins' tools."""
     sends: bool = False
@@ -175,6 +179,11 @@ def field_schema(field: InputField) -> dict[str, Any]:
     return out
 
 
+def host_label(name: str, field: InputField, locale: str) -> str:
+    """The label of an app tool's input field: its title (in English only when the title is English)."""
+    return field.title if field.title and (locale == "zh" or field.title.isascii()) else name
+
+
 def input_schema(fields: dict[str, InputField]) -> dict[str, Any]:
     """The object schema of a tool's input."""
     return {
@@ -250,6 +259,7 @@ class Registry:
                         official=True,
                         input_schema=input_schema(native.input),
                         input=native.input,
+                        labels={f: host_label(f, spec, self.locale) for f, spec in native.input.items()},
                         native=native,
                         sends=native.sends,
                     )
@@ -276,6 +286,8 @@ class Registry:
                         official=inst.official,
                         input_schema=input_schema(d.input),
                         input=d.input,
+                        labels={f: m.field_title(name, f, spec, self.locale) for f, spec in d.input.items()},
+                        value_titles={f: m.option_titles(name, f, spec, self.locale) for f, spec in d.input.items()},
                         sends=reached[name].sends,
                     )
                 )

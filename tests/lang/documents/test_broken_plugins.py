@@ -85,6 +85,52 @@ CORPUS = [
         "i18n names no input field 'bulding' of tool 'free'",
     ),
     (
+        "a title for a value the enum lacks",
+        files(
+            tools__free_yaml=sub(
+                FREE, "{ type: string, default: 二教 }", "{ enum: [二教, 三教], enumTitles: { 四教: x } }"
+            )
+        ),
+        "tools/free.yaml",
+        5,
+        "enumTitles names '四教', not one of the enum's values",
+    ),
+    (
+        "value titles on a field without an enum",
+        files(tools__free_yaml=sub(FREE, "{ type: string, default", "{ enumTitles: { a: b }, type: string, default")),
+        "tools/free.yaml",
+        5,
+        "enumTitles is only for a field with an enum",
+    ),
+    (
+        "English title for a value the enum lacks",
+        files(
+            tools__free_yaml=sub(FREE, "{ type: string, default: 二教 }", "{ enum: [二教, 三教] }"),
+            PLUGIN_md=sub(
+                MANIFEST,
+                "---\nUse",
+                "i18n:\n  en:\n    tools:\n      free:\n        enumTitles:\n"
+                "          building: { 二教: No. 2, 四教: No. 4 }\n---\nUse",
+            ),
+        ),
+        "PLUGIN.md",
+        20,
+        "i18n gives a title to '四教', not a value of free's 'building'",
+    ),
+    (
+        "English value titles for a field without an enum",
+        files(
+            PLUGIN_md=sub(
+                MANIFEST,
+                "---\nUse",
+                "i18n: { en: { tools: { free: { enumTitles: { building: { a: b } } } } } }\n---\nUse",
+            )
+        ),
+        "PLUGIN.md",
+        15,
+        "i18n names no enum field 'building' of tool 'free'",
+    ),
+    (
         "field title too long",
         files(tools__free_yaml=sub(FREE, "{ type: string, default", "{ title: '" + "楼" * 41 + "', type: string, d")),
         "tools/free.yaml",

@@ -17,7 +17,7 @@ from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.app.widgets.tables import Table
-from tui.app.words import schedule_text, when_text
+from tui.app.words import input_words, schedule_text, when_text
 from tui.runtime.message import say, say_error
 from tui.runtime.registry import ToolInfo
 from tui.runtime.scheduler.checks import Check, Checks
@@ -115,7 +115,7 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         with Vertical():
             yield Static(plain(self._title("changed")), markup=False, classes="title", id="check-heading")
             # What the check runs, as the student knows it: the tool and the inputs given (no internal id).
-            given = " · ".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in self.args.items())
+            given = input_words(self.args, self.tool, loc)
             yield Static(plain(f"{self.tool.title}  {given}".strip()), markup=False, classes="muted")
             # Each box has its label above it: once filled in, placeholders no longer say which box is which.
             yield Static(t("check_title", loc), markup=False, classes="label")
@@ -215,7 +215,7 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         self.dismiss(check)
 
 
-def check_details(check: Check, what: str | None, locale: str) -> list[str]:
+def check_details(check: Check, tool: ToolInfo | None, locale: str) -> list[str]:
     """What a check does, in lines a student reads: what it runs and with what, when it notifies and with which
     words (or what it asks the assistant), and when it runs next. The list showed none of it: a student could
     not tell which condition a check had."""
@@ -223,10 +223,10 @@ def check_details(check: Check, what: str | None, locale: str) -> list[str]:
     if check.kind == "prompt":
         lines.append(t("check_asks", locale).format(prompt=check.prompt or ""))
     else:
-        lines.append(t("check_runs_tool", locale).format(tool=what or check.tool or ""))
-        if check.args:
-            shown = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in check.args.items())
-            lines.append(t("check_with_input", locale).format(input=shown))
+        what = tool.title if tool else check.tool or ""
+        if check.args:  # with the input it is given, as the tool's form says it
+            what = t("check_with_input", locale).format(tool=what, input=input_words(check.args, tool, locale))
+        lines.append(t("check_runs_tool", locale).format(tool=what))
         if check.condition == CHANGED:  # the default, in words: the expression told a student nothing
             lines.append(t("check_notifies_when", locale).format(condition=t("result_changes", locale)))
         elif check.condition:
@@ -245,20 +245,20 @@ class RunLogDialog(LocalBindings, Dialog[None]):
     DEFAULT_CSS = DIALOG_CSS.format(name="RunLogDialog") + "RunLogDialog > Vertical { width: 100; }"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "close")]
 
-    def __init__(self, checks: Checks, check: Check, locale: str, what: str | None = None) -> None:
+    def __init__(self, checks: Checks, check: Check, locale: str, tool: ToolInfo | None = None) -> None:
         super().__init__()
         self.checks = checks
         self.check = check
         self.locale = locale
-        self.what = what
-        """The title of the tool the check runs (its id when it is gone)."""
+        self.tool = tool
+        """The tool the check runs (None for an assistant task, or when the tool is gone)."""
 
     def compose(self) -> ComposeResult:
         loc = self.locale
         with Vertical():
             when = schedule_text(self.check.timing, self.locale)
             yield Static(plain(f"{self.check.title} · {when}"), markup=False, classes="title")
-            for line in check_details(self.check, self.what, loc):
+            for line in check_details(self.check, self.tool, loc):
                 yield Static(plain(line), markup=False, classes="check-detail")
             table = Table(empty=t("no_runs_yet", loc), id="run-log", zebra_stripes=True)
             table.add_columns(t("time", loc), t("duration_ms", loc), t("outcome", loc), t("detail", loc))

@@ -27,6 +27,7 @@ from tui.app.navigation import ScrollStop
 from tui.app.watchers import forget_closed_watchers
 from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.header import SteadyHeader
+from tui.lang.documents.tool import enum_keys
 from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
@@ -81,6 +82,12 @@ def with_tool_fields(node: Any, plugin: Any, plugin_id: str, locale: str = "zh",
                 derived["default"] = field.default
             if field.enum:
                 derived.update(input="select", options=list(field.enum))
+                titles = plugin.manifest.option_titles(tool, node["name"], field, locale)
+                # keyed as the renderer looks them up (str of the option), titled as the plugin keys them (String())
+                keys = zip(field.enum, enum_keys(field.enum), strict=True)
+                labels = {str(v): titles[k] for v, k in keys if k in titles}
+                if labels:
+                    derived["optionLabels"] = labels
             elif field.type in ("number", "integer"):
                 derived["input"] = "number"
             elif field.type == "boolean":

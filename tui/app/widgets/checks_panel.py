@@ -158,7 +158,8 @@ class ChecksPanel(Vertical):
         elif choice == toggle:
             checks.set_enabled(check.id, not check.enabled)
         elif choice == log:
-            await self.app.push_screen_wait(RunLogDialog(checks, check, loc, self.what(check)))
+            tool = self.tools.find(check.tool) if self.tools is not None and check.tool else None
+            await self.app.push_screen_wait(RunLogDialog(checks, check, loc, tool))
         elif choice == remove and await self.app.push_screen_wait(
             ConfirmDialog(t("remove_check_question", loc).format(title=clean(check.title)), loc)
         ):

@@ -178,6 +178,8 @@ class ToolText(Strict):
     """English one-line summary (without it English users see no summary line)."""
     input: dict[str, Annotated[VisibleText, Field(max_length=40)]] = Field(default_factory=dict)
     """Input field name → its English label on the tool's form (without one the form shows the field's name)."""
+    enumTitles: dict[str, dict[str, Annotated[VisibleText, Field(max_length=40)]]] = Field(default_factory=dict)
+    """Input field name → its enum values' English titles, keyed like the field's `enumTitles`."""
 
 
 class English(Strict):
@@ -374,6 +376,20 @@ class Manifest(Strict):
         text = english.tools.get(tool_name)
         label = text.input.get(field_name) if text else None
         return label or (field.title if field.title and field.title.isascii() else None) or field_name
+
+    def option_titles(self, tool_name: str, field_name: str, field: InputField, locale: str) -> dict[str, str]:
+        """The titles of an enum field's values in the app's language, keyed by the value as text (`enum_keys`): its
+        `enumTitles` (or their English), by the rule of `field_title` — a value without a title shows as itself."""
+        if not field.enum:
+            return {}
+        own = field.enumTitles or {}
+        english = self.english_for(locale)
+        if english is None:
+            return dict(own)
+        text = english.tools.get(tool_name)
+        translated = text.enumTitles.get(field_name, {}) if text else {}
+        ascii_own = {k: v for k, v in own.items() if v.isascii()}
+        return {**ascii_own, **translated}
 
     def instructions_for(self, locale: str, body: str) -> str:
         """The assistant's instructions in the app's language (`body` is PLUGIN.md's Markdown)."""

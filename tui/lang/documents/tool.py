@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from tui.lang.documents.common import NAME_RE, DurationMs, Effect, Strict, VisibleText
+from tui.lang.expr.values import to_str
 
 InputType = Literal["string", "number", "integer", "boolean", "array", "object"]
 
 
 class InputField(Strict):
-    """One input field: `{ type, enum?, default?, optional?, title?, description?, min?, max?, pattern?, trim?,
-    items? }`."""
+    """One input field: `{ type, enum?, enumTitles?, default?, optional?, title?, description?, min?, max?, pattern?,
+    trim?, items? }`."""
 
     type: InputType | None = None
     """The JSON type; omitted with `enum` means a string enum."""
     enum: list[Any] | None = None
     """The only values allowed."""
+    enumTitles: dict[str, Annotated[VisibleText, Field(max_length=40)]] | None = None
+    """For people: each enum value's title on the form's select, keyed by the value as text (`today: 今天`);
+    a value without one shows as itself."""
     default: Any = None
     """Filled in when the key is missing."""
     optional: bool = False
@@ -45,7 +49,18 @@ class InputField(Strict):
             raise ValueError("give the field a type (string, number, integer, boolean, array, object) or an enum")
         if self.items is not None and self.type not in (None, "array"):
             raise ValueError("items is only for type: array")
+        if self.enumTitles is not None:
+            if self.enum is None:
+                raise ValueError("enumTitles is only for a field with an enum")
+            unknown = sorted(set(self.enumTitles) - set(enum_keys(self.enum)))
+            if unknown:
+                raise ValueError(f"enumTitles names {', '.join(map(repr, unknown))}, not one of the enum's values")
         return self
+
+
+def enum_keys(values: list[Any]) -> list[str]:
+    """An enum's values as the text that keys their titles (`enumTitles`): as JavaScript's String() writes them."""
+    return [to_str(v) for v in values]
 
 
 class RequestSpec(Strict):

@@ -32,6 +32,7 @@ from tui.lang.documents.tool import (
     RequestStep,
     TryStep,
     ValueStep,
+    enum_keys,
 )
 from tui.lang.documents.yamlsafe import Located, load_yaml
 from tui.lang.expr import LangError, compile_expression, compile_template
@@ -336,6 +337,20 @@ class Checker:
                     if known is not None and field not in known:
                         where = loc.line(("i18n", "en", "tools", name, "input", field))
                         self.add(MANIFEST_FILE, where, f"i18n names no input field {field!r} of tool {name!r}")
+                for field, titles in text.enumTitles.items():
+                    if known is None:
+                        continue
+                    where = loc.line(("i18n", "en", "tools", name, "enumTitles", field))
+                    declared = known.get(field)
+                    if declared is None or not declared.enum:
+                        self.add(MANIFEST_FILE, where, f"i18n names no enum field {field!r} of tool {name!r}")
+                        continue
+                    for value in sorted(set(titles) - set(enum_keys(declared.enum))):
+                        self.add(
+                            MANIFEST_FILE,
+                            loc.line(("i18n", "en", "tools", name, "enumTitles", field, value)),
+                            f"i18n gives a title to {value!r}, not a value of {name}'s {field!r}",
+                        )
         graph = {
             name: {s.model.call for s in _all_steps(t.steps) if isinstance(s.model, CallStep)}
             for name, t in self.plugin.tools.items()
