@@ -14,7 +14,7 @@ from tests.app.helpers import open_settings_section, settle, until
 from tui.app.app import make_app
 from tui.app.dialogs.check import RunLogDialog
 from tui.app.dialogs.notifications import NotificationCentre
-from tui.app.widgets.result_view import result_view
+from tui.app.widgets.result_view import fit_widths, result_view
 from tui.app.widgets.tables import Table
 from tui.runtime.scheduler.checks import Checks
 
@@ -116,12 +116,12 @@ def test_an_empty_tool_result_says_so(locale: str, line: str) -> None:
 class ResultApp(App[None]):
     """One tool result, shown as the tool form shows it."""
 
-    def __init__(self, result: object, locale: str = "zh") -> None:
+    def __init__(self, result: object, locale: str = "zh", width: int | None = None) -> None:
         super().__init__()
-        self.result, self.locale = result, locale
+        self.result, self.locale, self.width = result, locale, width
 
     def compose(self) -> ComposeResult:
-        yield result_view(self.result, locale=self.locale)
+        yield result_view(self.result, locale=self.locale, width=self.width)
 
 
 @pytest.mark.parametrize(("locale", "field"), [("zh", "字段"), ("en", "Field")])
@@ -132,7 +132,8 @@ async def test_one_record_is_a_table_of_fields_not_python_repr(locale: str, fiel
         view = app.query_one("#result", DataTable)
         assert headers(view)[0] == field
         cells = [[str(c) for c in view.get_row_at(i)] for i in range(view.row_count)]
-        assert cells == [["balanceYuan", "23.5"], ["frozen", "false"], ["note", ""], ["tags", "a"]]
+        no = "否" if locale == "zh" else "no"  # in the app's words, not JSON's false
+        assert cells == [["balanceYuan", "23.5"], ["frozen", no], ["note", ""], ["tags", "a"]]
 
 
 async def test_nested_lists_of_records_are_spread_into_rows_not_cut_json() -> None:
@@ -153,9 +154,33 @@ async def test_nested_lists_of_records_are_spread_into_rows_not_cut_json() -> No
         assert cells == [["day", "今天"], ["periodTimes", "08:00-08:50, 09:00-09:50"]]
         assert [str(c.label) for c in rooms.columns.values()] == ["building", "room", "seats", "free"]
         rows = [[str(c) for c in rooms.get_row_at(i)] for i in range(rooms.row_count)]
-        assert rows == [["二教", "203", "90", "1-2, 5-6"], ["", "305", "", ""], ["理教", "", "", ""]]
+        assert rows == [["二教", "203", "90", "1-2, 5-6"], ["", "305", "", ""], ["理教", "无", "", ""]]  # not blank
         assert "buildings (2)" in [str(s.render()) for s in app.query(".result-part")]
         assert all(t.region.height >= t.row_count + 1 for t in (fields, rooms))  # drawn whole, not clipped
+
+
+@pytest.mark.parametrize("width", [80, 160])
+async def test_long_cells_wrap_inside_the_width_there_is(width: int) -> None:
+    """Found by a new student at 80 and 160 columns: 空闲教室's period times ran past the screen's edge and were cut.
+    The columns share the width; a long cell wraps onto more lines of its row."""
+    times = [f"{h:02d}:00-{h:02d}:50" for h in range(8, 22)]
+    rows = [{"room": "203", "note": "一间很长的说明，" * 12, "times": times}]
+    app = ResultApp({"periodTimes": times, "rooms": rows}, width=width - 4)
+    async with app.run_test(size=(width, 50)) as pilot:
+        await pilot.pause()
+        for table in app.query(DataTable):
+            drawn = sum(column.get_render_width(table) for column in table.columns.values())
+            assert drawn <= width - 4, (drawn, width)
+            assert table.virtual_size.width <= table.size.width  # nothing to scroll sideways: nothing cut
+        fields = app.query(DataTable).first()
+        assert fields.rows[next(iter(fields.rows))].height > 1  # the period times wrapped
+        assert str(fields.get_row_at(0)[1]) == ", ".join(times)  # whole, not cut
+
+
+def test_column_widths_share_the_room_by_narrowing_the_widest() -> None:
+    assert fit_widths([5, 10], 40) == [5, 10]  # they fit: as they are
+    assert fit_widths([5, 100, 60], 60) == [5, 24, 24]  # 60 less 6 of padding: the two wide ones cut alike
+    assert fit_widths([30, 30, 30, 30, 30, 30, 30, 30], 40) == [8] * 8  # never under 8 (the table scrolls)
 
 
 async def test_a_bare_value_is_its_json_text() -> None:

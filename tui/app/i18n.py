@@ -174,6 +174,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "network": {"zh": "网站", "en": "Websites"},
     "abilities": {"zh": "App 功能", "en": "App abilities"},
     "none": {"zh": "无", "en": "none"},
+    "yes_value": {"zh": "是", "en": "yes"},
+    "no_value": {"zh": "否", "en": "no"},
     "tools": {"zh": "它能做", "en": "What it can do"},
     "user_only": {"zh": "仅限你自己操作", "en": "only you can run it"},
     "asks_first": {

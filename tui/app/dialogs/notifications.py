@@ -79,10 +79,11 @@ class NotificationCentre(LocalBindings, Dialog[None]):
             self.dismiss(None)
             await self.app.open_conversation(notice.session)  # type: ignore[attr-defined]
             return
-        from tui.app.widgets.result_view import result_view
+        from tui.app.widgets.result_view import fitting_width, result_view
 
         detail = self.query_one("#notice-detail", VerticalScroll)
         await detail.remove_children()
         await detail.mount(Static(plain(say(notice.message, self.locale)), markup=False))
         if notice.result is not None:
-            await detail.mount(result_view(notice.result, widget_id="notice-result", locale=self.locale))
+            width = fitting_width(detail)
+            await detail.mount(result_view(notice.result, widget_id="notice-result", locale=self.locale, width=width))

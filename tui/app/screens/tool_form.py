@@ -9,7 +9,7 @@ from textual.widgets import Button, Static
 
 from tui.app.i18n import t, term
 from tui.app.screens.plugin_screen import PluginScreen
-from tui.app.widgets.result_view import result_view
+from tui.app.widgets.result_view import fitting_width, result_view
 from tui.lang.documents.tool import InputField
 from tui.runtime.registry import ToolInfo
 from tui.runtime.runtime import Runtime
@@ -118,7 +118,7 @@ class ToolFormScreen(PluginScreen):
         body = self.query_one("#screen-body")
         heading = Static(t("result", self.locale), markup=False, classes="tone-accent")
         await body.mount(heading)
-        await body.mount(result_view(result, locale=self.locale))
+        await body.mount(result_view(result, locale=self.locale, width=fitting_width(body)))
         if result is not self.shown_result:  # a new result: bring it into sight (it appeared below the screen)
             self.shown_result = result
             self.call_after_refresh(heading.scroll_visible, top=True, animate=False)

@@ -6,6 +6,10 @@ not squeezed into one cell as JSON text cut at the edge — a new student could 
 but spread out: a record's lists of records become tables of their own under the field/value table, and a
 table's rows that hold a list of records become one row per inner record (the outer cells written once, on the
 first of its rows). A list of plain values reads as `a, b, c`.
+
+Columns share the width there is: a long cell wraps onto more lines of its row instead of running past the edge
+(at 80 columns 空闲教室's period times were cut after the fifth). true/false and an empty list are said in the
+app's words (是/否, 无).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any, TypeGuard
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.containers import Vertical
 from textual.widget import Widget
@@ -30,6 +35,12 @@ SPREAD_DEPTH = 3
 #: The longest text one cell shows.
 CELL_CHARS = 200
 
+#: A column is never made narrower than this to fit (nor narrower than its text).
+MIN_COLUMN = 8
+
+#: Cells on each side of a column's text (DataTable's cell_padding).
+PADDING = 1
+
 
 class ResultParts(Vertical):
     """A record's field table and the tables of its lists, one under the other, as tall as they are."""
@@ -40,27 +51,33 @@ class ResultParts(Vertical):
     """
 
 
-def result_view(result: Any, widget_id: str = "result", locale: str = "zh") -> Widget:
+def result_view(result: Any, widget_id: str = "result", locale: str = "zh", width: int | None = None) -> Widget:
     """A list of objects as a table (one column per key), one object as a table of its fields and values with a
     table for each of its lists of objects, an empty list as a sentence saying so, anything else as its JSON
-    text."""
+    text. With `width` (the cells there are), the columns share it and long cells wrap."""
     rows = result.get("items") if isinstance(result, dict) and isinstance(result.get("items"), list) else result
     if rows == []:
         return Static(t("no_results", locale), markup=False, id=widget_id, classes="tone-muted")
     if _records(rows):
-        return _table(rows, widget_id)
+        return _table(rows, widget_id, locale, width)
     if isinstance(result, dict) and result:
         nested = {k: v for k, v in result.items() if _records(v)}
         fields = {k: v for k, v in result.items() if k not in nested}
         if not nested:
-            return _fields(fields, widget_id, locale)
-        parts: list[Widget] = [_fields(fields, None, locale)] if fields else []
+            return _fields(fields, widget_id, locale, width)
+        parts: list[Widget] = [_fields(fields, None, locale, width)] if fields else []
         for key, inner in nested.items():
             parts.append(Static(literal(f"{key} ({len(inner)})"), classes="result-part tone-accent"))
-            parts.append(_table(inner, None))
+            parts.append(_table(inner, None, locale, width))
         return ResultParts(*parts, id=widget_id)
     text = json.dumps(result, ensure_ascii=False, indent=2)
     return Static(literal(text[:4000]), id=widget_id)
+
+
+def fitting_width(container: Widget) -> int:
+    """The cells a result's tables may use inside `container`: its content less room for its scroll bar and a
+    table's own (either may appear once the result is in)."""
+    return max(2 * MIN_COLUMN, container.content_region.width - 4)
 
 
 def _records(value: Any) -> TypeGuard[list[dict[str, Any]]]:
@@ -68,25 +85,49 @@ def _records(value: Any) -> TypeGuard[list[dict[str, Any]]]:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
-def _fields(record: dict[str, Any], widget_id: str | None, locale: str) -> DataTable[Text]:
+def _fields(record: dict[str, Any], widget_id: str | None, locale: str, width: int | None) -> DataTable[Text]:
     """One record as a table of its fields and values."""
-    table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
-    table.add_columns(literal(t("result_field", locale)), literal(t("result_value", locale)))
-    for key, value in list(record.items())[:RESULT_ROWS]:
-        table.add_row(literal(str(key)), literal(_cell(value)))
-    return table
+    header = [t("result_field", locale), t("result_value", locale)]
+    cells = [[str(key), _cell(value, locale)] for key, value in list(record.items())[:RESULT_ROWS]]
+    return _fitted(header, cells, widget_id, width)
 
 
-def _table(rows: list[dict[str, Any]], widget_id: str | None) -> DataTable[Text]:
+def _table(rows: list[dict[str, Any]], widget_id: str | None, locale: str, width: int | None) -> DataTable[Text]:
     """A list of records as one table, its inner lists of records spread into rows."""
     keys, spread = spread_rows(rows)
-    table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
-    table.add_columns(*map(literal, keys))
-    for row in spread[:RESULT_ROWS]:
-        table.add_row(*[literal(_cell(row.get(k))) for k in keys])
+    cells = [[_cell(row.get(k), locale) for k in keys] for row in spread[:RESULT_ROWS]]
     if len(spread) > RESULT_ROWS:
-        table.add_row(literal(f"+{len(spread) - RESULT_ROWS}"), *[literal("")] * (len(keys) - 1))
+        cells.append([f"+{len(spread) - RESULT_ROWS}", *[""] * (len(keys) - 1)])
+    return _fitted(keys, cells, widget_id, width)
+
+
+def _fitted(header: list[str], cells: list[list[str]], widget_id: str | None, width: int | None) -> DataTable[Text]:
+    """A table whose columns share `width`: each as wide as its text when they fit, else the widest ones narrowed
+    alike and their cells wrapped, each row as tall as its tallest cell."""
+    natural = [max([cell_len(h), *(cell_len(row[i]) for row in cells)]) for i, h in enumerate(header)]
+    widths = fit_widths(natural, width) if width is not None else natural
+    table: DataTable[Text] = DataTable(zebra_stripes=True, classes="gen-table", id=widget_id)
+    for label, column_width in zip(header, widths, strict=True):
+        table.add_column(literal(label), width=column_width)
+    for row in cells:
+        table.add_row(*map(literal, row), height=None)
     return table
+
+
+def fit_widths(natural: list[int], width: int) -> list[int]:
+    """Column widths that fit `width` cells with their padding: the natural ones when they fit; else every column
+    wider than a common cap is cut to it (the cap as high as fits, never under MIN_COLUMN)."""
+    room = width - 2 * PADDING * len(natural)
+    if sum(natural) <= room:
+        return natural
+    low, high = MIN_COLUMN, max(natural)
+    while low < high:  # the highest cap whose columns fit
+        cap = (low + high + 1) // 2
+        if sum(min(n, cap) for n in natural) <= room:
+            low = cap
+        else:
+            high = cap - 1
+    return [min(n, low) for n in natural]
 
 
 def spread_rows(rows: list[dict[str, Any]], depth: int = 0) -> tuple[list[str], list[dict[str, Any]]]:
@@ -110,7 +151,8 @@ def spread_rows(rows: list[dict[str, Any]], depth: int = 0) -> tuple[list[str], 
         outer = {k: v for k, v in row.items() if k != inner_key}
         value = row.get(inner_key)
         if not _records(value):
-            out.append({**outer, **({} if value in (None, []) else {named[inner_keys[0]]: value})})
+            # an empty list says 无 in its first column; anything else that is not records is shown as it is
+            out.append({**outer, **({} if value is None else {named[inner_keys[0]]: value})})
             continue
         _, spread = spread_rows(value, depth + 1)
         for i, inner in enumerate(spread):
@@ -119,17 +161,22 @@ def spread_rows(rows: list[dict[str, Any]], depth: int = 0) -> tuple[list[str], 
     return [*keys[:at], *named.values(), *keys[at + 1 :]], out
 
 
-def _cell(value: Any) -> str:
-    """One table cell's text: text as is, a list of plain values as `a, b, c`, an object as `key: value, …`, a
-    list of records counted, numbers and true/false/null in JSON's words (shown through `literal()`)."""
+def _cell(value: Any, locale: str) -> str:
+    """One table cell's text: text as is, a list of plain values as `a, b, c` (an empty one as 无), an object as
+    `key: value, …`, a list of records counted, true/false as 是/否, numbers as JSON writes them (shown through
+    `literal()`)."""
     if isinstance(value, str):
         text = value
     elif value is None:
         text = ""
+    elif isinstance(value, bool):
+        text = t("yes_value" if value else "no_value", locale)
+    elif value == [] or value == {}:
+        text = t("none", locale)
     elif isinstance(value, list):
-        text = f"[{len(value)}]" if _records(value) else ", ".join(_cell(v) for v in value)
+        text = f"[{len(value)}]" if _records(value) else ", ".join(_cell(v, locale) for v in value)
     elif isinstance(value, dict):
-        text = ", ".join(f"{k}: {_cell(v)}" for k, v in value.items())
+        text = ", ".join(f"{k}: {_cell(v, locale)}" for k, v in value.items())
     else:
         text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
