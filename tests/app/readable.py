@@ -108,10 +108,18 @@ def unreadable(app: Any) -> list[Run]:
 
 
 def misplaced(app: Any) -> list[str]:
-    """Focusable widgets a person cannot use (narrower than 3 cells, outside the screen) and footer key hints cut
-    by the screen's edge."""
+    """Focusable widgets a person cannot use (narrower than 3 cells, outside the screen), any widget that runs past
+    the screen's side with nothing to scroll it back (F1's key list was cut at 80 columns: Textual placed its panel
+    by 33% of the width and sized it by our minimum), and footer key hints cut by the screen's edge."""
     screen, (width, height) = app.screen, app.size
     problems = []
+    for widget in screen.walk_children():
+        region = widget.region
+        sideways = [a for a in widget.ancestors_with_self[1:] if getattr(a, "allow_horizontal_scroll", False)]
+        if region and (region.x < 0 or region.right > width) and not sideways:
+            problems.append(
+                f"{type(widget).__name__}#{widget.id or '?'} at {tuple(region)} runs past the {width}-cell screen"
+            )
     for widget in screen.focus_chain:
         region = widget.region
         name = f"{type(widget).__name__}#{widget.id or '?'}"

@@ -59,6 +59,12 @@ async def login(pilot: Any, app: PkuHarnessApp) -> None:
     await shots.settle(pilot, app)
 
 
+async def help_panel(pilot: Any, app: PkuHarnessApp) -> None:
+    await shots.filled(pilot, app)
+    await pilot.press("f1")
+    await shots.settle(pilot, app)
+
+
 async def notifications(pilot: Any, app: PkuHarnessApp) -> None:
     await shots.filled(pilot, app)
     await pilot.press("n")
@@ -69,6 +75,7 @@ SHELL: dict[str, Callable[[Any, PkuHarnessApp], Awaitable[None]]] = {
     **shots.SCENES,
     "assistant": shots.assistant,
     "check-dialog": check_dialog,
+    "help": help_panel,
     "login": login,
     "notifications": notifications,
 }

@@ -29,13 +29,18 @@ class FittingFooter(Footer):
         # The palette's key and the help key stay whatever the width: F1 is where every other key is listed (at 80
         # columns the English dashboard dropped it first, being last).
         kept = [w for w in widgets if w.has_class("-command-palette") or getattr(w, "action", None) in KEPT]
-        room = self.app.size.width - sum(hint_width(w) for w in kept if isinstance(w, FooterKey))
+        room = self.width_there_is() - sum(hint_width(w) for w in kept if isinstance(w, FooterKey))
         for widget in widgets:
             if isinstance(widget, FooterKey) and widget not in kept:
                 room -= hint_width(widget)
                 if room < 0:
                     continue
             yield widget
+
+    def width_there_is(self) -> int:
+        """The footer's own width once laid out (with F1's panel open it is the screen's less the panel), else the
+        screen's."""
+        return self.size.width or self.app.size.width
 
     #: What the keys on show were built from (see `_keys_shown`); None before the first build.
     _shown: tuple[object, ...] | None = None
@@ -55,7 +60,7 @@ class FittingFooter(Footer):
             for (_, binding, enabled, tooltip) in self.screen.active_bindings.values()
             if binding.show
         )
-        return (self.app.size.width, self.show_command_palette, hints)
+        return (self.width_there_is(), self.show_command_palette, hints)
 
     async def recompose(self) -> None:
         # Textual rebuilds every key on each bindings signal — every focus change, thousands per session — though
