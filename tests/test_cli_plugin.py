@@ -47,6 +47,25 @@ def test_a_broken_test_file_is_reported_with_its_line(tmp_path: Path) -> None:
     assert out.strip().endswith("15 passed, 1 failed")  # a file that cannot be read counts as a failure
 
 
+PREFS = Path(__file__).parent / "fixtures" / "plugins" / "prefs"
+
+
+def test_a_case_whose_settings_no_student_could_have_is_reported_with_its_line(tmp_path: Path) -> None:
+    """Issue 18 item 1: a recorded test's `settings:` used to pass whatever it held."""
+    folder = tmp_path / "prefs"
+    shutil.copytree(PREFS, folder)
+    test = folder / "tests" / "echo.yaml"
+    text = test.read_text("utf-8").replace("minSeats: 120", "minSeats: 5, colour: red")
+    test.write_text(text, "utf-8")
+    code, _, err = invoke("plugin", "test", str(folder))
+    assert code == 1
+    assert "tests/echo.yaml:6: error: settings.minSeats must be at least 10" in err
+    assert (
+        "tests/echo.yaml:6: error: settings: 'colour' is not a setting of the plugin (it has: nickname, minSeats, day)"
+        in err
+    )
+
+
 def test_run_prints_the_result_and_a_summary(tmp_path: Path) -> None:
     code, out, err = invoke(
         "plugin", "run", str(SHOWCASE), "echo", '{"text": "ab", "times": 2}', "--kv-db", str(tmp_path / "kv.db")

@@ -256,7 +256,7 @@ def validate_spec(
         found.extend(_schema_diagnostics(e, data, file))
     if kind == "widget" and data.get("body") is None and not data.get("layouts"):
         found.append(Diagnostic("MISSING", "error", file, "/body", "a widget needs a body (or layouts per size)"))
-    base = {"data", "sources", "meta", "now", "today", "size", "locale", "constants", *facts.shared_names}
+    base = {"data", "sources", "meta", "now", "today", "size", "locale", "constants", "settings", *facts.shared_names}
     if kind == "screen":
         base |= {"params", "state"}
     walk = _Walk(file, facts, check, str(kind), base)

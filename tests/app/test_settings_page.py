@@ -37,7 +37,7 @@ async def test_the_section_list_moves_between_sections_by_keyboard(tmp_path: Pat
     async with app.run_test(size=size) as pilot:
         sections = await open_settings(pilot, app)
         labels = [str(sections.get_option_at_index(i).prompt) for i in range(sections.option_count)]
-        assert labels == ["外观", "模型", "校园账号", "定时检查", "权限", "可访问范围", "更新", "审计"]
+        assert labels == ["外观", "模型", "校园账号", "定时检查", "权限", "插件设置", "可访问范围", "更新", "审计"]
         assert shown(app) == "appearance" and app.query_one("#language", Select).region.width > 0
         await pilot.press("down")
         assert shown(app) == "model" and sections.has_focus  # ↓ shows the section, the list keeps the focus
@@ -50,10 +50,12 @@ async def test_the_section_list_moves_between_sections_by_keyboard(tmp_path: Pat
         await pilot.press("escape")
         assert sections.has_focus and shown(app) == "permissions"  # Esc comes back, on the same section
         await pilot.press("down")
+        assert shown(app) == "plugin-settings"  # beside the permissions
+        await pilot.press("down")
         assert shown(app) == "reach"
         await pilot.press("right")
         assert app.query_one("#reach", DataTable).has_focus  # → goes in too
-        await pilot.press("escape", "up", "up", "up", "up", "up")
+        await pilot.press("escape", "up", "up", "up", "up", "up", "up")
         assert shown(app) == "appearance"
         await pilot.press("tab")
         assert app.query_one("#language", Select).has_focus  # and Tab
@@ -99,7 +101,7 @@ async def test_a_language_switch_stays_in_settings(tmp_path: Path) -> None:
         def english() -> bool:
             # asked afresh each time: the list found first may be the old one, about to be replaced
             sections = app.query_one("#settings-sections", OptionList)
-            return sections.option_count > 6 and str(sections.get_option_at_index(6).prompt) == "Updates"
+            return sections.option_count > 7 and str(sections.get_option_at_index(7).prompt) == "Updates"
 
         await until(pilot, english, 10)
         await until(pilot, lambda: app.query_one("#settings-content", ContentSwitcher).current is not None)

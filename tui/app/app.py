@@ -344,6 +344,10 @@ class PkuHarnessApp(HarnessApp):
     def action_refresh(self) -> None:
         self.query_one(Dashboard).refresh_all(force=True)
 
+    def refill_plugin(self, plugin_id: str) -> None:
+        for dashboard in self.screen_stack[0].query(Dashboard):  # none while the shell is being rebuilt
+            dashboard.refill_plugin(plugin_id)
+
     def action_tab(self, tab: str) -> None:
         """1–4 and the palette: the tab, from any widget and any page (see navigation.py); also the tab a shell
         being composed again opens on (the student's last choice wins over the one it was made for)."""

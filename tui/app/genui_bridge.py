@@ -46,15 +46,21 @@ def widget_names(
     data: Any,
     meta: dict[str, Any],
     extra: dict[str, Any] | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The names a widget's templates see: data, meta, now, today, constants and the plugin's functions."""
+    """The names a widget's templates see: data, meta, now, today, constants, the plugin's functions and its
+    settings (the student's values; None: the declared defaults), as its tools see them."""
     constants = from_json(plugin.shared_constants)
-    functions = make_functions(plugin.shared_functions, {**constants, "now": run.now}, run)
+    if settings is None:
+        settings = {k: f.default for k, f in plugin.manifest.settings.items()}
+    values = from_json(settings)
+    functions = make_functions(plugin.shared_functions, {**constants, "settings": values, "now": run.now}, run)
     names: dict[str, Any] = {
         **constants,
         **functions,
         "constants": constants,
         "functions": functions,
+        "settings": values,
         "data": from_json(data),
         "meta": from_json(meta),
         "now": run.now,

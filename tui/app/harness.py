@@ -26,6 +26,10 @@ class HarnessApp(LocalTextual):
         """Recompose the tabs after a change of plugins, locale or theme, landing on `tab` (None: where it was)."""
         raise NotImplementedError
 
+    def refill_plugin(self, plugin_id: str) -> None:
+        """A plugin's widgets fetch anew (its settings changed, or one of its tools changed something)."""
+        raise NotImplementedError
+
     def format_title(self, title: str, sub_title: str) -> Content:
         """The header's title and sub-title. Textual dims the sub-title (4.4:1 on the light header); the theme's
         muted foreground is tuned to 4.5:1 (tui/app/themes.py)."""

@@ -20,6 +20,7 @@ from tui.cli.campus import login, logout, status
 from tui.cli.chat import chat, model
 from tui.cli.output import CLICK_ENDINGS, bad_parameter, fail, fail_store
 from tui.cli.plugin import plugin
+from tui.cli.plugin_settings import plugin_settings
 from tui.cli.plugins import open_link, plugins
 from tui.cli.scheduler import scheduler
 from tui.cli.tools import audit, permissions, tools
@@ -98,6 +99,7 @@ def _run_app(ctx: click.Context, app: App[Any]) -> None:
 
 cli.add_command(plugin)
 cli.add_command(plugins)
+plugins.add_command(plugin_settings)
 cli.add_command(open_link)
 cli.add_command(chat)
 cli.add_command(model)

@@ -32,6 +32,7 @@ from tui.runtime.audit import Audit, AuditRow, now_ms
 from tui.runtime.flows import cross_plugin_refusal
 from tui.runtime.message import Message
 from tui.runtime.permissions import Actor, Decision, Grants, decide
+from tui.runtime.plugin_settings import PluginSettings
 from tui.runtime.registry import InstalledPlugin, NativeTool, Registry, ToolInfo
 from tui.runtime.secrets import Secrets
 from tui.runtime.store_faults import StoreError
@@ -164,6 +165,7 @@ class Gate:
         approver: Approver | None = None,
         secrets: Secrets | None = None,
         offload: Offload | None = None,
+        settings: PluginSettings | None = None,
     ) -> None:
         self.registry = registry
         self.grants = grants
@@ -173,6 +175,8 @@ class Gate:
         self.secrets = secrets or Secrets()
         self.offload = offload
         """Where runs compute (the app: worker threads, so a slow plugin never holds its loop); None: here."""
+        self.settings = settings
+        """The student's plugin settings, given to every run (None: each plugin's declared defaults)."""
         self._asking = asyncio.Lock()
         """One approval prompt at a time (threats.md P5): concurrent calls wait for the answer before theirs."""
 
@@ -308,7 +312,9 @@ class Gate:
         installed = self.registry.plugins[tool.plugin_id]
         try:
             async with self.hosts(installed) as host:
-                interpreter = Interpreter(installed.plugin, host, locale=self.registry.locale, offload=self.offload)
+                plugin = installed.plugin
+                values = self.settings.values(tool.plugin_id, plugin.manifest) if self.settings else None
+                interpreter = Interpreter(plugin, host, values, locale=self.registry.locale, offload=self.offload)
                 run = await interpreter.run(tool.name, arguments, now=now)
         except (ToolError, HostError) as e:
             message = self.secrets.scrub_text(str(e) if isinstance(e, ToolError) else f"{tool.id}: {e}")

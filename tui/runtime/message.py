@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from tui.runtime.messages import campus, common, gate, install, model, scheduler
+from tui.runtime.messages import campus, common, gate, install, model, scheduler, settings
 
 
 def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
@@ -35,7 +35,13 @@ def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
 
 
 MESSAGES: dict[str, dict[str, str]] = _merged(
-    common.MESSAGES, gate.MESSAGES, campus.MESSAGES, install.MESSAGES, scheduler.MESSAGES, model.MESSAGES
+    common.MESSAGES,
+    gate.MESSAGES,
+    campus.MESSAGES,
+    install.MESSAGES,
+    scheduler.MESSAGES,
+    model.MESSAGES,
+    settings.MESSAGES,
 )
 
 

@@ -32,6 +32,7 @@ from tui.runtime.offload import Offload
 from tui.runtime.permissions import Grants
 from tui.runtime.plugin_fetch import PluginFetcher
 from tui.runtime.plugin_host import PluginHost
+from tui.runtime.plugin_settings import PluginSettings
 from tui.runtime.registry import InstalledPlugin, Registry
 from tui.runtime.scheduler.notices import Notices
 from tui.runtime.secrets import Secrets, scrub_logs
@@ -101,6 +102,7 @@ class Runtime:
         self.audit = Audit(store)
         self.kv = SqliteKv(store)
         self.settings = AppSettings(store)
+        self.plugin_settings = PluginSettings(store)
         self.layout = DashboardLayout(store)
         self.folders: dict[str, Path] = {}
         self.builtin_ids: set[str] = set()
@@ -112,7 +114,9 @@ class Runtime:
         """The installer's fetcher when not the default (tests serve plugins through their own transport)."""
         self.offload = Offload() if offload else None
         """Worker threads for plugin computation (the app: its event loop stays free for keys and paints)."""
-        self.gate = Gate(registry, self.grants, self.audit, self.host_for, approver, self.secrets, self.offload)
+        self.gate = Gate(
+            registry, self.grants, self.audit, self.host_for, approver, self.secrets, self.offload, self.plugin_settings
+        )
         self.sources = DataSources(self.gate, store)
         self.notices = Notices(store, desktop=not demo)
         self.abilities.notices = self.notices  # a plugin's assistant task tells the student it waits for approval
@@ -205,12 +209,41 @@ class Runtime:
         return [n for n, s in SERVICES.items() if n in used and s.supported] or ["treehole"]
 
     def forget_plugin(self, plugin_id: str) -> None:
-        """Unload a plugin and remove what it kept: its grants, KV entries and cached data."""
+        """Unload a plugin and remove what it kept: its grants, settings, KV entries and cached data."""
         self.registry.remove(plugin_id)
         self.folders.pop(plugin_id, None)
         self.grants.reset(plugin_id)
+        self.plugin_settings.reset(plugin_id)
         with self.store.lock:
             self.store.db.execute("DELETE FROM plugin_kv WHERE plugin = ?", (plugin_id,))
+            self.store.db.execute("DELETE FROM data_cache WHERE plugin = ?", (plugin_id,))
+
+    def set_plugin_setting(self, plugin_id: str, key: str, value: Any) -> Any:
+        """Set one of a plugin's settings (checked: `PluginSettings.set`); its data sources' cached values were
+        made with the old one, so they go and the next read runs the tool again. The value kept.
+
+        Raises:
+            KeyError: no such plugin.
+            SettingRefused: no such setting, or a value its declaration refuses.
+        """
+        kept = self.plugin_settings.set(plugin_id, self.registry.plugins[plugin_id].plugin.manifest, key, value)
+        self.drop_cached_data(plugin_id)
+        return kept
+
+    def reset_plugin_setting(self, plugin_id: str, key: str | None = None) -> None:
+        """One setting (or, None, all) of a plugin back to its default; its cached data goes, as on a change.
+
+        Raises:
+            KeyError: no such plugin.
+        """
+        if plugin_id not in self.registry.plugins:  # refused, not silently ignored
+            raise KeyError(plugin_id)
+        self.plugin_settings.reset(plugin_id, key)
+        self.drop_cached_data(plugin_id)
+
+    def drop_cached_data(self, plugin_id: str) -> None:
+        """Forget a plugin's cached data-source values (its widgets and checks fetch anew)."""
+        with self.store.lock:
             self.store.db.execute("DELETE FROM data_cache WHERE plugin = ?", (plugin_id,))
 
     @staticmethod

@@ -131,6 +131,27 @@ CORPUS = [
         "i18n names no enum field 'building' of tool 'free'",
     ),
     (
+        "English texts for a setting the plugin does not have",
+        files(
+            PLUGIN_md=sub(
+                MANIFEST,
+                "---\nUse",
+                "settings: { size: { type: integer, default: 1 } }\n"
+                "i18n: { en: { settings: { sise: { title: S } } } }\n---\nUse",
+            )
+        ),
+        "PLUGIN.md",
+        16,
+        "i18n names no setting 'sise'",
+    ),
+    (
+        "an English title for a command the plugin does not have",
+        files(PLUGIN_md=sub(MANIFEST, "---\nUse", "i18n: { en: { commands: { today: Today } } }\n---\nUse")),
+        "PLUGIN.md",
+        15,
+        "i18n names no command 'today'",
+    ),
+    (
         "field title too long",
         files(tools__free_yaml=sub(FREE, "{ type: string, default", "{ title: '" + "楼" * 41 + "', type: string, d")),
         "tools/free.yaml",

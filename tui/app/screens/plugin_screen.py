@@ -195,6 +195,7 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
             primary,
             meta,
             {"sources": sources, "params": self.params, "state": state, "locale": self.locale, **extra},
+            self.runtime.plugin_settings.values(self.plugin_id, self.plugin.manifest),
         )
 
     def evaluate(self, value: Any, names: dict[str, Any], evaluator: LangEvaluator) -> Any:
@@ -551,7 +552,8 @@ def open_from_widget(
         frame.notify(clean(f"{plugin_id}: {t('no_screen', locale)} {name}"), severity="warning", markup=False)
         return
     evaluator = LangEvaluator(now or beijing_now(), locale)
-    names = widget_names(plugin, evaluator.run, None, {})
+    settings = runtime.plugin_settings.values(plugin_id, plugin.manifest)
+    names = widget_names(plugin, evaluator.run, None, {}, settings=settings)
     raw = tap.get("params")
     try:
         params = evaluate_tree(raw, names, evaluator) if isinstance(raw, dict) else {}

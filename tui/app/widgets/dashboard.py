@@ -390,10 +390,15 @@ class Dashboard(VerticalScroll):
     def screen_closed(self, screen: PluginScreen) -> None:
         """Back from a plugin's screen where one of its tools ran: that plugin's widgets fetch anew, so 我的绩点
         shows the GPA once the grades screen was verified, and a booking made there shows at once."""
-        if not screen.ran_tool or not self.is_attached:
+        if screen.ran_tool:
+            self.refill_plugin(screen.plugin_id)
+
+    def refill_plugin(self, plugin_id: str) -> None:
+        """Every widget of a plugin fetches anew."""
+        if not self.is_attached:
             return
         for i, slot in enumerate(self.slots):
-            if slot.plugin_id == screen.plugin_id:
+            if slot.plugin_id == plugin_id:
                 self.fill(i, slot, True)
 
     @work(group="dashboard-error", exit_on_error=False)
@@ -441,10 +446,11 @@ class Dashboard(VerticalScroll):
         default = slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
         size = "small" if self.tiny else slot.size if slot.size in slot.sizes else default
         locale = self.locale
+        settings = self.runtime.plugin_settings.values(slot.plugin_id, plugin.manifest)
 
         def evaluate() -> Resolved:
             evaluator = LangEvaluator(now, locale)
-            names = widget_names(plugin, evaluator.run, data, meta)
+            names = widget_names(plugin, evaluator.run, data, meta, settings=settings)
             return resolve(slot.spec, slot.file, evaluator, names, str(size), locale)
 
         # Templates are plugin code: evaluated on a worker thread, so a slow one holds up no key and no other widget.

@@ -29,6 +29,7 @@ from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.model_settings import ModelSettings
 from tui.app.widgets.plugin_admin import PluginAdmin, installed_table
+from tui.app.widgets.plugin_settings_panel import PluginSettingsPanel
 from tui.app.widgets.tables import Table
 from tui.app.words import listed, reach_words
 from tui.lang.documents.common import Effect
@@ -49,6 +50,7 @@ SECTIONS = (
     ("campus", "section_campus", "campus_account"),
     ("checks", "section_checks", "scheduled_checks"),
     ("permissions", "section_permissions", "permissions"),
+    ("plugin-settings", "section_plugin_settings", "plugin_settings"),
     ("reach", "section_reach", "reach"),
     ("updates", "section_updates", "updates"),
     ("audit", "section_audit", "audit"),
@@ -135,6 +137,8 @@ class SettingsPage(Horizontal):
             yield ChecksPanel(rt.store, loc, rt.registry, run_now=self.run_check_now)
         elif key == "permissions":
             yield self.permissions_table()
+        elif key == "plugin-settings":
+            yield PluginSettingsPanel(rt, loc, self.harness.refill_plugin)
         elif key == "reach":
             yield self.reach_table()
         elif key == "updates":

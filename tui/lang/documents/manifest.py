@@ -182,6 +182,17 @@ class ToolText(Strict):
     """Input field name → its enum values' English titles, keyed like the field's `enumTitles`."""
 
 
+class SettingText(Strict):
+    """English texts of one setting."""
+
+    title: VisibleText | None = None
+    """English label (without one an English user sees the key, or the title when it is English)."""
+    description: str | None = None
+    """English help line under the setting."""
+    enumTitles: dict[str, Annotated[VisibleText, Field(max_length=40)]] = Field(default_factory=dict)
+    """The setting's enum values' English titles, keyed like its `enumTitles`."""
+
+
 class English(Strict):
     """`i18n.en`: the English texts."""
 
@@ -193,6 +204,10 @@ class English(Strict):
     """English assistant instructions (the Markdown body)."""
     tools: dict[str, ToolText] = Field(default_factory=dict)
     """Per-tool English title and summary."""
+    settings: dict[str, SettingText] = Field(default_factory=dict)
+    """Per-setting English title, description and value titles."""
+    commands: dict[str, Annotated[VisibleText, Field(max_length=40)]] = Field(default_factory=dict)
+    """Per-command English title."""
 
 
 class I18n(Strict):
@@ -390,6 +405,29 @@ class Manifest(Strict):
         translated = text.enumTitles.get(field_name, {}) if text else {}
         ascii_own = {k: v for k, v in own.items() if v.isascii()}
         return {**ascii_own, **translated}
+
+    def setting_text(self, key: str, locale: str) -> tuple[str, str | None, dict[str, str]]:
+        """A setting's label, help line and value titles in the app's language, by the rule of `field_title`: an
+        English user sees English (the i18n text, or a title that is English), else the key; the help is the
+        setting's `description` (settings are for people: the seed's 设置项 has no model-only text). The value
+        titles are its enum's, or for a list of choices its items' enum's."""
+        field = self.settings[key]
+        own = field.enumTitles or (field.items.enumTitles if field.items else None) or {}
+        english = self.english_for(locale)
+        if english is None:
+            return field.title or key, field.description, dict(own)
+        text = english.settings.get(key)
+        title = (text.title if text else None) or (field.title if field.title and field.title.isascii() else None)
+        help_line = (text.description if text else None) or (
+            field.description if field.description and field.description.isascii() else None
+        )
+        titles = {**{k: v for k, v in own.items() if v.isascii()}, **(text.enumTitles if text else {})}
+        return title or key, help_line, titles
+
+    def command_title(self, name: str, locale: str) -> str:
+        """A quick command's title in the app's language (English from i18n.en when given)."""
+        english = self.english_for(locale)
+        return (english.commands.get(name) if english else None) or self.commands[name].title
 
     def instructions_for(self, locale: str, body: str) -> str:
         """The assistant's instructions in the app's language (`body` is PLUGIN.md's Markdown)."""

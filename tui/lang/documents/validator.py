@@ -351,6 +351,21 @@ class Checker:
                             loc.line(("i18n", "en", "tools", name, "enumTitles", field, value)),
                             f"i18n gives a title to {value!r}, not a value of {name}'s {field!r}",
                         )
+        if m.i18n and m.i18n.en:
+            for key, setting in m.i18n.en.settings.items():
+                where = loc.line(("i18n", "en", "settings", key))
+                declared = m.settings.get(key)
+                if declared is None:
+                    self.add(MANIFEST_FILE, where, f"i18n names no setting {key!r}")
+                    continue
+                choices = declared.enum or (declared.items.enum if declared.items else None)
+                values = set(enum_keys(choices)) if choices else set()
+                for value in sorted(set(setting.enumTitles) - values):
+                    self.add(MANIFEST_FILE, where, f"i18n gives a title to {value!r}, not a value of setting {key!r}")
+            for name in m.i18n.en.commands:
+                if name not in m.commands:
+                    where = loc.line(("i18n", "en", "commands", name))
+                    self.add(MANIFEST_FILE, where, f"i18n names no command {name!r}")
         graph = {
             name: {s.model.call for s in _all_steps(t.steps) if isinstance(s.model, CallStep)}
             for name, t in self.plugin.tools.items()

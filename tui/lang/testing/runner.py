@@ -12,10 +12,11 @@ from pydantic import ValidationError
 from tui.lang.documents.loader import Plugin, pydantic_problems
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import BudgetedReader, PluginSource, SourceError, check_path
-from tui.lang.documents.yamlsafe import load_yaml
+from tui.lang.documents.yamlsafe import Located, load_yaml
 from tui.lang.expr import LangError, Run, compile_expression, from_json, stringify
 from tui.lang.expr.values import truthy
 from tui.lang.steps.errors import ToolError
+from tui.lang.steps.inputs import check_value
 from tui.lang.steps.interpreter import Interpreter
 from tui.lang.testing.model import Case, TestFile
 from tui.lang.testing.recorded import RecordedHost
@@ -58,24 +59,49 @@ def same(actual: Any, expected: Any) -> bool:
     return bool(actual == expected)
 
 
-def load_test_file(reader: BudgetedReader, path: str) -> tuple[TestFile | None, list[Problem]]:
-    """Read and check one tests/*.yaml file."""
+def load_test_file(reader: BudgetedReader, path: str) -> tuple[TestFile | None, list[Problem], Located | None]:
+    """Read and check one tests/*.yaml file; with it, where each of its values is (for problems found later)."""
     try:
         text = reader.source.read_bytes(check_path(path)).decode("utf-8")
     except (SourceError, UnicodeDecodeError) as e:
-        return None, [Problem(path, None, str(e))]
-    return parse_test_file(text, path)
+        return None, [Problem(path, None, str(e))], None
+    return _parse(text, path)
 
 
 def parse_test_file(text: str, path: str) -> tuple[TestFile | None, list[Problem]]:
     """Parse and check the text of one tests/*.yaml file (`path` names it in problems)."""
+    tf, problems, _ = _parse(text, path)
+    return tf, problems
+
+
+def _parse(text: str, path: str) -> tuple[TestFile | None, list[Problem], Located | None]:
     located, problems = load_yaml(text, path)
     if located is None:
-        return None, problems
+        return None, problems, None
     try:
-        return TestFile.model_validate(located.data), []
+        return TestFile.model_validate(located.data), [], located
     except ValidationError as e:
-        return None, pydantic_problems(e, path, located)
+        return None, pydantic_problems(e, path, located), located
+
+
+def settings_problems(plugin: Plugin, path: str, tf: TestFile, located: Located | None) -> list[Problem]:
+    """A case's `settings:` against the plugin's declarations: a key it does not declare, or a value its
+    declaration refuses, is a problem at its line (it would test a plugin no student can have)."""
+    declared = plugin.manifest.settings
+    problems = []
+    for i, case in enumerate(tf.cases):
+        for key, value in case.settings.items():
+            line = located.line(("cases", i, "settings", key)) if located else None
+            if key not in declared:
+                known = ", ".join(declared) or "none"
+                said = f"settings: {key!r} is not a setting of the plugin (it has: {known})"
+                problems.append(Problem(path, line, said))
+                continue
+            try:
+                check_value("settings", key, declared[key], value)
+            except ToolError as e:
+                problems.append(Problem(path, line, str(e)))
+    return problems
 
 
 async def run_case(plugin: Plugin, reader: BudgetedReader, file: str, tf: TestFile, case: Case) -> CaseResult:
@@ -143,12 +169,16 @@ def run_tests(plugin: Plugin, source: PluginSource, test_files: list[str]) -> tu
     results: list[CaseResult] = []
     problems: list[Problem] = []
     for path in test_files:
-        tf, probs = load_test_file(reader, path)
+        tf, probs, located = load_test_file(reader, path)
         problems.extend(probs)
         if tf is None:
             continue
         if tf.tool not in plugin.tools:
             problems.append(Problem(path, 1, f"tool {tf.tool!r} is not in the plugin"))
+            continue
+        wrong = settings_problems(plugin, path, tf, located)
+        problems.extend(wrong)
+        if wrong:
             continue
         for case in tf.cases:
             results.append(asyncio.run(run_case(plugin, reader, path, tf, case)))
