@@ -12,6 +12,7 @@ from typing import Any
 from rich.color import Color
 from rich.segment import Segment
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Footer
 
 #: WCAG 2 AA: normal text 4.5:1; large or bold text 3:1.
@@ -107,6 +108,22 @@ def unreadable(app: Any) -> list[Run]:
     return [r for r in runs(app) if r.ratio < (BOLD if r.bold else NORMAL)]
 
 
+def _cut_by(widget: Widget) -> Widget | None:
+    """The first container that cuts `widget` at its sides and does not scroll sideways, if any (the dialog box
+    whose buttons a box pushed past its edge: on the screen, and not seen)."""
+    region = widget.region
+    for box in widget.ancestors_with_self[1:]:
+        sideways = getattr(box, "allow_horizontal_scroll", False)
+        if (
+            isinstance(box, Widget)
+            and box.region
+            and not sideways
+            and not region.x >= box.region.x <= region.right <= box.region.right
+        ):
+            return box
+    return None
+
+
 def misplaced(app: Any) -> list[str]:
     """Focusable widgets a person cannot use (narrower than 3 cells, outside the screen), any widget that runs past
     the screen's side with nothing to scroll it back (F1's key list was cut at 80 columns: Textual placed its panel
@@ -126,8 +143,11 @@ def misplaced(app: Any) -> list[str]:
         if region.width < 3:
             problems.append(f"{name} is {region.width} cell(s) wide at {region.x},{region.y}")
         scrolls = [a for a in widget.ancestors_with_self[1:] if getattr(a, "allow_vertical_scroll", False)]
+        cut_by = _cut_by(widget)
         if region.x < 0 or region.right > width:
             problems.append(f"{name} at {tuple(region)} is outside the {width}x{height} screen")
+        elif cut_by is not None:  # on the screen, yet cut by a box that does not scroll sideways (a dialog's)
+            problems.append(f"{name} at {tuple(region)} runs out of {type(cut_by).__name__} {tuple(cut_by.region)}")
         elif (region.y < 0 or region.bottom > height) and not scrolls:
             problems.append(f"{name} at {tuple(region)} is below the {width}x{height} screen, and nothing scrolls")
     for footer in screen.query(Footer):

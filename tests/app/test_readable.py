@@ -20,6 +20,7 @@ from textual.widgets import Button, OptionList, Select
 from tests.app.readable import misplaced, unreadable
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dialogs.check import CheckDialog
+from tui.app.dialogs.credentials import TokenScreen, VaultFileScreen
 from tui.app.dialogs.login import LoginScreen
 from tui.app.preview import PreviewApp
 from tui.app.screens.tool_form import ToolFormScreen
@@ -59,6 +60,19 @@ async def login(pilot: Any, app: PkuHarnessApp) -> None:
     await shots.settle(pilot, app)
 
 
+async def token(pilot: Any, app: PkuHarnessApp) -> None:
+    """手机令牌 (设置 → 校园账号): its boxes pushed its buttons off the dialog, so it could not be used."""
+    await shots.filled(pilot, app)
+    await app.push_screen(TokenScreen(app.runtime.campus, app.locale))
+    await shots.settle(pilot, app)
+
+
+async def vault_file(pilot: Any, app: PkuHarnessApp) -> None:
+    await shots.filled(pilot, app)
+    await app.push_screen(VaultFileScreen(app.runtime.campus, Path("/tmp/campus.vault"), app.locale))
+    await shots.settle(pilot, app)
+
+
 async def help_panel(pilot: Any, app: PkuHarnessApp) -> None:
     await shots.filled(pilot, app)
     await pilot.press("f1")
@@ -76,6 +90,8 @@ SHELL: dict[str, Callable[[Any, PkuHarnessApp], Awaitable[None]]] = {
     "assistant": shots.assistant,
     "check-dialog": check_dialog,
     "help": help_panel,
+    "token": token,
+    "vault-file": vault_file,
     "login": login,
     "notifications": notifications,
 }

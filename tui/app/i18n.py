@@ -312,8 +312,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This account logs in with an SMS code: press Text me a code, then enter the 6 digits ({error})",
     },
     "remember_password": {
-        "zh": "记住密码（保存在系统钥匙串），过期时自动重新登录",
-        "en": "Remember the password (in the keyring) to log in again by itself",
+        "zh": "记住密码（系统钥匙串），过期时自动重新登录",
+        "en": "Remember it (keyring): log in again by itself",
+    },
+    "remember_password_file": {
+        "zh": "记住密码（加密文件），过期时自动重新登录",
+        "en": "Remember it (encrypted file): log in again by itself",
+    },
+    "remember_password_memory": {
+        "zh": "记住密码到退出为止，过期时自动重新登录",
+        "en": "Remember it until the app exits: log in again by itself",
     },
     "no_keyring": {
         "zh": "这台电脑没有可用的钥匙串：登录信息只保存在内存里，退出 App 就会忘记。可以选择用密码保护的加密文件保存。",

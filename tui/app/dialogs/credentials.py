@@ -32,8 +32,9 @@ class TokenScreen(LocalBindings, Dialog[bool]):
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="TokenScreen")
         + """
-    TokenScreen > Vertical { width: 72; }
+    TokenScreen > Vertical { width: 72; max-height: 100%; overflow-y: auto; }
     TokenScreen .title { text-style: bold; margin-top: 1; }
+    TokenScreen Horizontal Input { width: 1fr; }  /* beside its buttons: a box takes the row and pushed them off */
     TokenScreen #token-error { color: $error; }
     """
     )
@@ -70,6 +71,15 @@ class TokenScreen(LocalBindings, Dialog[bool]):
 
     def _error(self, message: str) -> None:
         self.query_one("#token-error", Static).update(plain(message))
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        """Enter in a box presses the button it belongs to: the secret saves, the password texts the code, the
+        code binds (Enter in the secret box did nothing)."""
+        button = {"token-secret": "#token-save", "token-password": "#token-send", "token-sms": "#token-bind"}
+        target = button.get(event.input.id or "")
+        if target is not None:
+            self.query_one(target, Button).press()
 
     @on(Button.Pressed, "#token-close")
     def closed(self) -> None:

@@ -20,7 +20,7 @@ from tui.runtime.campus.iaaa import LoginError, QrLogin
 from tui.runtime.campus.qr_image import draw
 from tui.runtime.campus.services import SERVICES, service
 from tui.runtime.campus.session import CampusSession
-from tui.runtime.campus.vault import FileVault, VaultError
+from tui.runtime.campus.vault import FileVault, MemoryVault, VaultError
 from tui.runtime.message import say, say_error
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal, plain
@@ -80,7 +80,9 @@ class LoginScreen(LocalBindings, Dialog[bool]):
             with Horizontal(id="login-code-row"):
                 yield Input(placeholder=t("otp_placeholder", loc), id="login-otp", max_length=6, restrict=r"\d*")
                 yield Button(t("sms_send", loc), id="login-sms")
-            yield Checkbox(t("remember_password", loc), value=True, id="login-remember")
+            # where it is kept, said: without a keyring "保存在系统钥匙串" was not true
+            where = "_file" if isinstance(vault, FileVault) else "_memory" if isinstance(vault, MemoryVault) else ""
+            yield Checkbox(t(f"remember_password{where}", loc), value=True, id="login-remember")
             if self.session.vault_note:
                 yield Static(t("no_keyring", loc), markup=False, classes="muted", id="login-note")
             yield Static("", markup=False, id="login-error")
