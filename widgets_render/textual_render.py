@@ -99,8 +99,13 @@ def field_widget(node: VNode) -> Widget:
     options = p.get("options")
     labels = p.get("optionLabels") or {}
     if isinstance(options, list) and options:
-        choices = [(str(labels.get(str(o), o)), str(o)) for o in options[:200]]
-        initial = str(value) if value is not None and str(value) in {c[1] for c in choices} else Select.NULL
+        # An option is chosen as the value it is: 50 stays a number (as text, wallet.recharge's own amounts were
+        # refused with "must be a whole number"); only a list or an object is chosen as its text.
+        choices = [
+            (str(labels.get(str(o), o)), o if isinstance(o, str | int | float) else str(o)) for o in options[:200]
+        ]
+        matches = [key for _, key in choices if value is not None and (key == value or str(key) == str(value))]
+        initial = matches[0] if matches else Select.NULL
         # A required select still starts blank when nothing is chosen: picking for the user would hide the choice.
         blank = initial is Select.NULL or not p.get("required")
         # Text, not Content: Select's type-to-search reads Text and str prompts only.

@@ -385,6 +385,21 @@ async def test_a_select_offers_each_value_by_its_title(
         ]
 
 
+async def test_a_number_chosen_from_a_select_is_sent_as_a_number(app: PkuHarnessApp) -> None:
+    """Found by a new student (issue 18 item 7): 校园卡充值's form refused each of its own amounts, "must be a whole
+    number" — a select sent the text '50'."""
+    async with app.run_test(size=(110, 45)) as pilot:
+        form = await open_tool_form(pilot, app, "wallet.recharge")
+        amount = next(s for s in form.query(Select) if s.name == "amountYuan")
+        amount.value = 50
+        await pilot.click(form.query_one(GenButton))
+        await until(pilot, lambda: form.error is not None or (form.state or {}).get("result") is not None, 10)
+        assert form.error is None, form.error
+        assert form.state is not None and form.state["form"] == {"amountYuan": 50}
+        audit = app.runtime.audit.recent(1)[0]
+        assert audit.tool == "wallet.recharge" and audit.outcome == "ok"
+
+
 async def test_a_tool_form_offers_enums_as_selects_and_reports_bad_input(app: PkuHarnessApp) -> None:
     async with app.run_test(size=(110, 45)) as pilot:
         form = await open_tool_form(pilot, app, "shuttle.timetable")
@@ -518,7 +533,7 @@ async def test_a_new_result_is_brought_into_sight(app: PkuHarnessApp) -> None:
 
 
 @pytest.mark.parametrize(
-    ("tool_id", "line"), [("grades.sendCode", "这个工具会修改：按「运行」立即执行"), ("classrooms.free", None)]
+    ("tool_id", "line"), [("grades.sendCode", "这个工具会修改数据：按「运行」立即执行"), ("classrooms.free", None)]
 )
 async def test_a_form_that_changes_something_says_run_does_it_without_asking(
     app: PkuHarnessApp, tool_id: str, line: str | None

@@ -140,8 +140,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "field_optional": {"zh": "可不填", "en": "optional"},
     "form_acts_now": {
         "zh": "这个工具会{effect}：按「运行」立即执行，不再询问（是你亲手按的）",
-        "en": "This tool can {effect}: Run does it at once, without asking (you pressed it yourself)",
+        "en": "This tool {effect}: Run does it at once, without asking (you pressed it yourself)",
     },
+    # what a tool of each effect does, as the line over its form says it ("This tool can money" read badly)
+    "acts_write": {"zh": "修改数据", "en": "changes something"},
+    "acts_money": {"zh": "花钱", "en": "spends money"},
+    "acts_public": {"zh": "公开发布内容", "en": "publishes what others can see"},
     "field_between": {"zh": "{min} 到 {max}", "en": "{min} to {max}"},
     "field_at_least": {"zh": "至少 {min}", "en": "at least {min}"},
     "field_at_most": {"zh": "最多 {max}", "en": "at most {max}"},

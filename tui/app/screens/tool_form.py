@@ -7,7 +7,7 @@ from typing import Any
 from textual import on
 from textual.widgets import Button, Static
 
-from tui.app.i18n import t, term
+from tui.app.i18n import t
 from tui.app.screens.plugin_screen import PluginScreen
 from tui.app.widgets.result_view import fitting_width, result_view
 from tui.lang.documents.tool import InputField
@@ -38,7 +38,7 @@ def field_hint(field: InputField, locale: str) -> str:
 
 def acts_now(effect: str, locale: str) -> str:
     """The line over the form of a tool that changes something: it runs at once, the press is the consent."""
-    return t("form_acts_now", locale).format(effect=term(effect, locale))
+    return t("form_acts_now", locale).format(effect=t(f"acts_{effect}", locale))
 
 
 def _number(value: float | None) -> int | float | None:
