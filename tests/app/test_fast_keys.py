@@ -380,3 +380,24 @@ async def test_two_rebuilds_of_the_shell_at_once_leave_one_whole_shell(app: PkuH
         await settle(pilot, app)
         assert app.is_running and app._exception is None
         assert len(app.query("TabbedContent")) == 1 and app.query_one("TabbedContent").active == "settings"
+
+
+@pytest.mark.parametrize("keys", [["tab", "tab"], ["tab", "shift+tab", "tab", "tab"]])
+async def test_keys_typed_fast_after_tab_land_in_the_box_tab_moved_to(app: PkuHarnessApp, keys: list[str]) -> None:
+    """Found by a new student: "二教⇥⇥13⇥50" typed without pauses wrote 二教1350 into the first box (Tab was
+    handled only once it had bubbled up from the box, while the digits after it were sent to the box)."""
+    from textual.widgets import Input
+
+    from tui.app.screens.tool_form import ToolFormScreen
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        tool = app.runtime.registry.find("classrooms.free")
+        assert tool is not None
+        form = ToolFormScreen(app.runtime, tool, now=NOW)
+        await app.push_screen(form)
+        await settle(pilot, app)
+        assert app.focused is not None and app.focused.name == "building"
+        burst(app, ["二", "教", *keys, "1", "3", "tab", "5", "0"])  # all queued at once, as a fast typist sends them
+        await settle(pilot, app)
+        boxes = {box.name: box.value for box in form.query(Input)}
+        assert boxes == {"building": "二教", "period": "13", "minSeats": "50"}
