@@ -499,9 +499,39 @@ async def test_a_code_of_the_wrong_form_marks_its_field(app: PkuHarnessApp) -> N
         await settle(pilot, app)
         code = next(i for i in screen.query(Input) if i.name == "code")
         assert screen.invalid == {"code"} and code.has_class("-invalid")
+        assert screen.error == "验证码要填6 位数字"  # what it takes, not "输入有误" (an outsider's run)
         assert not screen.query(DataTable)  # nothing shown as grades
         calls = [e for e in app.runtime.audit.recent() if e.tool == "grades.scores"]
         assert calls and calls[0].outcome == "error"
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("zh", "节次要填1 到 12 之间的整数；最少座位要填不小于 1 的整数"),
+        ("en", "Period takes a whole number from 1 to 12; Min. seats takes a whole number of at least 1"),
+    ],
+)
+async def test_every_refused_field_is_marked_said_with_its_rule_and_the_first_takes_the_focus(
+    tmp_path: Path, locale: str, said: str
+) -> None:
+    """Found by a new student: 节次 13 and 最少座位 0 gave "输入有误，检查后再试", one field marked, the focus left on
+    运行, and a detail naming `input.period` at the tool's `return:` line."""
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale=locale)
+    async with app.run_test(size=(110, 45)) as pilot:
+        form = await open_tool_form(pilot, app, "classrooms.free", locale)
+        boxes = {i.name: i for i in form.query(Input)}
+        boxes["period"].value, boxes["minSeats"].value = "13", "0"
+        await pilot.click(form.query_one(GenButton))
+        await until(pilot, lambda: form.error is not None)
+        assert form.error == said
+        await settle(pilot, app)
+        boxes = {i.name: i for i in form.query(Input)}
+        assert boxes["period"].has_class("-invalid") and boxes["minSeats"].has_class("-invalid")
+        assert boxes["period"].has_focus  # the first thing to put right, not the button
+        detail = form.failures["$action"].detail()
+        assert "tools/free.yaml:12" in detail  # the line that declares period
+        assert "input.period must be at most 12" in detail and "input.minSeats must be at least 1" in detail
 
 
 def test_an_input_error_names_its_top_level_field() -> None:

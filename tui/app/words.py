@@ -17,6 +17,7 @@ from rich.cells import cell_len
 from tui.app.i18n import STRINGS, t
 from tui.lang.expr.values import to_str
 from tui.runtime.campus.services import SERVICES
+from tui.runtime.field_rules import refused
 from tui.runtime.message import say
 from tui.runtime.registry import ToolInfo
 from tui.runtime.scheduler.timing import BEIJING, Timing
@@ -63,6 +64,19 @@ def input_words(args: dict[str, Any], tool: ToolInfo | None, locale: str) -> str
             text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         shown.append(f"{labels.get(name, name)}{colon(locale)}{text}")
     return listed(shown, locale)
+
+
+def refusals(tool: ToolInfo | None, fields: Iterable[str], locale: str) -> str:
+    """What each refused input field takes, by its label ("节次要填1 到 12 之间的整数；最少座位要填不小于 1 的整数"),
+    in place of "输入有误": the checker's words name the key and are for the author; '' when the tool is unknown."""
+    if tool is None:
+        return ""
+    said = [
+        say(refused(tool.labels.get(name, name), tool.input[name], tool.value_titles.get(name)), locale)
+        for name in fields
+        if name in tool.input
+    ]
+    return ("；" if locale == "zh" else "; ").join(said)
 
 
 def schedule_text(timing: str, locale: str) -> str:

@@ -120,6 +120,8 @@ class CallOutcome:
     """With cause 'login': the campus service to log in to."""
     field: str | None = None
     """With cause 'input': the input field that is wrong, so a form marks it."""
+    fields: tuple[str, ...] = ()
+    """With cause 'input': every input field that is wrong (the first is `field`)."""
     summary: str = ""
     """The failure in the plugin author's own words for the person, when they wrote some (a `check`'s `error:`,
     without the step and file); the UI shows it instead of the cause's sentence."""
@@ -140,7 +142,8 @@ def _cause(error: ToolError | HostError, secrets: Secrets) -> dict[str, Any]:
     if isinstance(error, ToolError):
         # A check's message is the author's sentence for the student ("没有从燕园到燕园的校车"); others are technical.
         words = secrets.scrub_text(error.message)[:SUMMARY_CHARS] if error.kind == "check" else ""
-        return {"cause": error.cause, "service": error.service, "summary": words, "field": error.field}
+        wrong = {"field": error.field, "fields": error.fields}
+        return {"cause": error.cause, "service": error.service, "summary": words, **wrong}
     return {"cause": error.cause or CAUSE_OF_KIND.get(error.kind, "plugin"), "service": error.service}
 
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui.lang.documents.manifest import Manifest, SettingField
-from tui.lang.documents.tool import enum_keys
 from tui.lang.steps.errors import ToolError
 from tui.lang.steps.inputs import check_value, parse_text
+from tui.runtime.field_rules import refused, rule_of
 from tui.runtime.message import Message
 from tui.runtime.settings import read_setting, write_setting
 from tui.runtime.store import Store
@@ -83,8 +83,7 @@ class PluginSettings:
                 typed = parse_text(field, value)
             checked = check_value("settings", key, field, typed)
         except ToolError:
-            said = Message("setting_refused", title=both(manifest, key, 0), rule=rule_words(manifest, key))
-            raise SettingRefused(said) from None
+            raise SettingRefused(refused(both(manifest, key, 0), field, both(manifest, key, 2))) from None
         with self.store.lock:  # read and write as one: two pages setting two keys keep both
             values = {**self.stored(plugin_id), key: checked}
             write_setting(self.store, _key(plugin_id), values)
@@ -113,34 +112,5 @@ def both(manifest: Manifest, key: str, part: int) -> dict[str, Any]:
 
 
 def rule_words(manifest: Manifest, key: str) -> Message:
-    """What a setting takes, in words ("1 到 100 之间的整数", "one of 今天, 明天")."""
-    field = manifest.settings[key]
-    kind = field.type or "string"
-    low, high = _shown(field.min), _shown(field.max)
-    choices = field.enum if field.enum is not None else field.items.enum if field.items is not None else None
-    if choices is not None:
-        titles = both(manifest, key, 2)
-        values = {locale: ", ".join(titles[locale].get(k, k) for k in enum_keys(choices)) for locale in ("zh", "en")}
-        return Message("rule_one_of" if field.enum is not None else "rule_some_of", values=values)
-    if kind in ("number", "integer"):
-        noun = Message("rule_whole_number" if kind == "integer" else "rule_number")
-        if low is not None and high is not None:
-            return Message("rule_between", noun=noun, min=low, max=high)
-        if low is not None or high is not None:
-            which = "rule_at_least" if high is None else "rule_at_most"
-            return Message(which, noun=noun, bound=low if high is None else high)
-        return noun
-    if kind == "string":
-        if field.pattern is not None:
-            return Message("rule_pattern", pattern=field.pattern)
-        if high is not None:
-            return Message("rule_text_at_most", max=high)
-        return Message("rule_text")
-    return Message(f"rule_{kind}")
-
-
-def _shown(value: float | None) -> str | None:
-    """A bound as a person writes it: 1, not 1.0."""
-    if value is None:
-        return None
-    return str(int(value)) if value == int(value) else str(value)
+    """What a setting takes, in words ("1 到 100 之间的整数", "one of: 今天, 明天"), its choices by their titles."""
+    return rule_of(manifest.settings[key], both(manifest, key, 2))

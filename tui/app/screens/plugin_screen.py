@@ -27,6 +27,7 @@ from tui.app.navigation import ScrollStop
 from tui.app.watchers import forget_closed_watchers
 from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.header import SteadyHeader
+from tui.app.words import refusals
 from tui.lang.documents.tool import enum_keys
 from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
@@ -148,6 +149,8 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         """What failed, shown above the body as error cards: each source by its alias, the last action as "$action"
         (its sentence is also `state.error`)."""
         self.invalid: set[str] = set()
+        self.to_invalid = False
+        """The next rebuild focuses the first marked field (a submit was refused: the focus stayed on 运行)."""
         self.last_refresh = 0.0
         self._body_lock = asyncio.Lock()
 
@@ -307,10 +310,14 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
             await body.mount(build(resolved.body, screen=True))
         except Exception as e:  # the renderer's last guard: a screen never takes the app down
             await body.mount(Static(plain(f"⚠ {self.file} · INTERNAL: {type(e).__name__}: {e}"[:300]), markup=False))
-        for widget in body.query(".gen-input"):
-            if widget.name in self.invalid:
-                widget.add_class("-invalid")
-        self.refocus(body, was)
+        marked = [w for w in body.query(".gen-input") if w.name in self.invalid]
+        for widget in marked:
+            widget.add_class("-invalid")
+        if marked and self.to_invalid:  # a refused submit: the focus goes to what has to be put right
+            self.to_invalid = False
+            self.set_focus(marked[0])
+        else:
+            self.refocus(body, was)
 
     def focus_place(self, body: Widget) -> tuple[str, int] | None:
         """Which widget of the body has the focus, as its name (a form field's, a button's label) and how many
@@ -368,7 +375,7 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         if button.gen_form is not None and button.parent is not None:
             form = read_form(button.parent)
             if form.missing:  # genui.md §2.5: a required empty field blocks the submit (an empty code went through)
-                self.invalid, self.error = form.missing, t("needs_input", self.locale)
+                self.invalid, self.error, self.to_invalid = form.missing, t("needs_input", self.locale), True
                 self.run_worker(self.show_body(), group="plugin-screen-body", exit_on_error=False)
                 return
             self.collect(button.gen_form, form)
@@ -485,8 +492,12 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
                 card.actions = [a for a in card.actions if a[0] != "retry"]
                 self.failures["$action"] = card
                 self.error = card.summary
-                if outcome.cause == "input" and outcome.field:
-                    self.invalid = {outcome.field}  # the field that is wrong is marked, as an empty required one
+                if outcome.cause == "input" and outcome.fields:
+                    self.invalid = set(outcome.fields)  # the fields that are wrong are marked, as empty required ones
+                    self.to_invalid = True
+                    said = refusals(self.runtime.registry.find(target), outcome.fields, self.locale)
+                    card.summary = said or card.summary  # each with its rule: "节次要填1 到 12 之间的整数"
+                    self.error = card.summary
                 return None
             result = outcome.result
             status = result.get("status") if isinstance(result, dict) else None
@@ -499,7 +510,7 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
                 continue
             if status == "needs_input":
                 fields = result.get("fields") if isinstance(result.get("fields"), list) else []
-                self.invalid = {str(f) for f in fields}
+                self.invalid, self.to_invalid = {str(f) for f in fields}, True
                 self.error = clean(str(result.get("message") or t("needs_input", self.locale)))
                 return None
             self.ran_tool = True

@@ -46,6 +46,7 @@ class ToolError(Exception):
         cause: Cause | None = None,
         service: str | None = None,
         field: str | None = None,
+        fields: tuple[str, ...] = (),
     ) -> None:
         super().__init__(message)
         self.kind = kind
@@ -58,6 +59,8 @@ class ToolError(Exception):
         """With cause 'login': the campus service to log in to."""
         self.field = field
         """With kind 'input': the input field that is wrong (its top-level name), so a form can mark it."""
+        self.fields = fields or ((field,) if field else ())
+        """With kind 'input': every field that is wrong (the first is `field`), so a form marks them all."""
         self.tool: str | None = None
         self.step: str | None = None
         self.file: str | None = None

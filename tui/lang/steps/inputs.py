@@ -27,15 +27,22 @@ def check_input(fields: dict[str, InputField], raw: Any) -> dict[str, Any]:
     if unknown:
         raise ToolError("input", f"unknown input key '{unknown[0]}' (known: {', '.join(fields) or 'none'})")
     out: dict[str, Any] = {}
+    wrong: list[ToolError] = []  # every field that is wrong, not only the first: a form marks them all
     for name, spec in fields.items():
-        if name in raw and raw[name] is not None:
-            out[name] = _check(name, spec, raw[name])
-        elif spec.default is not None:
-            out[name] = _check(name, spec, spec.default)
-        elif spec.optional:
-            out[name] = None
-        else:
-            raise ToolError("input", f"input.{name} is required", field=name)
+        try:
+            if name in raw and raw[name] is not None:
+                out[name] = _check(name, spec, raw[name])
+            elif spec.default is not None:
+                out[name] = _check(name, spec, spec.default)
+            elif spec.optional:
+                out[name] = None
+            else:
+                raise ToolError("input", f"input.{name} is required", field=name)
+        except ToolError as e:
+            wrong.append(e)
+    if wrong:
+        names = tuple(e.field for e in wrong if e.field)
+        raise ToolError("input", "; ".join(e.message for e in wrong), field=wrong[0].field, fields=names)
     return from_json(out)  # type: ignore[no-any-return]
 
 

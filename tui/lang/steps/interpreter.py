@@ -148,7 +148,11 @@ class Interpreter:
         if tool is None:
             raise ToolError("input", f"{self.plugin.manifest.id} has no tool {tool_name!r}")
         try:
-            input_value = check_input(tool.definition.input, raw_input)
+            try:
+                input_value = check_input(tool.definition.input, raw_input)
+            except ToolError as e:  # where the field that refused it is declared, not the tool's `return:`
+                line = tool.line("input", e.field) if e.field else tool.line("input")
+                raise e.locate(qualified, None, tool.file, line) from None
             constants = {**self.plugin.shared_constants, **tool.definition.constants}
             functions = {**self.plugin.shared_functions, **tool.definition.functions}
             scope = base_scope(input_value, constants, functions, self.settings, state.expr)
