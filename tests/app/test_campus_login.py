@@ -149,6 +149,7 @@ async def test_qr_login_in_the_app(fake: FakeCampus, tmp_path: Path, monkeypatch
 
 async def test_settings_show_every_service_and_the_mobile_token(fake: FakeCampus, tmp_path: Path) -> None:
     app = make_app(demo=True, data_dir=tmp_path)
+    app.demo = False  # recorded data for the dashboard, the fake campus for the account (the offline demo has none)
     async with app.run_test(size=SIZE) as pilot:
         app.runtime.campus.remember_account(USER, PASSWORD, remember=True)
         await app.runtime.campus.login("treehole")

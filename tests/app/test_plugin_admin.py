@@ -186,3 +186,26 @@ async def test_the_assistant_install_tool_always_shows_the_review(tmp_path: Path
 
 async def _call(app: PkuHarnessApp, out: list[Any]) -> None:
     out.append(await app.runtime.gate.call("plugins.install", {"link": TREE}, actor="user"))
+
+
+async def test_the_offline_demo_says_it_cannot_install_or_log_in_rather_than_trying(tmp_path: Path) -> None:
+    """Found by a new student: in --demo (its header: 不联网) a pasted link and 登录 both went to the network and
+    came back with ConnectError; 安装 with an empty box did nothing at all."""
+    from textual.widgets import Button
+
+    from tests.app.helpers import open_settings_section
+
+    app = make_app(demo=True, data_dir=tmp_path, now="2026-11-30T12:00:00+08:00")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("3")
+        await until(pilot, lambda: bool(app.query("#install-link")))
+        app.query_one("#install-go", Button).press()
+        await until(pilot, lambda: any("先把插件链接粘贴到框里" in str(n.message) for n in app._notifications))
+        app.query_one("#install-link", Input).value = "https://github.com/someone/plugins/tree/main/notes"
+        app.query_one("#install-go", Button).press()
+        await until(pilot, lambda: any("演示模式不联网，不能从链接安装" in str(n.message) for n in app._notifications))
+        assert not isinstance(app.screen, InstallReviewDialog)
+        await open_settings_section(pilot, app, "campus")
+        note = app.query_one("#campus-demo")
+        assert "不需要也不能登录" in str(note.render())
+        assert all(app.query_one(f"#campus-{b}", Button).disabled for b in ("login", "token", "logout"))

@@ -21,6 +21,8 @@ class HarnessApp(LocalTextual):
     locale: str
     #: an ISO time when the clock is pinned (`--demo`, `--now`), else None.
     now: str | None
+    #: `--demo`: recorded answers and no network at all (no installs from links, no logins, no update checks).
+    demo: bool
 
     async def rebuild(self, tab: str | None) -> None:
         """Recompose the tabs after a change of plugins, locale or theme, landing on `tab` (None: where it was)."""

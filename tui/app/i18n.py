@@ -502,6 +502,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "section_permissions": {"zh": "权限", "en": "Permissions"},
     "section_reach": {"zh": "可访问范围", "en": "Reach"},
     "section_plugin_settings": {"zh": "插件设置", "en": "Plugin settings"},
+    "demo_no_login": {
+        "zh": "演示模式不联网：校园数据来自录制，不需要也不能登录",
+        "en": "Demo mode is offline: campus data comes from recordings, so there is no logging in",
+    },
+    "demo_no_install": {
+        "zh": "演示模式不联网，不能从链接安装插件（不加 --demo 启动再装）",
+        "en": "Demo mode is offline: plugins cannot be installed from a link (start without --demo)",
+    },
+    "paste_link_first": {"zh": "先把插件链接粘贴到框里", "en": "Paste a plugin link into the box first"},
     "plugin_settings": {"zh": "插件设置（下次运行起生效）", "en": "Plugin settings (from the next run on)"},
     "no_plugin_settings": {"zh": "没有插件提供设置项", "en": "No plugin has settings"},
     "setting_saved": {"zh": "已保存", "en": "Saved"},

@@ -29,29 +29,35 @@ class CampusSettings(Vertical):
     CampusSettings Horizontal { height: auto; }
     CampusSettings Button { margin-right: 1; }
     CampusSettings .muted { color: $text-muted; }
-    CampusSettings #campus-note { color: $warning; }
+    CampusSettings #campus-note, CampusSettings #campus-demo { color: $warning; }
     CampusSettings DataTable { height: auto; max-height: 14; }
     """
 
-    def __init__(self, session: CampusSession, services: list[str], locale: str, data_dir: Path) -> None:
+    def __init__(
+        self, session: CampusSession, services: list[str], locale: str, data_dir: Path, demo: bool = False
+    ) -> None:
         super().__init__(id="campus-settings")
         self.session = session
         self.services = services
         self.locale = locale
         self.data_dir = data_dir
+        self.demo = demo
+        """The demo answers from recordings and never goes online: logging in is offered, and would fail, no more."""
 
     def compose(self) -> ComposeResult:
         loc = self.locale
         yield Static(plain(self.account_text()), markup=False, classes="muted", id="campus-account")
+        if self.demo:
+            yield Static(t("demo_no_login", loc), markup=False, id="campus-demo")
         if self.session.vault_note:
             yield Static(t("no_keyring", loc), markup=False, id="campus-note")
         table = Table(empty=t("no_services_yet", loc), id="campus-services", cursor_type="row", zebra_stripes=True)
         table.add_columns(t("service", loc), t("name", loc), t("state", loc), t("until", loc))
         yield table
         with Horizontal():
-            yield Button(t("login", loc), id="campus-login", variant="primary")
-            yield Button(t("token", loc), id="campus-token")
-            yield Button(t("logout", loc), id="campus-logout")
+            yield Button(t("login", loc), id="campus-login", variant="primary", disabled=self.demo)
+            yield Button(t("token", loc), id="campus-token", disabled=self.demo)
+            yield Button(t("logout", loc), id="campus-logout", disabled=self.demo)
             vault = self.session.vault
             if self.session.vault_note or isinstance(vault, FileVault):
                 yield Button(t("vault_choose", loc), id="campus-vault")

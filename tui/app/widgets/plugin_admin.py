@@ -50,9 +50,13 @@ class InstallBar(Horizontal):
     @on(Input.Submitted, "#install-link")
     @on(Button.Pressed, "#install-go")
     def go(self) -> None:
-        link = self.query_one("#install-link", Input).value.strip()
+        box = self.query_one("#install-link", Input)
+        link = box.value.strip()
         if link:
             self.app.run_worker(self._install(link), group="install", exclusive=True)
+        else:  # 安装 with nothing pasted did nothing at all
+            self.notify(t("paste_link_first", self.locale), severity="warning", timeout=4, markup=False)
+            box.focus()
 
 
 def installed_table(app: HarnessApp) -> Table:
@@ -102,6 +106,9 @@ class PluginAdmin:
         from tui.app.dialogs.review import InstallReviewDialog  # Markdown costs ~35 ms: not on the start path
 
         loc = self.app.locale
+        if self.app.demo and "://" in link:  # the header says 不联网: a link would be fetched from the network
+            self._say(t("demo_no_install", loc), "warning")
+            return False
         self._say(t("fetching", loc))
         try:
             prepared = await asyncio.to_thread(self.installer.prepare, link)

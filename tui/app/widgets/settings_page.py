@@ -132,7 +132,7 @@ class SettingsPage(Horizontal):
         elif key == "model":
             yield ModelSettings(rt.store, loc)
         elif key == "campus":
-            yield CampusSettings(rt.campus, rt.campus_services(), loc, self.data_dir)
+            yield CampusSettings(rt.campus, rt.campus_services(), loc, self.data_dir, demo=self.harness.demo)
         elif key == "checks":
             yield ChecksPanel(rt.store, loc, rt.registry, run_now=self.run_check_now)
         elif key == "permissions":
