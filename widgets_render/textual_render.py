@@ -357,7 +357,8 @@ class WidgetFrame(Vertical):
     ]
 
     class Tapped(Message):
-        """The user chose a widget that has a `tap` action (Enter or a click)."""
+        """The user chose a widget (Enter or a click): its `tap` opens a screen; without one the app shows what
+        the widget shows more fully."""
 
         def __init__(self, frame: WidgetFrame) -> None:
             super().__init__()
@@ -401,8 +402,7 @@ class WidgetFrame(Vertical):
             if card.actions:
                 self.action_error(card.actions[0][0])
             return
-        if self.tap is not None:
-            self.post_message(self.Tapped(self))
+        self.post_message(self.Tapped(self))
 
     def on_click(self) -> None:
         if self.error is None:  # an error card's buttons take their own clicks

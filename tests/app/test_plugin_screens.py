@@ -40,6 +40,26 @@ def app(tmp_path: Path) -> PkuHarnessApp:
     return make_app(demo=True, data_dir=tmp_path, now=NOW)
 
 
+@pytest.mark.parametrize(
+    ("plugin", "tool", "shown"), [("wallet", "wallet.cardBalance", "123.45"), ("canteen", "canteen.crowd", "农园")]
+)
+async def test_a_widget_without_a_screen_opens_its_sources_tool_with_the_result(
+    app: PkuHarnessApp, plugin: str, tool: str, shown: str
+) -> None:
+    """Found by a new student: Enter on 校园卡 or 食堂人流 did nothing while F1 said ⏎ 打开. A widget without a
+    screen opens its data source's tool as a form, run with the source's input: the whole result, 提醒我… under it."""
+    async with app.run_test(size=(110, 45)) as pilot:
+        form = await open_widget(pilot, app, plugin)
+        assert isinstance(form, ToolFormScreen) and form.tool.id == tool
+        await until(pilot, lambda: (form.state or {}).get("result") is not None, 10)
+        await until(pilot, lambda: bool(form.query("#notify-me")))
+        assert shown in " ".join(
+            str(c) for t in form.query(DataTable) for r in range(t.row_count) for c in t.get_row_at(r)
+        )
+        await pilot.press("escape")
+        assert not isinstance(app.screen, PluginScreen)
+
+
 async def test_tapping_the_shuttle_widget_opens_its_timetable_and_escape_returns(app: PkuHarnessApp) -> None:
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await open_widget(pilot, app, "shuttle")

@@ -510,6 +510,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "演示模式不联网，不能从链接安装插件（不加 --demo 启动再装）",
         "en": "Demo mode is offline: plugins cannot be installed from a link (start without --demo)",
     },
+    "widget_no_detail": {"zh": "这个小组件没有更多内容", "en": "This widget has nothing more to show"},
     "paste_link_first": {"zh": "先把插件链接粘贴到框里", "en": "Paste a plugin link into the box first"},
     "plugin_settings": {"zh": "插件设置（下次运行起生效）", "en": "Plugin settings (from the next run on)"},
     "no_plugin_settings": {"zh": "没有插件提供设置项", "en": "No plugin has settings"},

@@ -81,8 +81,14 @@ class LoginScreen(LocalBindings, Dialog[bool]):
                 yield Input(placeholder=t("otp_placeholder", loc), id="login-otp", max_length=6, restrict=r"\d*")
                 yield Button(t("sms_send", loc), id="login-sms")
             # where it is kept, said: without a keyring "保存在系统钥匙串" was not true
-            where = "_file" if isinstance(vault, FileVault) else "_memory" if isinstance(vault, MemoryVault) else ""
-            yield Checkbox(t(f"remember_password{where}", loc), value=True, id="login-remember")
+            where = (
+                "remember_password_file"
+                if isinstance(vault, FileVault)
+                else "remember_password_memory"
+                if isinstance(vault, MemoryVault)
+                else "remember_password"
+            )
+            yield Checkbox(plain(t(where, loc)), value=True, id="login-remember")
             if self.session.vault_note:
                 yield Static(t("no_keyring", loc), markup=False, classes="muted", id="login-note")
             yield Static("", markup=False, id="login-error")

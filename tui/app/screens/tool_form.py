@@ -56,6 +56,11 @@ def _field(name: str, field: InputField, locale: str) -> dict[str, Any]:
     return spec
 
 
+def submit_action(tool: ToolInfo) -> dict[str, Any]:
+    """What 运行 does: run the tool with the form's values, the result into `state.result`."""
+    return {"invoke": tool.id, "input": "${state.form}", "then": {"set": "result"}}
+
+
 def tool_form_spec(tool: ToolInfo, fields: dict[str, InputField], locale: str) -> dict[str, Any]:
     """The genui screen spec of a tool's form: one `fromTool` field per input field (name → its declaration),
     submit runs the tool. A failure shows as the screen's error card (its sentence, 登录 or 详情), above the form."""
@@ -81,7 +86,7 @@ def tool_form_spec(tool: ToolInfo, fields: dict[str, InputField], locale: str) -
                     "type": "form",
                     "bind": "form",
                     "submitLabel": t("run", locale),
-                    "submit": {"invoke": tool.id, "input": "${state.form}", "then": {"set": "result"}},
+                    "submit": submit_action(tool),
                     "fields": [_field(name, field, locale) for name, field in fields.items()],
                 },
                 {"type": "text", "tone": "muted", "when": "${state.pending}", "text": t("running", locale)},
@@ -93,16 +98,34 @@ def tool_form_spec(tool: ToolInfo, fields: dict[str, InputField], locale: str) -
 class ToolFormScreen(PluginScreen):
     """One tool's form; below it the last result."""
 
-    def __init__(self, runtime: Runtime, tool: ToolInfo, locale: str = "zh", now: str | None = None) -> None:
+    def __init__(
+        self,
+        runtime: Runtime,
+        tool: ToolInfo,
+        locale: str = "zh",
+        now: str | None = None,
+        given: dict[str, Any] | None = None,
+        run: bool = False,
+    ) -> None:
+        """`given` fills the form (a widget's data-source arguments); with `run` the tool runs as the form opens."""
         plugin = runtime.registry.plugins[tool.plugin_id].plugin
         fields = dict(plugin.tools[tool.name].definition.input)
         spec = tool_form_spec(tool, fields, locale)
         super().__init__(runtime, tool.plugin_id, f"tool:{tool.name}", {}, locale, now, spec=spec)
+        # set here, not as the spec's state templates: those are read by the first load, which a run at once
+        # could overtake (it read an empty form)
+        self.state = {"form": {k: v for k, v in (given or {}).items() if k in fields}, "result": None}
         self.tool = tool
+        self.run_at_once = run
         self.shown_result: Any = None
         """The result last scrolled into sight (a rebuild of the same result leaves the scroll where it is)."""
         self.last_input: dict[str, Any] = {}
         """The input of the last successful run ("notify me when…" checks the same call)."""
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.run_at_once:
+            self.perform(submit_action(self.tool), {})
 
     async def call_tool(self, target: str, payload: Any) -> Any:
         result = await super().call_tool(target, payload)

@@ -54,10 +54,12 @@ class CampusSettings(Vertical):
         table = Table(empty=t("no_services_yet", loc), id="campus-services", cursor_type="row", zebra_stripes=True)
         table.add_columns(t("service", loc), t("name", loc), t("state", loc), t("until", loc))
         yield table
+        if self.demo:  # nothing to log in to (disabled buttons were left unreadable, and unexplained)
+            return
         with Horizontal():
-            yield Button(t("login", loc), id="campus-login", variant="primary", disabled=self.demo)
-            yield Button(t("token", loc), id="campus-token", disabled=self.demo)
-            yield Button(t("logout", loc), id="campus-logout", disabled=self.demo)
+            yield Button(t("login", loc), id="campus-login", variant="primary")
+            yield Button(t("token", loc), id="campus-token")
+            yield Button(t("logout", loc), id="campus-logout")
             vault = self.session.vault
             if self.session.vault_note or isinstance(vault, FileVault):
                 yield Button(t("vault_choose", loc), id="campus-vault")

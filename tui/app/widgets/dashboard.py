@@ -20,6 +20,7 @@ from tui.app.failures import act, explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.app.screens.plugin_screen import PluginScreen, open_from_widget, pick_text
+from tui.app.screens.tool_form import ToolFormScreen
 from tui.lang.documents.common import parse_duration
 from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
@@ -384,8 +385,22 @@ class Dashboard(VerticalScroll):
     def on_widget_frame_tapped(self, event: WidgetFrame.Tapped) -> None:
         """Enter or a click on a widget opens its screen."""
         index = int(str(event.frame.id).removeprefix("slot-"))
-        plugin_id = self.slots[index].plugin_id
-        open_from_widget(event.frame, self.runtime, plugin_id, self.locale, self.now, self.screen_closed)
+        slot = self.slots[index]
+        if event.frame.tap is not None:
+            open_from_widget(event.frame, self.runtime, slot.plugin_id, self.locale, self.now, self.screen_closed)
+            return
+        # No screen of its own (校园卡, 食堂人流): its data source's tool, run with the same input, as its form —
+        # the whole result, 提醒我… under it. Enter did nothing while F1 said ⏎ 打开.
+        source = slot.spec.get("source")
+        plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
+        declared = plugin.manifest.dataSources.get(source) if isinstance(source, str) else None
+        tool = self.runtime.registry.find(f"{slot.plugin_id}.{declared.tool}") if declared and declared.tool else None
+        if declared is None or tool is None:
+            self.notify(t("widget_no_detail", self.locale), timeout=3, markup=False)
+            return
+        form = ToolFormScreen(self.runtime, tool, self.locale, self.now, given=declared.args, run=True)
+        form.on_closed = self.screen_closed
+        self.app.push_screen(form)
 
     def screen_closed(self, screen: PluginScreen) -> None:
         """Back from a plugin's screen where one of its tools ran: that plugin's widgets fetch anew, so 我的绩点

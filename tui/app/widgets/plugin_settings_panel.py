@@ -71,8 +71,8 @@ def setting_widget(setting: SettingValue, titles: dict[str, str], locale: str) -
     if field.type == "boolean":
         return Switch(bool(value))
     number = field.type in ("number", "integer")
-    shown, default = clean(box_text(value)), clean(box_text(field.default))
-    return Input(shown, type="number" if number else "text", placeholder=default)
+    kind = "number" if number else "text"
+    return Input(clean(box_text(value)), type=kind, placeholder=clean(box_text(field.default)))
 
 
 class PluginSettingsPanel(Vertical):
@@ -195,4 +195,5 @@ class PluginSettingsPanel(Vertical):
         self.controls.clear()
         self.applied.clear()
         await self.recompose()
-        self.notify(t("settings_were_reset", self.locale).format(plugin=clean(self.runtime.registry.plugin_name(pid))))
+        name = clean(self.runtime.registry.plugin_name(pid))
+        self.notify(clean(t("settings_were_reset", self.locale).format(plugin=name)), markup=False)
