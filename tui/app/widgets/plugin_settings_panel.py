@@ -71,8 +71,8 @@ def setting_widget(setting: SettingValue, titles: dict[str, str], locale: str) -
     if field.type == "boolean":
         return Switch(bool(value))
     number = field.type in ("number", "integer")
-    kind = "number" if number else "text"
-    return Input(clean(box_text(value)), type=kind, placeholder=clean(box_text(field.default)))
+    shown = clean(box_text(value))
+    return Input(shown, type="number" if number else "text", placeholder=clean(box_text(field.default)))
 
 
 class PluginSettingsPanel(Vertical):
