@@ -190,6 +190,7 @@ async def test_binding_a_mobile_token_from_the_app(fake: FakeCampus, tmp_path: P
 async def test_without_a_keyring_the_settings_say_so_and_offer_a_file(fake: FakeCampus, tmp_path: Path) -> None:
     keyring.set_keyring(fail.Keyring())
     app = make_app(demo=True, data_dir=tmp_path)
+    app.demo = False  # recorded data for the dashboard, the account settings of a real start (the demo has none)
     async with app.run_test(size=SIZE) as pilot:
         await open_settings_section(pilot, app, "campus")
         assert "没有可用的钥匙串" in str(app.query_one("#campus-note", Static).render())

@@ -35,6 +35,9 @@ async def open_widget(pilot: Any, app: PkuHarnessApp, plugin: str) -> PluginScre
     return app.screen
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
 @pytest.fixture
 def app(tmp_path: Path) -> PkuHarnessApp:
     return make_app(demo=True, data_dir=tmp_path, now=NOW)
@@ -58,6 +61,38 @@ async def test_a_widget_without_a_screen_opens_its_sources_tool_with_the_result(
         )
         await pilot.press("escape")
         assert not isinstance(app.screen, PluginScreen)
+
+
+@pytest.mark.parametrize(
+    ("locale", "fields", "rows"),
+    [
+        ("zh", ["余额（元）", "今天花了（元）", "每日限额（元）"], ["日期", "各节时间"]),
+        ("en", ["Balance (CNY)", "Spent today (CNY)", "Daily limit (CNY)"], ["Day", "Period times"]),
+    ],
+)
+async def test_a_result_is_shown_by_its_keys_titles(
+    tmp_path: Path, locale: str, fields: list[str], rows: list[str]
+) -> None:
+    """Found by two new students: results read `balanceYuan`, `periodTimes`, `minutesFromNow`. A tool titles its
+    result's keys (`resultTitles`, English in i18n); the model still sees the keys."""
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale=locale)
+    async with app.run_test(size=(110, 45)) as pilot:
+        form = await open_tool_form(pilot, app, "wallet.cardBalance", locale)
+        await pilot.click(form.query_one(GenButton))
+        await until(pilot, lambda: bool(form.query("#result")))
+        table = form.query_one("#result", DataTable)
+        names = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        assert names[:3] == fields and "balanceYuan" not in names
+        await pilot.press("escape")
+        form = await open_tool_form(pilot, app, "classrooms.free", locale)
+        await pilot.click(form.query_one(GenButton))
+        await until(pilot, lambda: bool(form.query("#result")))
+        tables = list(form.query_one("#result").query(DataTable))
+        assert [str(tables[0].get_row_at(i)[0]) for i in range(2)] == rows
+        headers = [str(c.label) for c in tables[1].columns.values()]
+        assert "room" not in headers and ("教室" in headers or "Room" in headers)
+    outcome = await app.runtime.gate.call("wallet.cardBalance", {}, actor="user")
+    assert '"balanceYuan"' in outcome.model_text  # the model reads the keys
 
 
 async def test_tapping_the_shuttle_widget_opens_its_timetable_and_escape_returns(app: PkuHarnessApp) -> None:
@@ -340,7 +375,7 @@ async def test_every_plugin_tool_runs_from_a_generated_form(app: PkuHarnessApp) 
         await pilot.click(form.query_one(GenButton))
         await settle(pilot, app)
         result = form.query_one("#result", DataTable)  # a list of objects becomes a table
-        assert result.row_count == 6 and "title" in [str(c.label) for c in result.columns.values()]
+        assert result.row_count == 6 and "标题" in [str(c.label) for c in result.columns.values()]  # its title
 
 
 async def open_tool_form(pilot: Any, app: PkuHarnessApp, tool_id: str, locale: str = "zh") -> ToolFormScreen:
@@ -550,7 +585,9 @@ async def test_every_refused_field_is_marked_said_with_its_rule_and_the_first_ta
         assert boxes["period"].has_class("-invalid") and boxes["minSeats"].has_class("-invalid")
         assert boxes["period"].has_focus  # the first thing to put right, not the button
         detail = form.failures["$action"].detail()
-        assert "tools/free.yaml:12" in detail  # the line that declares period
+        declared = (ROOT / "plugins_builtin/classrooms/tools/free.yaml").read_text("utf-8").splitlines()
+        line = next(i for i, text in enumerate(declared, 1) if text.startswith("  period:"))
+        assert f"tools/free.yaml:{line}" in detail  # the line that declares period, not the tool's return:
         assert "input.period must be at most 12" in detail and "input.minSeats must be at least 1" in detail
 
 

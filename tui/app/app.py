@@ -184,7 +184,16 @@ class PkuHarnessApp(HarnessApp):
 
     def action_notifications(self) -> None:
         """The notification centre (n)."""
-        self.push_screen(NotificationCentre(self.runtime.notices, self.locale), lambda _: self.show_unread())
+        centre = NotificationCentre(self.runtime.notices, self.locale, self.check_result_titles)
+        self.push_screen(centre, lambda _: self.show_unread())
+
+    def check_result_titles(self, check_id: str) -> dict[str, str]:
+        """The result titles of the tool a check runs (none for an assistant task or a tool that is gone)."""
+        from tui.runtime.scheduler.checks import Checks
+
+        check = Checks(self.runtime.store).get(check_id)
+        tool = self.runtime.registry.find(check.tool) if check is not None and check.tool else None
+        return tool.result_titles if tool is not None else {}
 
     async def open_conversation(self, cid: str) -> None:
         """Show an assistant task's conversation in 助手."""

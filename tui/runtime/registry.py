@@ -96,6 +96,8 @@ class ToolInfo:
     """Each input field's label in the user's language (its title; the field's name when it has none)."""
     value_titles: dict[str, dict[str, str]] = field(default_factory=dict)
     """An enum field's value (as text) → its title in the user's language, for the values that have one."""
+    result_titles: dict[str, str] = field(default_factory=dict)
+    """A result key → its title in the user's language (the tool's `resultTitles`), for a result shown as it is."""
     native: NativeTool | None = None
     """The app's own implementation, for host plugins' tools."""
     sends: bool = False
@@ -288,6 +290,7 @@ class Registry:
                         input=d.input,
                         labels={f: m.field_title(name, f, spec, self.locale) for f, spec in d.input.items()},
                         value_titles={f: m.option_titles(name, f, spec, self.locale) for f, spec in d.input.items()},
+                        result_titles=m.result_titles(name, d, self.locale),
                         sends=reached[name].sends,
                     )
                 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from textual import on
@@ -36,11 +37,15 @@ class NotificationCentre(LocalBindings, Dialog[None]):
     )
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "close")]
 
-    def __init__(self, notices: Notices, locale: str) -> None:
+    def __init__(
+        self, notices: Notices, locale: str, result_titles: Callable[[str], Mapping[str, str]] | None = None
+    ) -> None:
         super().__init__()
         self.notices = notices
         self.locale = locale
         self.shown: dict[str, Notice] = {}
+        self.result_titles = result_titles or (lambda _source: {})
+        """A notice's source (its check) → the titles of its tool's result keys."""
 
     def compose(self) -> ComposeResult:
         loc = self.locale
@@ -86,4 +91,6 @@ class NotificationCentre(LocalBindings, Dialog[None]):
         await detail.mount(Static(plain(say(notice.message, self.locale)), markup=False))
         if notice.result is not None:
             width = fitting_width(detail)
-            await detail.mount(result_view(notice.result, widget_id="notice-result", locale=self.locale, width=width))
+            titles = self.result_titles(notice.source)
+            view = result_view(notice.result, widget_id="notice-result", locale=self.locale, width=width, titles=titles)
+            await detail.mount(view)

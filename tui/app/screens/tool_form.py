@@ -141,7 +141,8 @@ class ToolFormScreen(PluginScreen):
         body = self.query_one("#screen-body")
         heading = Static(t("result", self.locale), markup=False, classes="tone-accent")
         await body.mount(heading)
-        await body.mount(result_view(result, locale=self.locale, width=fitting_width(body)))
+        view = result_view(result, locale=self.locale, width=fitting_width(body), titles=self.tool.result_titles)
+        await body.mount(view)
         if result is not self.shown_result:  # a new result: bring it into sight (it appeared below the screen)
             self.shown_result = result
             self.call_after_refresh(heading.scroll_visible, top=True, animate=False)

@@ -15,6 +15,7 @@ app's words (是/否, 无).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from rich.cells import cell_len
@@ -51,24 +52,32 @@ class ResultParts(Vertical):
     """
 
 
-def result_view(result: Any, widget_id: str = "result", locale: str = "zh", width: int | None = None) -> Widget:
+def result_view(
+    result: Any,
+    widget_id: str = "result",
+    locale: str = "zh",
+    width: int | None = None,
+    titles: Mapping[str, str] | None = None,
+) -> Widget:
     """A list of objects as a table (one column per key), one object as a table of its fields and values with a
     table for each of its lists of objects, an empty list as a sentence saying so, anything else as its JSON
-    text. With `width` (the cells there are), the columns share it and long cells wrap."""
+    text. With `width` (the cells there are), the columns share it and long cells wrap; each key is shown by its
+    title in `titles` (the tool's `resultTitles`), else as it is."""
+    named = Titles(titles or {})
     rows = result.get("items") if isinstance(result, dict) and isinstance(result.get("items"), list) else result
     if rows == []:
         return Static(t("no_results", locale), markup=False, id=widget_id, classes="tone-muted")
     if _records(rows):
-        return _table(rows, widget_id, locale, width)
+        return _table(rows, widget_id, locale, width, named)
     if isinstance(result, dict) and result:
         nested = {k: v for k, v in result.items() if _records(v)}
         fields = {k: v for k, v in result.items() if k not in nested}
         if not nested:
-            return _fields(fields, widget_id, locale, width)
-        parts: list[Widget] = [_fields(fields, None, locale, width)] if fields else []
+            return _fields(fields, widget_id, locale, width, named)
+        parts: list[Widget] = [_fields(fields, None, locale, width, named)] if fields else []
         for key, inner in nested.items():
-            parts.append(Static(literal(f"{key} ({len(inner)})"), classes="result-part tone-accent"))
-            parts.append(_table(inner, None, locale, width))
+            parts.append(Static(literal(f"{named(key)} ({len(inner)})"), classes="result-part tone-accent"))
+            parts.append(_table(inner, None, locale, width, named))
         return ResultParts(*parts, id=widget_id)
     text = json.dumps(result, ensure_ascii=False, indent=2)
     return Static(literal(text[:4000]), id=widget_id)
@@ -85,20 +94,38 @@ def _records(value: Any) -> TypeGuard[list[dict[str, Any]]]:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
-def _fields(record: dict[str, Any], widget_id: str | None, locale: str, width: int | None) -> DataTable[Text]:
+class Titles:
+    """A result key as a person reads it: its title, else the key; a spread key (`rooms.room`) by its last part's
+    title."""
+
+    def __init__(self, titles: Mapping[str, str]) -> None:
+        self.titles = titles
+
+    def __call__(self, key: str) -> str:
+        if key in self.titles:
+            return self.titles[key]
+        last = key.rsplit(".", 1)[-1]
+        return self.titles.get(last, key)
+
+
+def _fields(
+    record: dict[str, Any], widget_id: str | None, locale: str, width: int | None, named: Titles
+) -> DataTable[Text]:
     """One record as a table of its fields and values."""
     header = [t("result_field", locale), t("result_value", locale)]
-    cells = [[str(key), _cell(value, locale)] for key, value in list(record.items())[:RESULT_ROWS]]
+    cells = [[named(str(key)), _cell(value, locale)] for key, value in list(record.items())[:RESULT_ROWS]]
     return _fitted(header, cells, widget_id, width)
 
 
-def _table(rows: list[dict[str, Any]], widget_id: str | None, locale: str, width: int | None) -> DataTable[Text]:
+def _table(
+    rows: list[dict[str, Any]], widget_id: str | None, locale: str, width: int | None, named: Titles
+) -> DataTable[Text]:
     """A list of records as one table, its inner lists of records spread into rows."""
     keys, spread = spread_rows(rows)
     cells = [[_cell(row.get(k), locale) for k in keys] for row in spread[:RESULT_ROWS]]
     if len(spread) > RESULT_ROWS:
         cells.append([f"+{len(spread) - RESULT_ROWS}", *[""] * (len(keys) - 1)])
-    return _fitted(keys, cells, widget_id, width)
+    return _fitted([named(k) for k in keys], cells, widget_id, width)
 
 
 def _fitted(header: list[str], cells: list[list[str]], widget_id: str | None, width: int | None) -> DataTable[Text]:

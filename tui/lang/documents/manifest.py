@@ -180,6 +180,8 @@ class ToolText(Strict):
     """Input field name → its English label on the tool's form (without one the form shows the field's name)."""
     enumTitles: dict[str, dict[str, Annotated[VisibleText, Field(max_length=40)]]] = Field(default_factory=dict)
     """Input field name → its enum values' English titles, keyed like the field's `enumTitles`."""
+    resultTitles: dict[str, Annotated[VisibleText, Field(max_length=40)]] = Field(default_factory=dict)
+    """Result key → its English title (see the tool's `resultTitles`)."""
 
 
 class SettingText(Strict):
@@ -405,6 +407,16 @@ class Manifest(Strict):
         translated = text.enumTitles.get(field_name, {}) if text else {}
         ascii_own = {k: v for k, v in own.items() if v.isascii()}
         return {**ascii_own, **translated}
+
+    def result_titles(self, tool_name: str, tool: ToolDef, locale: str) -> dict[str, str]:
+        """The titles of a tool's result keys in the app's language, by the rule of `field_title`: an English user
+        sees the English ones, or titles that are English; a key without one shows as itself."""
+        english = self.english_for(locale)
+        if english is None:
+            return dict(tool.resultTitles)
+        text = english.tools.get(tool_name)
+        own = {k: v for k, v in tool.resultTitles.items() if v.isascii()}
+        return {**own, **(text.resultTitles if text else {})}
 
     def setting_text(self, key: str, locale: str) -> tuple[str, str | None, dict[str, str]]:
         """A setting's label, help line and value titles in the app's language, by the rule of `field_title`: an

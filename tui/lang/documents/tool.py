@@ -335,3 +335,6 @@ class ToolDef(Strict):
     """The steps, in order."""
     return_: str | None = Field(None, alias="return")
     """An expression giving the result (default: the last step's value)."""
+    resultTitles: dict[str, Annotated[VisibleText, Field(max_length=40)]] = Field(default_factory=dict)
+    """For people: a title for each key of the result, at any depth (`balanceYuan: 余额（元）`), used where the
+    app shows the result as it is (a tool's form); the model always sees the keys."""
