@@ -309,8 +309,12 @@ class PkuHarnessApp(HarnessApp):
                 as_markup(t(tab, self.locale)), t("go_to", self.locale), lambda tab=tab: self.action_tab(tab)
             )
         other = "en" if self.locale == "zh" else "zh"
+        # named by the language it switches to, in that language: someone looking for English types "English"
+        target = "English" if other == "en" else "中文"
         yield SystemCommand(
-            t("switch_language", self.locale), "中文 / English", lambda: self.run_worker(self.set_language(other))
+            f"{t('switch_language', self.locale)}：{target}" if self.locale == "zh" else f"Switch language: {target}",
+            "中文 / English",
+            lambda: self.run_worker(self.set_language(other)),
         )
         yield SystemCommand(t("refresh_all", self.locale), t("refresh_all_help", self.locale), self.action_refresh)
         for pid, inst in sorted(self.runtime.registry.plugins.items()):

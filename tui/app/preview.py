@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from tui.app.genui_bridge import LangEvaluator, widget_names
+from tui.app.i18n import t
 from tui.app.keys import LocalTextual
 from tui.app.themes import THEMES, register_themes
 from tui.app.widgets.footer import FittingFooter
@@ -123,7 +124,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         await box.remove_children()
         plugin, problems = self._plugin()
         shown = self.query_one("#problems", Static)
-        shown.update(plain("\n".join(problems) or "✓ 没有问题 / no problems"))
+        shown.update(plain("\n".join(problems) or t("no_problems", self.locale)))
         shown.set_class(not problems, "-none")
         if plugin is None:
             return
