@@ -78,10 +78,20 @@ async def press_q(pilot):
     await pilot.press("q")
 
 
+async def hang_up(pilot):  # the terminal closes (SIGHUP) or the process is asked to end (SIGTERM)
+    import os
+    import signal
+
+    await pilot.pause(0.2)
+    os.kill(os.getpid(), signal.SIGHUP if how == "hangup" else signal.SIGTERM)
+    await pilot.pause(5)  # the app ends before this is over
+
+
 def headless(self, **kwargs):
     if how == "interrupt":
         raise KeyboardInterrupt
-    return real_run(self, headless=True, size=(120, 40), auto_pilot=press_q if how == "quit" else None)
+    pilots = {"quit": press_q, "hangup": hang_up, "term": hang_up}
+    return real_run(self, headless=True, size=(120, 40), auto_pilot=pilots.get(how))
 
 
 App.run = headless
@@ -119,7 +129,7 @@ def run_app(tmp_path: Path, how: str, *argv: str) -> subprocess.CompletedProcess
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, cwd=REPO)
 
 
-@pytest.mark.parametrize(("how", "code"), [("quit", 0), ("crash", 1), ("interrupt", 1)])
+@pytest.mark.parametrize(("how", "code"), [("quit", 0), ("crash", 1), ("interrupt", 1), ("hangup", 0), ("term", 0)])
 def test_the_demo_removes_its_data_folder_however_it_ends(tmp_path: Path, how: str, code: int) -> None:
     done = run_app(tmp_path, how, "--demo")
     assert done.returncode == code, done.stderr[-2000:]

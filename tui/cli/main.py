@@ -8,8 +8,11 @@ full disk: one sentence on stderr names the file and what to do, nothing changed
 
 from __future__ import annotations
 
+import signal
 import tempfile
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,9 +84,27 @@ def cli(ctx: click.Context, demo: bool, lang: str | None) -> None:
     if not demo:
         _run_app(ctx, make_app(locale=lang))
         return
-    # The demo's throw-away data lives exactly as long as the app: removed on quit, on a crash and on Ctrl+C.
+    # The demo's throw-away data lives exactly as long as the app: removed on quit, on a crash, on Ctrl+C, and when
+    # the terminal closes or the process is asked to end (SIGHUP, SIGTERM ended it at once and left the folder).
     with tempfile.TemporaryDirectory(prefix="pku-harness-demo-", ignore_cleanup_errors=True) as data:
-        _run_app(ctx, make_app(demo=True, locale=lang, data_dir=Path(data)))
+        app = make_app(demo=True, locale=lang, data_dir=Path(data))
+        with _ends_on_hangup(app):
+            _run_app(ctx, app)
+
+
+@contextmanager
+def _ends_on_hangup(app: App[Any]) -> Iterator[None]:
+    """While the app runs, SIGHUP and SIGTERM quit it as `q` does (so what it holds is cleaned up)."""
+
+    def end(_signal: int, _frame: object) -> None:
+        app.call_later(app.exit)
+
+    kept = {sig: signal.signal(sig, end) for sig in (signal.SIGHUP, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
 
 
 def _run_app(ctx: click.Context, app: App[Any]) -> None:
