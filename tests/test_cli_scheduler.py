@@ -119,3 +119,10 @@ def test_a_field_the_result_does_not_have_is_left_out_of_the_notice(isolated_dat
     make_due(isolated_data_dir, check_id)
     code, out, _ = invoke("scheduler", "run-due")
     assert code == 0 and f"{check_id}  下一班校车  met  下一班[] 共 " in out and "null" not in out
+
+
+def test_the_log_of_a_check_that_has_not_run_says_so(isolated_data_dir: Path) -> None:
+    """It printed nothing at all (an outsider's run)."""
+    check_id = new_check()
+    code, out, _ = invoke("scheduler", "log", check_id)
+    assert code == 0 and out.strip() == f"{check_id} has not run yet"

@@ -49,6 +49,12 @@ def test_the_scheduler_is_refused_with_a_reason_and_it_is_audited() -> None:
     assert code == 1 and "refused: scheduled runs may only read; this tool's effect is write" in err
     code, out, _ = invoke("audit", "--limit", "1")
     assert code == 0 and "showcase.remember  scheduler  write/ask  refuse" in out
+    from datetime import datetime, timedelta
+
+    from tui.runtime.scheduler.timing import BEIJING
+
+    now = datetime.now(BEIJING)  # Beijing time, as the app shows it (the call was made in the last minute)
+    assert out.startswith(tuple((now - timedelta(minutes=m)).strftime("%Y-%m-%d %H:%M") for m in (0, 1)))
 
 
 def test_an_agent_call_that_needs_approval_without_a_terminal_is_not_run() -> None:

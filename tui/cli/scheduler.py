@@ -201,7 +201,10 @@ def log(check_id: str, limit: int) -> None:
         checks = Checks(runtime.store)
         if checks.get(check_id) is None:
             raise fail(f"no check {check_id!r}")
-        for run in checks.runs(check_id, limit):
+        runs = checks.runs(check_id, limit)
+        if not runs:  # it printed nothing at all
+            echo(f"{check_id} has not run yet")
+        for run in runs:
             first = run.detail.splitlines()[0] if run.detail else ""
             line(f"{beijing(run.at_ms)}  {pad(run.duration_ms, 6, right=True)} ms  {pad(run.outcome, 8)} {first}")
     finally:

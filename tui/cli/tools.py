@@ -18,6 +18,7 @@ from tui.runtime.gate import ApprovalRequest, Turn
 from tui.runtime.permissions import EFFECTS, MODES, Actor, Mode
 from tui.runtime.review import InstallReview
 from tui.runtime.runtime import PluginLoadError, Runtime
+from tui.runtime.scheduler.timing import BEIJING
 
 _with = click.option(
     "--with",
@@ -201,10 +202,11 @@ def permissions_set(plugin: str, effect: str, mode: str, extra: tuple[str, ...])
     "--limit", type=click.IntRange(min=1), default=20, show_default=True, help="How many of the newest calls."
 )
 def audit(limit: int) -> None:
-    """The newest tool calls: time, tool, actor, effect, mode, decision, duration and outcome."""
+    """The newest tool calls: time (Beijing), tool, actor, effect, mode, decision, duration and outcome."""
     rt = _open(())
     for r in rt.audit.recent(limit):
-        when = datetime.fromtimestamp(r.at_ms / 1000).strftime("%Y-%m-%d %H:%M:%S")
+        # Beijing time, as the app and `scheduler log` show it (the machine's own zone gave UTC here)
+        when = datetime.fromtimestamp(r.at_ms / 1000, BEIJING).strftime("%Y-%m-%d %H:%M:%S")
         detail = f"  {r.detail}" if r.detail else ""
         line(f"{when}  {r.tool}  {r.actor}  {r.effect}/{r.mode}  {r.decision}  {r.duration_ms} ms  {r.outcome}{detail}")
 
