@@ -412,6 +412,8 @@ async def test_every_tab_stop_of_the_tabs_and_a_tool_form_is_seen(app: PkuHarnes
         from tui.app.widgets.dashboard import Dashboard
 
         assert app.query_one(Dashboard) not in app.screen.focus_chain
+        # nor 插件's page: its box and tables scroll it; a stop there showed nothing and ran shortcuts on letters
+        assert app.query_one("#plugins-pane") not in app.screen.focus_chain
         tool = app.runtime.registry.find("classrooms.free")
         assert tool is not None
         await app.push_screen(ToolFormScreen(app.runtime, tool, now=NOW))

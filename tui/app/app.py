@@ -21,7 +21,7 @@ from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
-from tui.app.navigation import REBUILD_FRAMES, ScrollStop, show_tab, switch_to, tab_bar
+from tui.app.navigation import REBUILD_FRAMES, show_tab, switch_to, tab_bar
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen, pick_text
 from tui.app.screens.tool_form import ToolFormScreen
@@ -105,7 +105,9 @@ class PkuHarnessApp(HarnessApp):
     def plugins_body(self) -> VerticalScroll:
         """插件: add from a link, every screen, every tool."""
         loc = self.locale
-        return ScrollStop(
+        # Not a Tab stop: its link box and tables scroll it to themselves, and a stop on the page itself showed
+        # nothing while letters typed there ran shortcuts (an outsider typed a link there and opened 通知).
+        return VerticalScroll(
             Static(t("add_plugin", loc), markup=False, classes="heading"),
             InstallBar(loc, self.admin.install),
             Static(t("screens", loc), markup=False, classes="heading"),
@@ -113,6 +115,7 @@ class PkuHarnessApp(HarnessApp):
             Static(t("tools_heading", loc), markup=False, classes="heading"),
             self.tools_table(),
             id="plugins-pane",
+            can_focus=False,
         )
 
     def settings_body(self) -> SettingsPage:
