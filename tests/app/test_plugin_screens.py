@@ -168,9 +168,11 @@ async def test_a_notice_row_puts_its_question_into_the_assistant(app: PkuHarness
         assert table.row_count == 6
         table.focus()
         await pilot.press("enter")
-        await settle(pilot, app)
-        draft = app.query_one("#chat-input", TextArea).text
-        assert draft.startswith("帮我看看这条通知：https://")
+        box = app.query_one("#chat-input", TextArea)
+        await until(pilot, lambda: box.has_focus)  # 助手 opens on it (it was filled out of sight)
+        assert box.text.startswith("帮我看看这条通知：https://")
+        assert str(app.query_one(TabbedContent).active) == "assistant" and not isinstance(app.screen, PluginScreen)
+        assert box.cursor_location == box.document.end  # typing goes after it (it went before: "x帮我看看…")
 
 
 def test_from_tool_fields_take_enum_default_and_bounds_from_the_tool() -> None:

@@ -352,10 +352,20 @@ class PkuHarnessApp(HarnessApp):
             return
         self.push_screen(ToolFormScreen(self.runtime, tool, self.locale, self.now))
 
-    def ask_assistant(self, prompt: str) -> None:
-        """A widget's `ask` action: the prompt goes into the assistant's input; nothing runs by itself."""
-        self.query_one("#chat-input", ChatInput).load_text(clean(prompt))
-        self.notify(clean(f"{t('asked', self.locale)}: {prompt}")[:200], timeout=3, markup=False)
+    def ask_assistant(self, prompt: str, tries: int = 40) -> None:
+        """A widget's `ask` action: 助手 opens with the prompt in its input, the cursor after it; nothing is sent
+        by itself (Enter sends it). It was put into the input of a tab out of sight, the cursor before it."""
+        if tries == 40:
+            self.action_tab("assistant")
+        boxes = self.screen_stack[0].query("#chat-input")
+        if not boxes or not self.screen_stack[0].is_current:  # the chat mounts lazily; the page above closes
+            if tries:
+                self.set_timer(0.05, lambda: self.ask_assistant(prompt, tries - 1))
+            return
+        box = boxes.first(ChatInput)
+        box.load_text(clean(prompt))
+        box.move_cursor(box.document.end)
+        box.focus()
 
     def action_refresh(self) -> None:
         self.query_one(Dashboard).refresh_all(force=True)

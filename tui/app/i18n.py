@@ -134,7 +134,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "no": {"zh": "取消", "en": "No"},
     "code_title": {"zh": "需要验证码", "en": "Verification code needed"},
     "code_placeholder": {"zh": "输入短信或动态口令验证码", "en": "SMS or one-time code"},
-    "asked": {"zh": "已放进助手的输入框", "en": "Put into the assistant's input"},
     "run": {"zh": "运行", "en": "Run"},
     "running": {"zh": "运行中…", "en": "Running…"},
     "result": {"zh": "结果", "en": "Result"},
