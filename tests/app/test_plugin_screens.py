@@ -128,6 +128,8 @@ async def test_the_grades_screen_verifies_with_a_code_and_then_shows_the_grades(
         assert "查看成绩需要验证" in texts(screen) and not screen.query(DataTable)
         send = next(b for b in screen.query(GenButton) if "发送验证短信" in str(b.label))
         await pilot.click(send)
+        # the call is over when the audit has it (under a loaded suite it came after 5 s), then its toast is up
+        await until(pilot, lambda: any(e.tool == "grades.sendCode" for e in app.runtime.audit.recent(5)), 15)
         await until(pilot, lambda: any("发送成功" in str(n.message) for n in app._notifications))  # the tool's words
         await settle(pilot, app)  # the body is rebuilt once the call is over
         code = next(i for i in screen.query(Input) if i.name == "code")

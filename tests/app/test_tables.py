@@ -14,7 +14,8 @@ from tests.app.helpers import open_settings_section, settle, until
 from tui.app.app import make_app
 from tui.app.dialogs.check import RunLogDialog
 from tui.app.dialogs.notifications import NotificationCentre
-from tui.app.widgets.result_view import fit_widths, result_view
+from tui.app.widgets.result_view import result_view
+from tui.app.widgets.tables import fit_widths
 from tui.app.widgets.tables import Table
 from tui.runtime.scheduler.checks import Checks
 

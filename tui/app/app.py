@@ -35,6 +35,7 @@ from tui.app.widgets.header import SteadyHeader
 from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin
 from tui.app.widgets.settings_page import SettingsPage
 from tui.app.widgets.tables import Table
+from tui.app.words import colon
 from tui.runtime.message import say
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
@@ -258,7 +259,7 @@ class PkuHarnessApp(HarnessApp):
 
     def tools_table(self) -> DataTable[Text]:
         loc = self.locale
-        table = Table(empty=t("no_plugins_yet", loc), id="tools", cursor_type="row", zebra_stripes=True)
+        table = Table(empty=t("no_plugins_yet", loc), id="tools", cursor_type="row", zebra_stripes=True, fit=True)
         table.add_columns(t("plugin", loc), t("tool", loc), t("id_column", loc), t("effect", loc), t("mode", loc))
         for tool in self.runtime.registry.tools():
             name = self.runtime.registry.plugin_name(tool.plugin_id)
@@ -315,7 +316,7 @@ class PkuHarnessApp(HarnessApp):
         # named by the language it switches to, in that language: someone looking for English types "English"
         target = "English" if other == "en" else "中文"
         yield SystemCommand(
-            f"{t('switch_language', self.locale)}：{target}" if self.locale == "zh" else f"Switch language: {target}",
+            as_markup(f"{t('switch_language', self.locale)}{colon(self.locale)}{target}"),
             "中文 / English",
             lambda: self.run_worker(self.set_language(other)),
         )

@@ -98,11 +98,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Sending replaces this message and what followed",
     },
     "delete_question": {"zh": "删除这段对话？", "en": "Delete this conversation?"},
-    "model": {
-        "zh": "模型（OpenAI 兼容：DeepSeek、通义千问、OpenAI、Ollama、vLLM、llama.cpp）",
-        "en": "Model (OpenAI-compatible)",
+    "model": {"zh": "模型", "en": "Model"},
+    "model_compatible": {
+        "zh": "兼容 OpenAI 接口的服务都可以：DeepSeek、通义千问、OpenAI，或本机的 Ollama、vLLM、llama.cpp",
+        "en": "Any OpenAI-compatible service: DeepSeek, Qwen, OpenAI, or a local Ollama, vLLM or llama.cpp",
     },
-    "model_name": {"zh": "模型名", "en": "model"},
+    "model_provider": {"zh": "服务商", "en": "Provider"},
+    "model_url": {"zh": "地址", "en": "Base URL"},
+    "api_key_hint": {
+        "zh": "粘贴 API key，回车保存（本机服务不用填）",
+        "en": "Paste the API key, Enter saves (none for a local server)",
+    },
+    "model_name": {"zh": "模型名", "en": "Model name"},
     "api_key": {"zh": "API key（保存在系统钥匙串里）", "en": "API key (kept in the system keyring)"},
     "save": {"zh": "保存", "en": "Save"},
     "model_none": {"zh": "还没有设置模型", "en": "No model set up yet"},

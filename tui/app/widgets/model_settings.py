@@ -19,12 +19,13 @@ from widgets_render.textual_render import literal, plain
 class ModelSettings(Vertical):
     """Choose a preset (its URL and model fill in), change them if needed, paste a key, save."""
 
+    # One box a line, each labelled: three in a row at 80 columns showed "https://api." and "deep".
     DEFAULT_CSS = """
     ModelSettings { height: auto; padding: 0 1; }
     ModelSettings Horizontal { height: auto; }
-    ModelSettings Select { width: 30; }
-    ModelSettings #model-url { width: 2fr; }
-    ModelSettings #model-name, ModelSettings #model-key { width: 1fr; }
+    ModelSettings Select { width: 40; max-width: 100%; }
+    ModelSettings Input { width: 1fr; }
+    ModelSettings .label { color: $text-muted; margin-top: 1; }
     ModelSettings .muted { color: $text-muted; }
     """
 
@@ -37,24 +38,20 @@ class ModelSettings(Vertical):
         config = load_config(self.store)
         provider = config.provider if config else "deepseek"
         preset = PRESETS[provider]
+        loc = self.locale
+        yield Static(t("model_compatible", loc), markup=False, classes="muted")
+        yield Static(t("model_provider", loc), markup=False, classes="label")
+        yield SteadySelect(
+            [(literal(p.label), p.id) for p in PRESETS.values()], value=provider, allow_blank=False, id="model-provider"
+        )
+        yield Static(t("model_url", loc), markup=False, classes="label")
+        yield Input(clean(config.base_url if config else preset.base_url), placeholder="https://…/v1", id="model-url")
+        yield Static(t("model_name", loc), markup=False, classes="label")
+        yield Input(clean(config.model if config else preset.model), placeholder=t("model_name", loc), id="model-name")
+        yield Static(t("api_key", loc), markup=False, classes="label")
         with Horizontal():
-            yield SteadySelect(
-                [(literal(p.label), p.id) for p in PRESETS.values()],
-                value=provider,
-                allow_blank=False,
-                id="model-provider",
-            )
-            yield Input(
-                clean(config.base_url if config else preset.base_url), placeholder="https://…/v1", id="model-url"
-            )
-            yield Input(
-                clean(config.model if config else preset.model),
-                placeholder=t("model_name", self.locale),
-                id="model-name",
-            )
-        with Horizontal():
-            yield Input(password=True, placeholder=t("api_key", self.locale), id="model-key")
-            yield Button(t("save", self.locale), id="model-save", variant="primary")
+            yield Input(password=True, placeholder=t("api_key_hint", loc), id="model-key")
+            yield Button(t("save", loc), id="model-save", variant="primary")
         yield Static(plain(self.state_text()), markup=False, classes="muted", id="model-state")
 
     def state_text(self) -> str:
@@ -71,6 +68,12 @@ class ModelSettings(Vertical):
         if preset is not None:
             self.query_one("#model-url", Input).value = preset.base_url
             self.query_one("#model-name", Input).value = preset.model
+
+    @on(Input.Submitted)
+    async def submitted(self, event: Input.Submitted) -> None:
+        """Enter in any box saves, as 保存 does (Enter in the key box did nothing)."""
+        event.stop()
+        await self.save()
 
     @on(Button.Pressed, "#model-save")
     async def save(self) -> None:

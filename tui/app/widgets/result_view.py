@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from tui.app.i18n import t
+from tui.app.widgets.tables import MIN_COLUMN, fit_widths
 from widgets_render.textual_render import literal
 
 #: Rows shown when a result is a list of objects; the rest is counted, not dropped silently.
@@ -35,12 +36,6 @@ SPREAD_DEPTH = 3
 
 #: The longest text one cell shows.
 CELL_CHARS = 200
-
-#: A column is never made narrower than this to fit (nor narrower than its text).
-MIN_COLUMN = 8
-
-#: Cells on each side of a column's text (DataTable's cell_padding).
-PADDING = 1
 
 
 class ResultParts(Vertical):
@@ -139,22 +134,6 @@ def _fitted(header: list[str], cells: list[list[str]], widget_id: str | None, wi
     for row in cells:
         table.add_row(*map(literal, row), height=None)
     return table
-
-
-def fit_widths(natural: list[int], width: int) -> list[int]:
-    """Column widths that fit `width` cells with their padding: the natural ones when they fit; else every column
-    wider than a common cap is cut to it (the cap as high as fits, never under MIN_COLUMN)."""
-    room = width - 2 * PADDING * len(natural)
-    if sum(natural) <= room:
-        return natural
-    low, high = MIN_COLUMN, max(natural)
-    while low < high:  # the highest cap whose columns fit
-        cap = (low + high + 1) // 2
-        if sum(min(n, cap) for n in natural) <= room:
-            low = cap
-        else:
-            high = cap - 1
-    return [min(n, low) for n in natural]
 
 
 def spread_rows(rows: list[dict[str, Any]], depth: int = 0) -> tuple[list[str], list[dict[str, Any]]]:

@@ -177,7 +177,7 @@ class SettingsPage(Horizontal):
     def reach_table(self) -> Table:
         """What each plugin may reach: campus services (as the student), websites, app abilities."""
         rt, loc = self.harness.runtime, self.locale
-        table = Table(empty=t("no_plugins_yet", loc), id="reach", cursor_type="row")
+        table = Table(empty=t("no_plugins_yet", loc), id="reach", cursor_type="row", fit=True)
         table.add_columns(t("plugin", loc), t("campus_short", loc), t("network", loc), t("app_abilities", loc))
         for pid, inst in sorted(rt.registry.plugins.items()):
             m = inst.plugin.manifest
@@ -189,7 +189,7 @@ class SettingsPage(Horizontal):
     def audit_table(self) -> Table:
         """The latest calls: when, which tool, who asked, what was decided and how it ended."""
         loc = self.locale
-        table = Table(empty=t("no_calls_yet", loc), id="audit", cursor_type="row", zebra_stripes=True)
+        table = Table(empty=t("no_calls_yet", loc), id="audit", cursor_type="row", zebra_stripes=True, fit=True)
         table.add_columns(t("time", loc), t("tool", loc), t("actor", loc), t("decision", loc), t("outcome", loc))
         self.fill_audit(table)
         return table
@@ -203,6 +203,8 @@ class SettingsPage(Horizontal):
             at = datetime.fromtimestamp(row.at_ms / 1000, BEIJING).strftime("%m-%d %H:%M:%S")
             cells = (at, row.tool, term(row.actor, loc), term(row.decision, loc), term(row.outcome, loc))
             table.add_row(*map(literal, cells))
+        if isinstance(table, Table):
+            table.fit_columns(rows_changed=True)
 
     def on_show(self) -> None:
         """Opening 设置 puts the focus on the section list (unless it is in a section already), so ↑/↓ work."""

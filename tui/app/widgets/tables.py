@@ -4,12 +4,34 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
 from textual.containers import ScrollableContainer
 from textual.geometry import Region, Size, Spacing
 from textual.strip import Strip
 from textual.widgets import DataTable
+
+from widgets_render.textual_render import literal
+
+#: A column is never made narrower than this to fit (nor narrower than its text).
+MIN_COLUMN = 8
+
+
+def fit_widths(natural: list[int], width: int, padding: int = 1) -> list[int]:
+    """Column widths that fit `width` cells with their padding: the natural ones when they fit; else every column
+    wider than a common cap is cut to it (the cap as high as fits, never under MIN_COLUMN)."""
+    room = width - 2 * padding * len(natural)
+    if sum(natural) <= room:
+        return natural
+    low, high = MIN_COLUMN, max(natural)
+    while low < high:  # the highest cap whose columns fit
+        cap = (low + high + 1) // 2
+        if sum(min(n, cap) for n in natural) <= room:
+            low = cap
+        else:
+            high = cap - 1
+    return [min(n, low) for n in natural]
 
 
 class Table(DataTable[Text]):
@@ -24,9 +46,41 @@ class Table(DataTable[Text]):
     Table > .table--empty { color: $text-muted; text-style: italic; }
     """
 
-    def __init__(self, *, empty: str, **kwargs: Any) -> None:
+    def __init__(self, *, empty: str, fit: bool = False, **kwargs: Any) -> None:
+        """With `fit`, the columns share the table's width and long cells wrap (`fit_columns`)."""
         super().__init__(**kwargs)
         self.empty = empty
+        self.fit = fit
+
+    def on_resize(self) -> None:
+        if self.fit:
+            self.call_after_refresh(self.fit_columns)
+
+    def fit_columns(self, rows_changed: bool = False) -> None:
+        """The columns share the width there is: each as wide as its text when they fit, else the widest cut to
+        a common cap and their cells wrapped (at 80 columns 可访问范围's last column was cut to 树洞验). The rows
+        are added again with the new widths (a row's height is measured when it is added); keys and the cursor
+        stay. Call it with `rows_changed` after filling a fitted table anew."""
+        room = self.scrollable_content_region.width
+        if not self.is_attached or room <= 0 or not self.columns:
+            return
+        columns = list(self.columns.values())
+        rows = [(key, self.get_row(key)) for key in self.rows]
+        natural = [
+            max([cell_len(str(c.label)), *(cell_len(str(cells[i])) for _, cells in rows)])
+            for i, c in enumerate(columns)
+        ]
+        widths = fit_widths(natural, room, self.cell_padding)
+        if not rows_changed and [c.width for c in columns] == widths and not any(c.auto_width for c in columns):
+            return
+        cursor = self.cursor_coordinate
+        self.clear(columns=True)
+        for column, width in zip(columns, widths, strict=True):
+            self.add_column(literal(str(column.label)), width=width, key=column.key.value)
+        for key, cells in rows:
+            self.add_row(*[literal(str(cell)) for cell in cells], key=key.value, height=None)
+        if self.row_count:
+            self.cursor_coordinate = self.validate_cursor_coordinate(cursor)
 
     def _empty_line(self) -> int:
         return self.header_height if self.show_header else 0
