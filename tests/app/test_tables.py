@@ -15,8 +15,7 @@ from tui.app.app import make_app
 from tui.app.dialogs.check import RunLogDialog
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.widgets.result_view import result_view
-from tui.app.widgets.tables import fit_widths
-from tui.app.widgets.tables import Table
+from tui.app.widgets.tables import Table, fit_widths
 from tui.runtime.scheduler.checks import Checks
 
 NOW = "2026-11-30T12:00:00+08:00"
