@@ -421,3 +421,14 @@ async def test_every_tab_stop_of_the_tabs_and_a_tool_form_is_seen(app: PkuHarnes
         assert await unseen_stops(pilot, app.screen) == []
         body = app.screen.query_one("#screen-body")
         assert (body in app.screen.focus_chain) == (body.max_scroll_y > 0)  # 80×24: it scrolls; 160×45: it does not
+
+
+async def test_the_palettes_themes_are_the_apps_two_and_a_choice_is_kept(app: PkuHarnessApp) -> None:
+    """Found by a new student: Ctrl+P → 主题 listed Textual's twenty themes (ansi-dark, catppuccin…), chosen for the
+    session only, while 设置 offered two and kept them."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        titles = [str(c.title) for c in app.get_system_commands(app.screen)]
+        assert "主题：深色" in titles and "主题：浅色" in titles
+        assert not [title for title in titles if "ansi" in title.lower() or "theme" in title.lower()]
+        await palette(pilot, app, "浅色")
+        assert app.theme == "pku-light" and app.runtime.settings.get("theme") == "light"

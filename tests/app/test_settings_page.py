@@ -150,3 +150,18 @@ async def test_the_section_list_highlights_its_first_section_by_itself() -> None
         await pilot.pause()
         assert app.query_one("#sections", SectionList).highlighted == 0
         assert app.query_one("#empty", SectionList).highlighted is None
+
+
+async def test_r_in_settings_reads_the_audit_log_again(tmp_path: Path) -> None:
+    """Found by a new student: 审计 kept its rows while calls went on; the footer's r refreshed the widgets behind."""
+    from tests.app.helpers import open_settings_section
+
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_settings_section(pilot, app, "audit")
+        audit = app.query_one("#audit", DataTable)
+        before = audit.row_count
+        await app.runtime.gate.call("memory.list", {}, actor="user")  # no widget calls it
+        assert "memory.list" not in [str(audit.get_row_at(i)[1]) for i in range(audit.row_count)]
+        await pilot.press("r")
+        await until(pilot, lambda: audit.row_count > before and str(audit.get_row_at(0)[1]) == "memory.list")

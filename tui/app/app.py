@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.lazy import Lazy
 from textual.screen import Screen
-from textual.widgets import DataTable, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Select, Static, TabbedContent, TabPane
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
@@ -298,6 +298,14 @@ class PkuHarnessApp(HarnessApp):
         self.redraw_keys()
         self.show_unread()  # the header's "demo mode" line is the app's words too
 
+    def set_theme(self, mode: str) -> None:
+        """The dark or the light theme, kept (as 设置 → 外观 keeps it), its select there showing it."""
+        self.runtime.settings.set("theme", mode)
+        self.theme = THEMES[mode]
+        for select in self.screen_stack[0].query("#theme"):
+            if isinstance(select, Select) and select.value != mode:
+                select.value = mode
+
     def action_help(self) -> None:
         """Every key of the focused screen, in Textual's key panel."""
         if self.screen.query("KeyPanel"):
@@ -307,7 +315,13 @@ class PkuHarnessApp(HarnessApp):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (Ctrl+P): the app's own commands and each plugin's screens."""
-        yield from super().get_system_commands(screen)
+        # Textual's theme picker listed its twenty themes (ansi-dark, catppuccin…) for this session only; the app
+        # has two, the ones 设置 offers, and a choice here is kept as one made there.
+        yield from (c for c in super().get_system_commands(screen) if c.callback != self.search_themes)
+        for mode in ("dark", "light"):
+            title = f"{t('theme_command', self.locale)}{colon(self.locale)}{t(mode, self.locale)}"
+            explain = t("theme_command_help", self.locale)
+            yield SystemCommand(as_markup(title), explain, lambda m=mode: self.set_theme(m))
         for tab in ("home", "assistant", "plugins", "settings"):
             yield SystemCommand(
                 as_markup(t(tab, self.locale)), t("go_to", self.locale), lambda tab=tab: self.action_tab(tab)

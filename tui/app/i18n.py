@@ -225,6 +225,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "instructions_changed": {"zh": "给助手的说明有变化（新版本）", "en": "New instructions for the assistant"},
     "appearance": {"zh": "语言和主题", "en": "Language and theme"},
     "dark": {"zh": "深色", "en": "Dark"},
+    "theme_command": {"zh": "主题", "en": "Theme"},
+    "theme_command_help": {"zh": "换成这个主题，并记住", "en": "Use this theme, and keep it"},
     "light": {"zh": "浅色", "en": "Light"},
     "audit": {"zh": "最近的工具调用（审计日志）", "en": "Recent tool calls (audit log)"},
     "go_to": {"zh": "切换到这个标签页", "en": "Go to this tab"},

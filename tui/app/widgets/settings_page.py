@@ -91,7 +91,11 @@ class SettingsPage(Horizontal):
     SettingsPage #settings-content { width: 1fr; height: 1fr; }
     SettingsPage .settings-section { height: 1fr; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "to_sections", "key_to_sections", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "to_sections", "key_to_sections", show=False),
+        # 刷新 here reads the section again (the footer's r refreshed the widgets behind, and 审计 stayed as it was)
+        Binding("r", "refresh_section", "refresh"),
+    ]
 
     def __init__(
         self, app: HarnessApp, admin: PluginAdmin, data_dir: Path, set_language: Callable[[str], Awaitable[None]]
@@ -230,6 +234,14 @@ class SettingsPage(Horizontal):
         first = next((w for w in self.screen.focus_chain if current in w.ancestors), None)
         if first is not None:
             first.focus()
+
+    def action_refresh_section(self) -> None:
+        """r: the shown section read again — the audit log, the checks, the campus account."""
+        current = self.query_one(ContentSwitcher).current
+        if current == "section-audit":
+            self.fill_audit(self.query_one("#audit", DataTable))
+        for part in self.query_one(ContentSwitcher).query(f"#{current} ChecksPanel, #{current} CampusSettings"):
+            part.fill()  # type: ignore[attr-defined]
 
     def action_to_sections(self) -> None:
         """Esc inside a section: back to the section list."""
