@@ -88,6 +88,8 @@ class PluginSettingsPanel(Vertical):
     PluginSettingsPanel Input, PluginSettingsPanel Select { width: 60; max-width: 100%; }
     PluginSettingsPanel SelectionList { width: 60; max-width: 100%; height: auto; }
     PluginSettingsPanel .-invalid { border: tall $error; }
+    PluginSettingsPanel Select.-invalid { border: none; }
+    PluginSettingsPanel Select.-invalid > SelectCurrent { border: tall $error; }
     PluginSettingsPanel .reset-row { height: auto; }
     """
 
