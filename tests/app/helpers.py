@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,11 +16,21 @@ async def until(pilot: Any, condition: Callable[[], object], seconds: float = 5.
     raise AssertionError(f"still not true after {seconds} s: {getattr(condition, '__doc__', None) or condition}")
 
 
-async def settle(pilot: Any, app: Any, rounds: int = 3) -> None:
-    """Let the app's workers finish and the screen repaint."""
+async def settle(pilot: Any, app: Any, rounds: int = 3, seconds: float = 30.0) -> None:
+    """Let the app's workers finish and the screen repaint. A worker that waits for a person (a dialog's answer)
+    never finishes by itself: after `seconds` this fails naming the workers still running, instead of hanging the
+    test run (the key masher once left a 选择 dialog open and `settle` waited for ever)."""
     for _ in range(rounds):
         await pilot.pause(0.05)
-        await app.workers.wait_for_complete()
+        # Polled, not `wait_for(workers.wait_for_complete())`: a timeout there cancels the workers it waits on
+        # and returns as if they had finished.
+        waiting = list(app.workers)
+        deadline = time.monotonic() + seconds
+        while any(not w.is_finished for w in waiting):
+            if time.monotonic() > deadline:
+                running = [repr(w) for w in waiting if not w.is_finished]
+                raise AssertionError(f"workers still running after {seconds} s: {running}")
+            await pilot.pause(0.02)
 
 
 async def open_settings_section(pilot: Any, app: Any, section: str) -> None:

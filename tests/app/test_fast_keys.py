@@ -401,3 +401,27 @@ async def test_keys_typed_fast_after_tab_land_in_the_box_tab_moved_to(app: PkuHa
         await settle(pilot, app)
         boxes = {box.name: box.value for box in form.query(Input)}
         assert boxes == {"building": "二教", "period": "13", "minSeats": "50"}
+
+
+def test_every_option_list_of_the_app_is_the_steady_one() -> None:
+    """The settings' section list was a plain `OptionList`: PgDn reached it before its first layout (a burst
+    with `4` in it) and the app ended with `KeyError: 0` (key masher, seed 4). Every list the app defines pages
+    only once laid out."""
+    import importlib
+    import pkgutil
+
+    from textual.widgets import OptionList
+
+    import tui.app
+    from widgets_render.steady_options import SteadyOptionList
+
+    for info in pkgutil.walk_packages(tui.app.__path__, "tui.app."):
+        importlib.import_module(info.name)
+    plain = []
+    stack = list(OptionList.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack += cls.__subclasses__()
+        if cls.__module__.startswith("tui.") and not issubclass(cls, SteadyOptionList):
+            plain.append(f"{cls.__module__}.{cls.__qualname__}")
+    assert plain == []

@@ -101,12 +101,12 @@ async def test_a_slow_tool_run_holds_up_no_other_widget_and_no_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     release = threading.Event()
-    held: list[str] = []
+    seen: list[str] = []
     real = Interpreter.eval
 
     def slow(self: Interpreter, source: str, scope: Any, state: Any) -> Any:
         if self.plugin.manifest.id == "notices":
-            held.append(source)
+            seen.append(source)
             release.wait(HOLD_S)  # an expression of the notices tool that takes 10 s
         return real(self, source, scope, state)
 
@@ -114,15 +114,16 @@ async def test_a_slow_tool_run_holds_up_no_other_widget_and_no_key(
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)
     try:
         async with app.run_test(size=(120, 45)) as pilot:
-            await until(pilot, lambda: len(frames(app)) == 6 and held)
+            await until(pilot, lambda: len(frames(app)) == 6 and seen)
             assert not any(f.startswith("notices/") for f in frames(app))
             await pilot.pause(0.3)  # the app's own work of showing the six is done; notices' is still held
-            held = await reaction(pilot, "4", "settings")
+            # Medians of three round trips, as for the template: a single first press of a tab not shown yet
+            # also builds it (1.2 s under a loaded suite, while the same press took 0.05 s once built).
+            held = await round_trips(pilot)
             release.set()
-            await pilot.press("1")
             await until(pilot, lambda: "notices/widgets/latest.json" in frames(app))
             await pilot.pause(0.3)
-            free = await reaction(pilot, "4", "settings")
-            assert within_budget(held, free), (held, free)
+            free = await round_trips(pilot)
+            assert all(within_budget(h, f) for h, f in zip(held, free, strict=True)), (held, free)
     finally:
         release.set()

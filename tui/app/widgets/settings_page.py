@@ -36,6 +36,7 @@ from tui.lang.documents.common import Effect
 from tui.runtime.permissions import EFFECTS, MODES, Mode
 from tui.runtime.scheduler.timing import BEIJING
 from widgets_render.safe_text import clean
+from widgets_render.steady_options import SteadyOptionList
 from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import literal, plain
 
@@ -59,7 +60,7 @@ SECTIONS = (
 NARROW_BELOW = 100
 
 
-class SectionList(OptionList):
+class SectionList(SteadyOptionList):
     """The section list: ↑/↓ choose (the content follows), Enter or → goes into the section."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("right", "select", "key_enter_section", show=False)]
