@@ -479,3 +479,17 @@ async def test_the_demo_header_says_which_day_it_shows(tmp_path: Path, locale: s
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert said in app.sub_title
+
+
+async def test_a_large_widget_takes_the_row(tmp_path: Path) -> None:
+    """Found by a new student: `s` on 校园活动 switched medium ↔ large and nothing changed on the screen."""
+    from widgets_render.textual_render import WidgetFrame
+
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(130, 40)) as pilot:
+        await wait_for_widgets(pilot, app)
+        first = app.query_one("#slot-0", WidgetFrame)
+        assert first.file.startswith("campus-events/") and first.region.width < 70
+        first.focus()
+        await pilot.press("s")  # medium → large
+        await until(pilot, lambda: app.query("#slot-0") and app.query_one("#slot-0").region.width > 120, 10)

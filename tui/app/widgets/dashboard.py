@@ -238,6 +238,8 @@ class Dashboard(VerticalScroll):
             if generation != self.generation or self.latest.get(index) != number or not self.is_attached:
                 return  # a relayout or a newer fill of this slot came after: its frame is the one to show
             frame = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{index}")
+            # large takes the row, as on the phone (`s` between medium and large changed nothing to be seen)
+            frame.styles.column_span = 2 if self.shown_size(slot) == "large" else 1
             grid = self.query_one("#widgets", Grid)
             # Not `query_one`: its cache (1,024 entries) would keep every frame this replaces alive, and a
             # countdown widget replaces its frame on every tick.
@@ -426,6 +428,11 @@ class Dashboard(VerticalScroll):
         slot = self.slots[index]
         await act(self.app, event.card, event.action, self.locale, lambda: self.fill(index, slot, True))
 
+    def shown_size(self, slot: Slot) -> str:
+        """The size a widget is drawn at: the student's choice, else its default; small on a tiny terminal."""
+        default = slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
+        return "small" if self.tiny else slot.size if slot.size in slot.sizes else str(default)
+
     async def resolve_slot(self, slot: Slot, force: bool) -> tuple[Resolved, str | None]:
         """The resolved widget and, when its data is the last good value, how old that is (the ⟳ mark).
         Failures become error cards."""
@@ -458,8 +465,7 @@ class Dashboard(VerticalScroll):
             mark = ago(age_ms, self.locale) if value.stale else None
             meta.update(stale=value.stale, error=value.error or None)
         plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
-        default = slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
-        size = "small" if self.tiny else slot.size if slot.size in slot.sizes else default
+        size = self.shown_size(slot)
         locale = self.locale
         settings = self.runtime.plugin_settings.values(slot.plugin_id, plugin.manifest)
 
