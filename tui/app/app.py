@@ -36,6 +36,7 @@ from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin
 from tui.app.widgets.settings_page import SettingsPage
 from tui.app.widgets.tables import Table
 from tui.app.words import colon
+from tui.runtime.commands import QuickCommand, quick_commands
 from tui.runtime.message import say
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
@@ -335,6 +336,12 @@ class PkuHarnessApp(HarnessApp):
             lambda: self.run_worker(self.set_language(other)),
         )
         yield SystemCommand(t("refresh_all", self.locale), t("refresh_all_help", self.locale), self.action_refresh)
+        for command in quick_commands(self.runtime.registry):
+            yield SystemCommand(
+                as_markup(command.label),
+                as_markup(t(f"command_{command.kind}_help", self.locale)),
+                lambda command=command: self.run_command(command),
+            )
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
             for name, spec in inst.plugin.screens.items():
                 plugin = self.runtime.registry.plugin_name(pid)
@@ -367,20 +374,40 @@ class PkuHarnessApp(HarnessApp):
             return
         self.push_screen(ToolFormScreen(self.runtime, tool, self.locale, self.now))
 
-    def ask_assistant(self, prompt: str, tries: int = 40) -> None:
+    def run_command(self, command: QuickCommand) -> None:
+        """A quick command, from the palette or 助手's `/` list: a prompt is sent in 助手 (without a model it
+        waits in the box, and the pane says why), a tool runs in its form through the gate, a screen opens."""
+        if command.kind == "prompt":
+            self.ask_assistant(command.prompt or "", send=True)
+            return
+        if command.kind == "screen":
+            assert command.target is not None
+            screen = PluginScreen(self.runtime, command.plugin_id, command.target, command.args, self.locale, self.now)
+            self.push_screen(screen)
+            return
+        tool = self.runtime.registry.find(command.target or "")
+        if tool is None:  # the plugin was removed while the palette was open
+            self.notify(t("command_gone", self.locale), severity="warning", timeout=5)
+            return
+        self.push_screen(ToolFormScreen(self.runtime, tool, self.locale, self.now, given=command.args, run=True))
+
+    def ask_assistant(self, prompt: str, tries: int = 40, send: bool = False) -> None:
         """A widget's `ask` action: 助手 opens with the prompt in its input, the cursor after it; nothing is sent
-        by itself (Enter sends it). It was put into the input of a tab out of sight, the cursor before it."""
+        by itself (Enter sends it) unless `send` (a quick command). It was put into the input of a tab out of
+        sight, the cursor before it."""
         if tries == 40:
             self.action_tab("assistant")
         boxes = self.screen_stack[0].query("#chat-input")
         if not boxes or not self.screen_stack[0].is_current:  # the chat mounts lazily; the page above closes
             if tries:
-                self.set_timer(0.05, lambda: self.ask_assistant(prompt, tries - 1))
+                self.set_timer(0.05, lambda: self.ask_assistant(prompt, tries - 1, send))
             return
         box = boxes.first(ChatInput)
         box.load_text(clean(prompt))
         box.move_cursor(box.document.end)
         box.focus()
+        if send:
+            box.action_send()
 
     def action_refresh(self) -> None:
         self.query_one(Dashboard).refresh_all(force=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from textual.content import Content
 
 from tui.app.keys import LocalTextual
+from tui.runtime.commands import QuickCommand
 from tui.runtime.runtime import Runtime
 
 
@@ -30,6 +31,10 @@ class HarnessApp(LocalTextual):
 
     def refill_plugin(self, plugin_id: str) -> None:
         """A plugin's widgets fetch anew (its settings changed, or one of its tools changed something)."""
+        raise NotImplementedError
+
+    def run_command(self, command: QuickCommand) -> None:
+        """Carry out a plugin's quick command: send its prompt in 助手, run its tool, or open its screen."""
         raise NotImplementedError
 
     def format_title(self, title: str, sub_title: str) -> Content:

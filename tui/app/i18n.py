@@ -24,8 +24,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "run_tool": {"zh": "运行工具…", "en": "Run a tool…"},
     "chat_placeholder": {
-        "zh": "问点什么，比如：二教现在有空教室吗？（Ctrl+J 换行）",
-        "en": "Ask, e.g. free rooms in 二教 now? (Ctrl+J: new line)",
+        "zh": "问点什么，比如：二教现在有空教室吗？（/ 快捷指令，Ctrl+J 换行）",
+        "en": "Ask, e.g. free rooms in 二教 now? (/ quick commands, Ctrl+J new line)",
     },
     "send": {"zh": "发送", "en": "Send"},
     "approve_heading": {"zh": "助手想运行这个工具，需要你同意", "en": "The assistant wants to run this tool"},
@@ -234,6 +234,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "refresh_all": {"zh": "刷新全部小组件", "en": "Refresh all widgets"},
     "refresh_all_help": {"zh": "忽略缓存，重新取数据", "en": "Refetch, ignoring the cache"},
     "open_screen": {"zh": "打开插件页面", "en": "Open the plugin screen"},
+    "command_prompt": {"zh": "问助手", "en": "asks the assistant"},
+    "command_tool": {"zh": "运行工具", "en": "runs a tool"},
+    "command_screen": {"zh": "打开页面", "en": "opens a screen"},
+    "command_prompt_help": {
+        "zh": "快捷指令：把这句话发给助手",
+        "en": "Quick command: sends its question to the assistant",
+    },
+    "command_tool_help": {"zh": "快捷指令：运行这个工具", "en": "Quick command: runs its tool"},
+    "command_screen_help": {"zh": "快捷指令：打开插件页面", "en": "Quick command: opens the plugin's screen"},
+    "command_gone": {"zh": "这个快捷指令的插件已经不在了。", "en": "This quick command's plugin is gone."},
     "load_timeout": {
         "zh": "{seconds} 秒内没有取到数据，按 r 重试",
         "en": "No data within {seconds} s; press r to retry",

@@ -42,6 +42,20 @@ def chat(
 ) -> None:
     """One turn of the assistant without the app: tools that would ask are not run (reported)."""
     rt = _open((), demo=demo)  # no approver: "ask" means no, and the answer says so
+    one_turn(rt, message, base_url, model, api_key_env, demo, as_json)
+
+
+def one_turn(
+    rt: Any,
+    message: str,
+    base_url: str | None = None,
+    model: str | None = None,
+    api_key_env: str | None = None,
+    demo: bool = False,
+    as_json: bool = False,
+) -> None:
+    """Send MESSAGE to the model as a new conversation and print the answer (or the report); a model error exits 1.
+    `chat --once` and a prompt command (`commands run`) are both this."""
     config = with_overrides(load_config(rt.store), base_url, model)
     if config is None:
         raise fail(NO_MODEL)

@@ -21,6 +21,7 @@ import click
 from tui import __version__
 from tui.cli.campus import login, logout, status
 from tui.cli.chat import chat, model
+from tui.cli.commands import commands
 from tui.cli.output import CLICK_ENDINGS, bad_parameter, fail, fail_store
 from tui.cli.plugin import plugin
 from tui.cli.plugin_settings import plugin_settings
@@ -125,6 +126,7 @@ cli.add_command(open_link)
 cli.add_command(chat)
 cli.add_command(model)
 cli.add_command(tools)
+cli.add_command(commands)
 cli.add_command(permissions)
 cli.add_command(audit)
 cli.add_command(login)

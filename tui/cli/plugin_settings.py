@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from tui.cli.output import echo, echo_json, fail, line, pad
-from tui.cli.tools import _open
+from tui.cli.tools import _open, _with
 from tui.runtime.message import say_error
 from tui.runtime.plugin_settings import SettingRefused, rule_words
 from tui.runtime.runtime import Runtime
@@ -21,12 +21,15 @@ from tui.runtime.runtime import Runtime
 @click.argument("value", required=False)
 @click.option("--reset", "reset", metavar="KEY", help="Put KEY back to its default ('all' for every setting).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def plugin_settings(plugin_id: str, key: str | None, value: str | None, reset: str | None, as_json: bool) -> None:
+@_with
+def plugin_settings(
+    plugin_id: str, key: str | None, value: str | None, reset: str | None, as_json: bool, extra: tuple[str, ...]
+) -> None:
     """List a plugin's settings with their values, or set KEY to VALUE (checked as 设置 checks it).
 
     VALUE is read as the setting's type: a number, true/false, one of its choices, a list as JSON or separated by
     commas, an object as JSON."""
-    rt = _open(())
+    rt = _open(extra)
     if plugin_id not in rt.registry.plugins:
         raise fail(f"no plugin {plugin_id!r} (see `pku-harness plugins list`)")
     if reset is not None:

@@ -14,7 +14,7 @@ import click
 from tui.cli.output import ask, bad_parameter, cells, confirm, echo, echo_json, fail, line, pad
 from tui.cli.review_text import install_text
 from tui.lang.documents.common import Effect
-from tui.runtime.gate import ApprovalRequest, Turn
+from tui.runtime.gate import ApprovalRequest, CallOutcome, Turn
 from tui.runtime.permissions import EFFECTS, MODES, Actor, Mode
 from tui.runtime.review import InstallReview
 from tui.runtime.runtime import PluginLoadError, Runtime
@@ -147,6 +147,11 @@ def tools_call(tool_id: str, arguments: str, actor: str, demo: bool, extra: tupl
     rt = _open(extra, demo, PromptApprover())
     turn = Turn("cli") if actor == "agent" else None
     out = asyncio.run(rt.gate.call(tool_id, args, actor=actor, turn=turn))  # type: ignore[arg-type]
+    print_outcome(out)
+
+
+def print_outcome(out: CallOutcome) -> None:
+    """A call's result as JSON on stdout, or why it did not run on stderr and exit 1 (`tools call`, `commands run`)."""
     if out.status == "ok":
         echo_json(out.result)
         if out.stale:

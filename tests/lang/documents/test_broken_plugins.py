@@ -356,6 +356,31 @@ CORPUS = [
         "invisible",
     ),
     ("mcp- id", files(PLUGIN_md=sub(MANIFEST, "id: sample", "id: mcp-sample")), "PLUGIN.md", 3, "remote MCP"),
+    (
+        "a command with a misspelt input of its tool",
+        files(
+            PLUGIN_md=sub(
+                MANIFEST, "---\nUse", "commands:\n  go: { title: 去, tool: free, args: { bulding: x } }\n---\nUse"
+            )
+        ),
+        "PLUGIN.md",
+        16,
+        "command 'go': tool 'free' has no input 'bulding'",
+    ),
+    (
+        "a command naming a screen the plugin lacks",
+        files(PLUGIN_md=sub(MANIFEST, "---\nUse", "commands:\n  go: { title: 去, screen: nowhere }\n---\nUse")),
+        "PLUGIN.md",
+        16,
+        "command 'go' names no screen 'nowhere'",
+    ),
+    (
+        "a command that both asks and runs",
+        files(PLUGIN_md=sub(MANIFEST, "---\nUse", "commands:\n  go: { title: 去, prompt: x, tool: free }\n---\nUse")),
+        "PLUGIN.md",
+        16,
+        "exactly one of prompt, tool and screen",
+    ),
 ]
 
 

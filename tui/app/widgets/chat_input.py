@@ -17,7 +17,7 @@ It is not shown while an approval card waits for the student: then the assistant
 from __future__ import annotations
 
 import time
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
 from textual.actions import SkipAction
@@ -29,6 +29,9 @@ from textual.widgets import Static, TextArea
 
 from tui.app.i18n import t
 from widgets_render.textual_render import plain
+
+if TYPE_CHECKING:
+    from tui.app.widgets.quick_command_list import QuickCommandList
 
 #: The box shows this many lines of text at most, then scrolls (the border takes two more rows).
 MAX_LINES = 6
@@ -86,6 +89,8 @@ class ChatInput(TextArea):
 
     def __init__(self, placeholder: str, id: str | None = None) -> None:
         super().__init__(placeholder=placeholder, id=id, soft_wrap=True, highlight_cursor_line=False)
+        self.commands: QuickCommandList | None = None
+        """The quick commands' list the box drives while its text starts with `/` (quick_command_list.py)."""
 
     def render_line(self, y: int) -> Strip:
         """A line of the box. Squeezed to no room for text (a narrow terminal mid-resize), an empty box draws
@@ -96,6 +101,18 @@ class ChatInput(TextArea):
         return super().render_line(y)
 
     async def _on_key(self, event: events.Key) -> None:
+        listed = self.commands
+        if listed is not None and listed.open and event.key in ("up", "down", "enter", "escape"):
+            # The `/` list is open: ↑/↓ move in it, Enter carries out its command, Esc closes it (the text stays).
+            handled = listed.choose() if event.key == "enter" else True  # nothing to choose: Enter sends
+            if handled:
+                event.stop()
+                event.prevent_default()
+                if event.key in ("up", "down"):
+                    listed.move(-1 if event.key == "up" else 1)
+                elif event.key == "escape":
+                    listed.close()
+                return
         if event.key == "enter" or event.key in NEWLINE_KEYS:
             event.stop()
             event.prevent_default()  # the TextArea's own handler is not run (it would take Enter as a new line)

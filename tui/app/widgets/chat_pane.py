@@ -24,6 +24,7 @@ from tui.app.i18n import t
 from tui.app.navigation import ScrollStop
 from tui.app.widgets.approval_card import ApprovalCard
 from tui.app.widgets.chat_input import ChatInput, WorkingLine
+from tui.app.widgets.quick_command_list import QuickCommandList
 from tui.runtime.gate import Approval, ApprovalRequest
 from tui.runtime.message import say, say_error
 from widgets_render.safe_text import clean
@@ -137,6 +138,8 @@ class ChatPane(Vertical):
         self._reasoning_text = ""
         self._wait: Static | None = None
         self._lines: dict[str, Collapsible] = {}
+        self.commands = QuickCommandList(self.runtime.registry, self.locale, id="chat-commands")
+        """The quick commands offered under `/` (quick_command_list.py)."""
         self.editing: int | None = None
         """The row of the user message being edited: sending replaces it and everything after it."""
 
@@ -146,9 +149,27 @@ class ChatPane(Vertical):
                 yield Static(t("no_model", self.locale), markup=False, classes="setup", id="setup")
                 yield Button(t("run_tool", self.locale), id="run-tool")
         yield WorkingLine(self.locale, id="chat-working")
+        box = ChatInput(t("chat_placeholder", self.locale), id="chat-input")
+        # linked here, not on mount: a shell rebuilt in a burst of keys unmounted the pane before its mount ran
+        box.commands = self.commands
+        yield self.commands
         with Horizontal(id="chat-bar"):
-            yield ChatInput(t("chat_placeholder", self.locale), id="chat-input")
+            yield box
             yield Button(t("send", self.locale), id="send", variant="primary")
+
+    @on(ChatInput.Changed, "#chat-input")
+    def follow_commands(self, event: ChatInput.Changed) -> None:
+        """Typing `/` lists the plugins' quick commands (quick_command_list.py)."""
+        self.commands.follow(event.text_area.text)
+
+    @on(QuickCommandList.Chosen)
+    def command_chosen(self, event: QuickCommandList.Chosen) -> None:
+        """A quick command from the `/` list: its `/…` leaves the box, then the app carries it out (a prompt is
+        sent from this box, as if typed)."""
+        box = self.query_one("#chat-input", ChatInput)
+        box.clear()
+        self.commands.close()
+        self.shell.run_command(event.command)
 
     def config(self) -> Any:
         from tui.runtime.chat.providers import load_config

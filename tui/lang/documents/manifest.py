@@ -135,21 +135,29 @@ class SettingField(InputField):
 
 
 class Command(Strict):
-    """A quick command (快捷指令): a prompt for the assistant, or a tool with fixed input."""
+    """A quick command (快捷指令): a prompt for the assistant, a tool run with fixed input, or a screen to open."""
 
     title: VisibleText = Field(min_length=1, max_length=40)
     """The button's text."""
-    prompt: str | None = None
+    prompt: str | None = Field(None, min_length=1, max_length=2000)
     """Text sent to the assistant."""
     tool: str | None = None
     """A tool of this plugin to run."""
     args: dict[str, Any] = Field(default_factory=dict)
     """Input for the tool."""
+    screen: str | None = None
+    """A screen of this plugin to open."""
+    params: dict[str, Any] = Field(default_factory=dict)
+    """Params for the screen."""
 
     @model_validator(mode="after")
     def _one(self) -> Command:
-        if (self.prompt is None) == (self.tool is None):
-            raise ValueError("a command has exactly one of prompt and tool")
+        if sum(x is not None for x in (self.prompt, self.tool, self.screen)) != 1:
+            raise ValueError("a command has exactly one of prompt, tool and screen")
+        if self.args and self.tool is None:
+            raise ValueError("args are the input of a command's tool: this command runs no tool")
+        if self.params and self.screen is None:
+            raise ValueError("params are for a command's screen: this command opens no screen")
         return self
 
 

@@ -327,6 +327,18 @@ class Checker:
                 self.add(
                     MANIFEST_FILE, loc.line(("commands", name, "tool")), f"command {name!r} names no tool {cmd.tool!r}"
                 )
+            if cmd.screen is not None and cmd.screen not in m.screens:
+                where = loc.line(("commands", name, "screen"))
+                self.add(MANIFEST_FILE, where, f"command {name!r} names no screen {cmd.screen!r}")
+            # the names a command gives must be the tool's inputs / the screen's params: a typo would be dropped
+            tool = self.plugin.tools.get(cmd.tool) if cmd.tool else None
+            spec = self.plugin.screens.get(cmd.screen) if cmd.screen else None
+            declared = tool.definition.input if tool else spec.get("params") if isinstance(spec, dict) else None
+            given = cmd.args if tool else cmd.params
+            for key in sorted(set(given) - set(declared)) if isinstance(declared, dict) else ():
+                what = f"tool {cmd.tool!r} has no input" if tool else f"screen {cmd.screen!r} has no param"
+                where = loc.line(("commands", name, "args" if tool else "params", key))
+                self.add(MANIFEST_FILE, where, f"command {name!r}: {what} {key!r}")
         if m.i18n and m.i18n.en:
             for name, text in m.i18n.en.tools.items():
                 if name not in m.tools:
