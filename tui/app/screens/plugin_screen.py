@@ -33,6 +33,7 @@ from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
 from widgets_render.error_view import ErrorView
+from widgets_render.failed_sources import without_failed
 from widgets_render.form_values import FormValues, read_form
 from widgets_render.resolve import display, pick, resolve
 from widgets_render.safe_text import clean
@@ -152,6 +153,8 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         self.to_invalid = False
         """The next rebuild focuses the first marked field (a submit was refused: the focus stayed on 运行)."""
         self.last_refresh = 0.0
+        self.last_action: tuple[dict[str, Any], dict[str, Any], str | None] | None = None
+        """The last action that invoked a tool, the names it ran with and its form's bind: 重试 on its card."""
         self._body_lock = asyncio.Lock()
 
     def _params(self, given: dict[str, Any]) -> dict[str, Any]:
@@ -290,6 +293,9 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         names = self.names(evaluator)  # a snapshot of state and sources, taken here: workers change them
         # Templates are plugin code: evaluated in a thread, so a slow one never holds up the app's keys.
         spec, file, locale = self.spec, self.file, self.locale
+        failed = [alias for alias in self.failures if alias != "$action"]
+        if failed and isinstance(spec, dict):  # what shows a failed source is left out: its card says why
+            spec = {**spec, "body": without_failed(spec.get("body"), failed)}
         resolved = await offloaded(self.runtime.offload, lambda: resolve(spec, file, evaluator, names, "large", locale))
         self.title = clean(resolved.title or self.screen_name)
         plugin_name = self.runtime.registry.plugin_name(self.plugin_id)
@@ -353,7 +359,9 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         self.dismiss(None)
 
     def action_reload(self) -> None:
-        self.load(True)
+        """`r`: 重试 of the first error card (a failed action's runs it again), else fetch the sources again."""
+        if not any(view.choose("retry") for view in self.query(ErrorView)):
+            self.load(True)
 
     def action_error(self, action: str) -> None:
         """`l` / `d`: log in, or the detail, of the first error card that offers it."""
@@ -363,8 +371,24 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
 
     @work(group="plugin-error", exit_on_error=False)
     async def on_error_view_chosen(self, event: ErrorView.Chosen) -> None:
-        """登录, 重试 (refetch the sources) or 详情 on one of the screen's error cards."""
-        await act(self.app, event.card, event.action, self.locale, lambda: self.load(True))
+        """登录, 重试 or 详情 on one of the screen's error cards: 重试 on a source's card fetches the sources again,
+        on a failed action's card runs that action again (with the form as it is now)."""
+        if event.card is self.failures.get("$action") and self.last_action is not None:
+            await act(self.app, event.card, event.action, self.locale, self.run_again)
+        else:
+            await act(self.app, event.card, event.action, self.locale, lambda: self.load(True))
+
+    def run_again(self) -> None:
+        """重试 on a failed action's card: a form's submit is pressed again (its fields read and checked as they
+        are now), any other action runs again as it ran."""
+        if self.last_action is None:
+            return
+        action, extra, bind = self.last_action
+        again = [b for b in self.query(GenButton) if bind is not None and b.gen_form == bind]
+        if again:
+            again[0].press()
+        else:
+            self.perform(action, extra)
 
     @on(GenButton.Pressed)
     def pressed(self, event: GenButton.Pressed) -> None:
@@ -379,7 +403,7 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
                 self.run_worker(self.show_body(), group="plugin-screen-body", exit_on_error=False)
                 return
             self.collect(button.gen_form, form)
-        self.perform(button.gen_action, {})
+        self.perform(button.gen_action, {}, button.gen_form)
 
     @on(Input.Submitted, ".gen-input")
     def field_submitted(self, event: Input.Submitted) -> None:
@@ -418,10 +442,13 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         self.state = {**(self.state or {}), bind: values}
 
     @work(group="plugin-action", exit_on_error=False)
-    async def perform(self, action: dict[str, Any], extra: dict[str, Any]) -> None:
-        """Run one genui action (open, invoke, refresh, set, ask, openUrl) with `item` bound when a row chose it."""
+    async def perform(self, action: dict[str, Any], extra: dict[str, Any], form: str | None = None) -> None:
+        """Run one genui action (open, invoke, refresh, set, ask, openUrl) with `item` bound when a row chose it
+        (`form`: the bind of the form whose submit it is)."""
         evaluator = LangEvaluator(self.now, self.locale)
         names = self.names(evaluator, **extra)
+        if "invoke" in action:
+            self.last_action = (action, extra, form)  # what 重试 on its error card runs again
         try:
             if "open" in action:
                 await self.open_screen(action, names, evaluator)
@@ -488,8 +515,6 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
             if outcome.status != "ok":
                 card = failed("TOOL_ERROR", self.file, target, outcome.message, outcome.cause, outcome.service,
                               self.locale, outcome.summary)  # fmt: skip
-                # Running the action again is the student's choice (its button): the card offers login and detail.
-                card.actions = [a for a in card.actions if a[0] != "retry"]
                 self.failures["$action"] = card
                 self.error = card.summary
                 if outcome.cause == "input" and outcome.fields:
