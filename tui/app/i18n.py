@@ -243,6 +243,14 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "command_tool_help": {"zh": "快捷指令：运行这个工具", "en": "Quick command: runs its tool"},
     "command_screen_help": {"zh": "快捷指令：打开插件页面", "en": "Quick command: opens the plugin's screen"},
+    "result_truncated": {
+        "zh": "结果不完整：分页到了上限就停了，还有更多。",
+        "en": "Not the whole result: paging stopped at its limit, and there is more.",
+    },
+    "result_stale": {
+        "zh": "这是之前保存的结果：这次没能取到新的。",
+        "en": "This is a result kept from before: a new one could not be fetched.",
+    },
     "command_gone": {"zh": "这个快捷指令的插件已经不在了。", "en": "This quick command's plugin is gone."},
     "load_timeout": {
         "zh": "{seconds} 秒内没有取到数据，按 r 重试",

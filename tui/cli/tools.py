@@ -156,6 +156,8 @@ def print_outcome(out: CallOutcome) -> None:
         echo_json(out.result)
         if out.stale:
             echo("(stale: the last good data, the refresh failed)", err=True)
+        if out.truncated:
+            echo("(truncated: paging stopped at its page limit; there is more)", err=True)
         return
     label = {"refused": "refused", "declined": "not run", "error": "error"}[out.status]
     line(f"{label}: {out.message}", err=True)  # one line: the message is the plugin's own words

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from tui.runtime.gate import Gate
@@ -119,8 +120,13 @@ class DataSources:
                     (info.plugin, info.name, json.dumps(outcome.result, ensure_ascii=False), at_ms),
                 )
             return SourceValue(outcome.result, at_ms)
-        if outcome.status == "ok":
-            return SourceValue(outcome.result, at_ms, stale=True, error="the plugin answered with stored data")
+        if outcome.status == "ok":  # the tool's own cache answered after an error: its entry's age is the data's
+            since = at_ms
+            if outcome.stale_since_ms is not None:
+                # the tool's clock is `now` when one is pinned (the demo's day): keep the age, on this clock
+                clock = int(datetime.fromisoformat(now).timestamp() * 1000) if now else at_ms
+                since = at_ms - max(0, clock - outcome.stale_since_ms)
+            return SourceValue(outcome.result, since, stale=True, error="the plugin answered with stored data")
         if cached is not None:
             return SourceValue(cached[0], cached[1], stale=True, error=outcome.message)
         raise SourceError(outcome.message, outcome.cause, outcome.service, outcome.summary)

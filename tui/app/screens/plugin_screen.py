@@ -153,6 +153,8 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
         self.to_invalid = False
         """The next rebuild focuses the first marked field (a submit was refused: the focus stayed on 运行)."""
         self.last_refresh = 0.0
+        self.last_ok: Any = None
+        """The last successful call's outcome (whether it was stale or cut short at its page limit)."""
         self.last_action: tuple[dict[str, Any], dict[str, Any], str | None] | None = None
         """The last action that invoked a tool, the names it ran with and its form's bind: 重试 on its card."""
         self._body_lock = asyncio.Lock()
@@ -539,6 +541,7 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
                 self.error = clean(str(result.get("message") or t("needs_input", self.locale)))
                 return None
             self.ran_tool = True
+            self.last_ok = outcome
             return result
 
     async def after(self, then: Any, result: Any, names: dict[str, Any], evaluator: LangEvaluator) -> None:

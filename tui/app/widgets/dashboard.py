@@ -28,6 +28,7 @@ from tui.runtime.runtime import Runtime
 from widgets_render.error_view import ErrorView
 from widgets_render.resolve import resolve
 from widgets_render.safe_text import clean
+from widgets_render.states import error_spec, loading_spec, said, with_states
 from widgets_render.textual_render import WidgetFrame, plain
 from widgets_render.viewmodel import ErrorCard, Resolved
 
@@ -230,6 +231,14 @@ class Dashboard(VerticalScroll):
 
     @work(group="dashboard", exit_on_error=False)
     async def _fill(self, index: int, slot: Slot, force: bool, generation: int, number: int) -> None:
+        loading = loading_spec(slot.spec) if isinstance(slot.spec, dict) else None
+        if loading is not None and self.query(f"Static#slot-{index}.loading"):  # the first load: its own state
+            now = self.now or beijing_now()
+            meta = {"loading": True, "stale": False, "error": None, "fetchedAt": now}
+            shown = await self.resolve_state(slot, loading, meta, now)
+            async with self.grid_lock:
+                if generation == self.generation and self.latest.get(index) == number and self.is_attached:
+                    await self._swap(index, slot, WidgetFrame(shown, slot.file, id=f"slot-{index}", classes="loading"))
         resolved, stale = await self.resolve_slot(slot, force)
         if isinstance(resolved.body, ErrorCard) and not resolved.body.summary:
             explain(resolved.body, self.locale)  # a bad spec or template: the renderer's card, in our words
@@ -238,18 +247,7 @@ class Dashboard(VerticalScroll):
             if generation != self.generation or self.latest.get(index) != number or not self.is_attached:
                 return  # a relayout or a newer fill of this slot came after: its frame is the one to show
             frame = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{index}")
-            # large takes the row, as on the phone (`s` between medium and large changed nothing to be seen)
-            frame.styles.column_span = 2 if self.shown_size(slot) == "large" else 1
-            grid = self.query_one("#widgets", Grid)
-            # Not `query_one`: its cache (1,024 entries) would keep every frame this replaces alive, and a
-            # countdown widget replaces its frame on every tick.
-            old = grid.query_children(f"#slot-{index}")
-            had_focus = any(w.has_focus for w in old)
-            await old.remove()
-            before = next(
-                (c for c in grid.children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None
-            )
-            await grid.mount(frame, before=before)
+            had_focus = await self._swap(index, slot, frame)
         # A frame is focused only while the dashboard is in view: focusing a widget of a hidden tab makes
         # TabbedContent switch back to that tab (a refill finishing after the student pressed 2 would undo it).
         shown = self.screen.is_current and all(n.display for n in self.ancestors_with_self if isinstance(n, Widget))
@@ -264,6 +262,20 @@ class Dashboard(VerticalScroll):
             self.focus_first = False
             if shown and (self.app.focused is None or isinstance(self.app.focused, Tabs)):
                 self.screen.set_focus(frame)  # the dashboard opens on its first widget: Enter opens it
+
+    async def _swap(self, index: int, slot: Slot, frame: Widget) -> bool:
+        """Put `frame` in slot `index` in place of what is there (under the grid lock); whether that had focus."""
+        # large takes the row, as on the phone (`s` between medium and large changed nothing to be seen)
+        frame.styles.column_span = 2 if self.shown_size(slot) == "large" else 1
+        grid = self.query_one("#widgets", Grid)
+        # Not `query_one`: its cache (1,024 entries) would keep every frame this replaces alive, and a
+        # countdown widget replaces its frame on every tick.
+        old = grid.query_children(f"#slot-{index}")
+        had_focus = any(w.has_focus for w in old)
+        await old.remove()
+        before = next((c for c in grid.children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None)
+        await grid.mount(frame, before=before)
+        return had_focus
 
     def focused_slot(self) -> Slot | None:
         focused = self.app.focused
@@ -428,6 +440,26 @@ class Dashboard(VerticalScroll):
         slot = self.slots[index]
         await act(self.app, event.card, event.action, self.locale, lambda: self.fill(index, slot, True))
 
+    async def resolve_state(self, slot: Slot, spec: dict[str, Any] | None, meta: dict[str, Any], now: str) -> Any:
+        """A widget resolved as one of its states (`loading_spec`, `error_spec`), off the UI loop; None without it."""
+        if spec is None:
+            return None
+        plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
+        settings = self.runtime.plugin_settings.values(slot.plugin_id, plugin.manifest)
+        size, locale = self.shown_size(slot), self.locale
+
+        def evaluate() -> Resolved:
+            evaluator = LangEvaluator(now, locale)
+            names = widget_names(plugin, evaluator.run, None, meta, settings=settings)
+            return resolve(spec, slot.file, evaluator, names, str(size), locale)
+
+        return await offloaded(self.runtime.offload, evaluate)
+
+    async def state_sentence(self, slot: Slot, spec: dict[str, Any] | None, meta: dict[str, Any], now: str) -> str:
+        """A state's text as one sentence (the error state is said in the app's error card)."""
+        resolved = await self.resolve_state(slot, spec, meta, now)
+        return clean(said(resolved.body))[:200] if resolved is not None else ""
+
     def shown_size(self, slot: Slot) -> str:
         """The size a widget is drawn at: the student's choice, else its default; small on a tiny terminal."""
         default = slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
@@ -454,6 +486,9 @@ class Dashboard(VerticalScroll):
             except SourceError as e:
                 message = f"{t('load_failed', self.locale)}: {e}"
                 card = failed("TOOL_ERROR", slot.file, "/source", message, e.cause, e.service, self.locale, e.summary)
+                # the widget's own `states.error` words it; the card keeps the actions that help (states.py)
+                own = await self.state_sentence(slot, error_spec(slot.spec), {**meta, "error": card.summary}, now)
+                card.summary = own or card.summary
                 return Resolved(name, card), None
             except KeyError as e:  # the widget names a source its plugin does not have
                 message = f"{t('load_failed', self.locale)}: {e}"
@@ -464,6 +499,9 @@ class Dashboard(VerticalScroll):
             meta["ageMs"] = age_ms
             mark = ago(age_ms, self.locale) if value.stale else None
             meta.update(stale=value.stale, error=value.error or None)
+        spec, own_stale = with_states(slot.spec, data, bool(meta["stale"]))
+        if own_stale:
+            mark = None  # the widget's `states.stale` says it, in place of the ⟳ mark
         plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
         size = self.shown_size(slot)
         locale = self.locale
@@ -472,7 +510,7 @@ class Dashboard(VerticalScroll):
         def evaluate() -> Resolved:
             evaluator = LangEvaluator(now, locale)
             names = widget_names(plugin, evaluator.run, data, meta, settings=settings)
-            return resolve(slot.spec, slot.file, evaluator, names, str(size), locale)
+            return resolve(spec, slot.file, evaluator, names, str(size), locale)
 
         # Templates are plugin code: evaluated on a worker thread, so a slow one holds up no key and no other widget.
         return await offloaded(self.runtime.offload, evaluate), mark

@@ -63,6 +63,8 @@ class RunResult:
     value: Any
     stale: bool = False
     """A cache step answered with a stored value after an error."""
+    stale_since_ms: int | None = None
+    """When stale: the time (epoch ms) the oldest stored value that answered was fetched."""
     truncated: bool = False
     """Paging stopped at its page limit."""
     steps: int = 0
@@ -119,7 +121,14 @@ class Interpreter:
         value = await self.run_tool(tool_name, raw_input, state)
         await self.commit(tool_name, state)
         return RunResult(
-            value, state.stale, state.truncated, state.steps, state.requests, state.expr.used, state.peak_in_flight
+            value,
+            state.stale,
+            state.stale_since_ms,
+            state.truncated,
+            state.steps,
+            state.requests,
+            state.expr.used,
+            state.peak_in_flight,
         )
 
     async def commit(self, tool_name: str, state: RunState) -> None:
@@ -384,6 +393,9 @@ class Interpreter:
         except ToolError as e:
             if m.cache.staleOnError and fresh and not e.final and now_ms - stored["t"] < MAX_STALE_MS:
                 state.stale = True
+                # the oldest stored value answering decides how old the result is ("2 天前", not "刚刚")
+                since = int(stored["t"])
+                state.stale_since_ms = since if state.stale_since_ms is None else min(state.stale_since_ms, since)
                 return from_json(stored["v"])
             raise
         # With staleOnError the entry must outlive its freshness, so the store keeps it without a TTL.

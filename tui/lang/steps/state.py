@@ -41,6 +41,8 @@ class RunState:
     """Most requests in flight at once (tests assert it never passes 4)."""
     stale: bool = False
     """A cache step answered with a stored value after an error (the host may say so)."""
+    stale_since_ms: int | None = None
+    """When stale: the time the oldest stored value that answered was fetched (epoch ms)."""
     truncated: bool = False
     """Paging stopped at its page limit."""
     call_stack: list[str] = field(default_factory=list)
