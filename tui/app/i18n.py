@@ -145,6 +145,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "running": {"zh": "运行中…", "en": "Running…"},
     "result": {"zh": "结果", "en": "Result"},
     "field_optional": {"zh": "可不填", "en": "optional"},
+    "field_required": {"zh": "必填", "en": "required"},
+    "field_list_hint": {"zh": "用逗号隔开，如 a, b", "en": "separated by commas, e.g. a, b"},
+    "field_json_hint": {"zh": 'JSON 对象，如 {"a": 1}', "en": 'a JSON object, e.g. {"a": 1}'},
     "form_acts_now": {
         "zh": "这个工具会{effect}：按「运行」立即执行，不再询问（是你亲手按的）",
         "en": "This tool {effect}: Run does it at once, without asking (you pressed it yourself)",
@@ -243,6 +246,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "command_tool_help": {"zh": "快捷指令：运行这个工具", "en": "Quick command: runs its tool"},
     "command_screen_help": {"zh": "快捷指令：打开插件页面", "en": "Quick command: opens the plugin's screen"},
+    "input_not_json": {
+        "zh": "{field}要填 JSON（第 {line} 行第 {column} 列不对）",
+        "en": "{field} takes JSON (wrong at line {line}, column {column})",
+    },
     "result_truncated": {
         "zh": "结果不完整：分页到了上限就停了，还有更多。",
         "en": "Not the whole result: paging stopped at its limit, and there is more.",

@@ -5,6 +5,7 @@ its actions run as the `user` caller through the runtime's one gate.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +31,8 @@ from tui.app.widgets.header import SteadyHeader
 from tui.app.words import refusals
 from tui.lang.documents.tool import enum_keys
 from tui.lang.expr import beijing_now
+from tui.lang.steps.errors import ToolError
+from tui.lang.steps.inputs import parse_text
 from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
 from widgets_render.error_view import ErrorView
@@ -510,8 +513,36 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
             await self.after(action.get("then"), result, names, evaluator)
         await self.show_body()
 
+    def typed(self, target: str, payload: Any) -> tuple[Any, dict[str, tuple[int, int]]]:
+        """A form's text as its tool's fields take it: a list one item per line or comma (or as JSON), an object
+        as JSON (`parse_text`); and the fields whose JSON does not parse, with where (line, column). A text field
+        can only hold text; sent as it was, a list was refused as not being one."""
+        tool = self.plugin.tools.get(target.removeprefix(f"{self.plugin_id}."))
+        if tool is None or not isinstance(payload, dict):
+            return payload, {}
+        fields = tool.definition.input
+        out, bad = dict(payload), {}
+        for name, value in payload.items():
+            field = fields.get(name)
+            if field is not None and field.type in ("array", "object") and isinstance(value, str):
+                try:
+                    out[name] = parse_text(field, value)
+                except ToolError:
+                    bad[name] = _json_place(value)
+        return out, bad
+
     async def call_tool(self, target: str, payload: Any) -> Any:
         """Call through the gate as the user; status results are handled here (genui.md §2.5)."""
+        payload, bad = self.typed(target, payload)
+        if bad:  # JSON that does not parse: marked and said at its field, as any refused input
+            info = self.runtime.registry.find(target)
+            labels = info.labels if info is not None else {}
+            self.invalid, self.to_invalid = set(bad), True
+            self.error = "；".join(
+                t("input_not_json", self.locale).format(field=labels.get(name, name), line=line, column=column)
+                for name, (line, column) in bad.items()
+            )
+            return None
         while True:
             outcome = await self.runtime.gate.call(target, payload, actor="user", now=self.fixed_now)
             if outcome.status != "ok":
@@ -604,6 +635,16 @@ def open_from_widget(
 
 
 __all__ = ["PluginScreen", "evaluate_tree", "open_from_widget", "pick_text"]
+
+
+def _json_place(text: str) -> tuple[int, int]:
+    """Where JSON text stops parsing (line, column), for a sentence in the app's language (json's own is
+    English)."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as e:
+        return e.lineno, e.colno
+    return 1, 1
 
 
 def _focusables(body: Widget) -> list[Widget]:

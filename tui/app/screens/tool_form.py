@@ -17,7 +17,8 @@ from widgets_render.safe_text import clean
 
 
 def field_hint(field: InputField, locale: str) -> str:
-    """The hint inside a field's empty box, in the app's words: its bounds and whether it may stay empty. Not the
+    """The hint inside a field's empty box, in the app's words: its bounds, how a list or an object is typed, and
+    whether it must be filled or may stay empty. Not the
     field's `description`: that is for the model and "never shown to the user" (seed 003) — it was, and the
     Chinese form showed English sentences written for the model."""
     parts: list[str] = []
@@ -31,8 +32,14 @@ def field_hint(field: InputField, locale: str) -> str:
     elif field.type == "string" and high is not None:
         key = "field_chars_between" if low is not None else "field_chars_at_most"
         parts.append(t(key, locale).format(min=low, max=high))
+    elif field.type == "array":
+        parts.append(t("field_list_hint", locale))  # the box is one line: a list is typed comma by comma
+    elif field.type == "object":
+        parts.append(t("field_json_hint", locale))
     if field.optional and field.default is None:
         parts.append(t("field_optional", locale))
+    elif field.default is None and field.type != "boolean":
+        parts.append(t("field_required", locale))  # the form refuses to run while it is empty
     return ("，" if locale == "zh" else ", ").join(parts)
 
 
