@@ -23,7 +23,8 @@ from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
 from tui.app.navigation import REBUILD_FRAMES, show_tab, switch_to, tab_bar
 from tui.app.person import AppPerson
-from tui.app.screens.plugin_screen import PluginScreen, pick_text
+from tui.app.screens.plugin_screen import PluginScreen
+from tui.app.screens.screen_spec import pick_text
 from tui.app.screens.tool_form import ToolFormScreen
 from tui.app.themes import THEMES, register_themes
 from tui.app.widgets.chat_input import ChatInput

@@ -5,106 +5,39 @@ its actions run as the `user` caller through the runtime's one gate.
 from __future__ import annotations
 
 import asyncio
-import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, ListView, Static
+from textual.widgets import Static
 
-from tui.app.dialogs.base import OnceScreen
-from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
-from tui.app.failures import act, explain, failed
+from tui.app.failures import explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.app.navigation import ScrollStop
+from tui.app.screens.screen_actions import ScreenActions
+from tui.app.screens.screen_spec import evaluate_tree, with_tool_fields
 from tui.app.watchers import forget_closed_watchers
 from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.header import SteadyHeader
-from tui.app.words import refusals
-from tui.lang.documents.tool import enum_keys
 from tui.lang.expr import beijing_now
-from tui.lang.steps.errors import ToolError
-from tui.lang.steps.inputs import parse_text
 from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
 from widgets_render.error_view import ErrorView
 from widgets_render.failed_sources import without_failed
-from widgets_render.form_values import FormValues, read_form
-from widgets_render.resolve import display, pick, resolve
+from widgets_render.resolve import resolve
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import GenButton, GenList, GenTable, WidgetFrame, build, plain
+from widgets_render.textual_render import WidgetFrame, build, plain
 from widgets_render.viewmodel import ErrorCard
 
-#: A `refresh` action runs at most once per this many seconds (genui.md §2.5).
-REFRESH_FLOOR_S = 10.0
 
-
-def pick_text(value: Any, locale: str) -> str:
-    """An I18nString in the locale, as text (the renderer's rule: Chinese when English is missing)."""
-    return display(pick(value, locale))
-
-
-def evaluate_tree(value: Any, names: dict[str, Any], evaluator: LangEvaluator) -> Any:
-    """Evaluate the templates inside a JSON value (action inputs, params, source args)."""
-    if isinstance(value, str):
-        return evaluator.template(value, names) if "${" in value else value
-    if isinstance(value, dict):
-        return {k: evaluate_tree(v, names, evaluator) for k, v in value.items()}
-    if isinstance(value, list):
-        return [evaluate_tree(v, names, evaluator) for v in value]
-    return value
-
-
-def with_tool_fields(node: Any, plugin: Any, plugin_id: str, locale: str = "zh", tool: str | None = None) -> Any:
-    """A copy of the spec where each `fromTool: true` field takes its label, options, kind, bounds and
-    requiredness from the input of the tool its form submits to (genui.md §2.4 `field`). Explicit props win."""
-    if isinstance(node, list):
-        return [with_tool_fields(n, plugin, plugin_id, locale, tool) for n in node]
-    if not isinstance(node, dict):
-        return node
-    if node.get("type") == "form":
-        submit = node.get("submit")
-        target = submit.get("invoke") if isinstance(submit, dict) else None
-        if isinstance(target, str) and target.startswith(f"{plugin_id}."):
-            tool = target.removeprefix(f"{plugin_id}.")
-    out = {k: with_tool_fields(v, plugin, plugin_id, locale, tool) for k, v in node.items()}
-    if node.get("type") == "field" and node.get("fromTool") is True and tool in plugin.tools:
-        field = plugin.tools[tool].definition.input.get(node.get("name"))
-        if field is not None:
-            derived: dict[str, Any] = {
-                "label": plugin.manifest.field_title(tool, node["name"], field, locale),
-                "required": not field.optional and field.default is None,
-            }
-            if field.default is not None:
-                derived["default"] = field.default
-            if field.enum:
-                derived.update(input="select", options=list(field.enum))
-                titles = plugin.manifest.option_titles(tool, node["name"], field, locale)
-                # keyed as the renderer looks them up (str of the option), titled as the plugin keys them (String())
-                keys = zip(field.enum, enum_keys(field.enum), strict=True)
-                labels = {str(v): titles[k] for v, k in keys if k in titles}
-                if labels:
-                    derived["optionLabels"] = labels
-            elif field.type in ("number", "integer"):
-                derived["input"] = "number"
-            elif field.type == "boolean":
-                derived["input"] = "toggle"
-            for key in ("min", "max", "pattern"):
-                if getattr(field, key) is not None:
-                    derived[key] = getattr(field, key)
-            out = {**derived, **out}
-    return out
-
-
-class PluginScreen(LocalBindings, OnceScreen[None]):
+class PluginScreen(LocalBindings, ScreenActions):
     """One plugin screen. Escape goes back; `r` refetches its sources."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -209,8 +142,8 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
             self.runtime.plugin_settings.values(self.plugin_id, self.plugin.manifest),
         )
 
-    def evaluate(self, value: Any, names: dict[str, Any], evaluator: LangEvaluator) -> Any:
-        return evaluate_tree(value, names, evaluator)
+    def open_page(self, name: str, params: dict[str, Any]) -> None:
+        self.app.push_screen(PluginScreen(self.runtime, self.plugin_id, name, params, self.locale, self.fixed_now))
 
     # -- loading ------------------------------------------------------------------------------------------
 
@@ -360,249 +293,6 @@ class PluginScreen(LocalBindings, OnceScreen[None]):
 
     # -- actions ------------------------------------------------------------------------------------------
 
-    def action_back(self) -> None:
-        self.dismiss(None)
-
-    def action_reload(self) -> None:
-        """`r`: 重试 of the first error card (a failed action's runs it again), else fetch the sources again."""
-        if not any(view.choose("retry") for view in self.query(ErrorView)):
-            self.load(True)
-
-    def action_error(self, action: str) -> None:
-        """`l` / `d`: log in, or the detail, of the first error card that offers it."""
-        for view in self.query(ErrorView):
-            if view.choose(action):
-                return
-
-    @work(group="plugin-error", exit_on_error=False)
-    async def on_error_view_chosen(self, event: ErrorView.Chosen) -> None:
-        """登录, 重试 or 详情 on one of the screen's error cards: 重试 on a source's card fetches the sources again,
-        on a failed action's card runs that action again (with the form as it is now)."""
-        if event.card is self.failures.get("$action") and self.last_action is not None:
-            await act(self.app, event.card, event.action, self.locale, self.run_again)
-        else:
-            await act(self.app, event.card, event.action, self.locale, lambda: self.load(True))
-
-    def run_again(self) -> None:
-        """重试 on a failed action's card: a form's submit is pressed again (its fields read and checked as they
-        are now), any other action runs again as it ran."""
-        if self.last_action is None:
-            return
-        action, extra, bind = self.last_action
-        again = [b for b in self.query(GenButton) if bind is not None and b.gen_form == bind]
-        if again:
-            again[0].press()
-        else:
-            self.perform(action, extra)
-
-    @on(GenButton.Pressed)
-    def pressed(self, event: GenButton.Pressed) -> None:
-        button = event.button
-        if not isinstance(button, GenButton) or button.gen_action is None or self.pending:
-            return
-        event.stop()
-        if button.gen_form is not None and button.parent is not None:
-            form = read_form(button.parent)
-            if form.missing:  # genui.md §2.5: a required empty field blocks the submit (an empty code went through)
-                self.invalid, self.error, self.to_invalid = form.missing, t("needs_input", self.locale), True
-                self.run_worker(self.show_body(), group="plugin-screen-body", exit_on_error=False)
-                return
-            self.collect(button.gen_form, form)
-        self.perform(button.gen_action, {}, button.gen_form)
-
-    @on(Input.Submitted, ".gen-input")
-    def field_submitted(self, event: Input.Submitted) -> None:
-        """Enter in a form's text field submits the form, as its button would."""
-        event.stop()
-        form = next((a for a in event.input.ancestors if a.has_class("gen-form")), None)
-        if form is not None:
-            for button in form.query(GenButton):
-                if button.gen_form is not None:
-                    button.press()
-                    return
-
-    @on(DataTable.RowSelected)
-    def row_chosen(self, event: DataTable.RowSelected) -> None:
-        table = event.data_table
-        if isinstance(table, GenTable) and table.gen_action is not None:
-            index = int(str(event.row_key.value))
-            self.perform(table.gen_action, {"item": table.gen_items[index], "index": float(index)})
-
-    @on(ListView.Selected)
-    def item_chosen(self, event: ListView.Selected) -> None:
-        listed = event.list_view
-        if isinstance(listed, GenList) and event.index is not None and 0 <= event.index < len(listed.gen_items):
-            item = listed.gen_items[event.index]
-            names = {"item": item, "index": float(event.index)}
-            if listed.gen_alias:
-                names[listed.gen_alias] = item
-            self.perform(listed.gen_action, names)
-
-    def collect(self, bind: str, form: FormValues) -> None:
-        """Copy a form's values into `state.<bind>`; an empty field is dropped, so tool defaults apply."""
-        values: dict[str, Any] = dict((self.state or {}).get(bind) or {})
-        for name in form.empty:
-            values.pop(name, None)
-        values.update(form.given)
-        self.state = {**(self.state or {}), bind: values}
-
-    @work(group="plugin-action", exit_on_error=False)
-    async def perform(self, action: dict[str, Any], extra: dict[str, Any], form: str | None = None) -> None:
-        """Run one genui action (open, invoke, refresh, set, ask, openUrl) with `item` bound when a row chose it
-        (`form`: the bind of the form whose submit it is)."""
-        evaluator = LangEvaluator(self.now, self.locale)
-        names = self.names(evaluator, **extra)
-        if "invoke" in action:
-            self.last_action = (action, extra, form)  # what 重试 on its error card runs again
-        try:
-            if "open" in action:
-                await self.open_screen(action, names, evaluator)
-            elif "invoke" in action:
-                await self.invoke_tool(action, names, evaluator)
-            elif "refresh" in action:
-                if time.monotonic() - self.last_refresh >= REFRESH_FLOOR_S:
-                    self.last_refresh = time.monotonic()
-                    self.triggered.update(self.sources)
-                    self.load(True)
-            elif "set" in action:
-                self.assign(str(action["set"]), self.evaluate(action.get("value"), names, evaluator))
-                await self.show_body()
-            elif "ask" in action:
-                prompt = clean(str(self.evaluate(pick_text(action["ask"], self.locale), names, evaluator)))
-                ask = getattr(self.app, "ask_assistant", None)
-                if callable(ask):
-                    ask(prompt)
-                else:
-                    self.notify(prompt, markup=False)
-            elif "openUrl" in action:
-                url = clean(str(self.evaluate(action["openUrl"], names, evaluator)))
-                self.notify(
-                    clean(url if url.startswith("https://") else f"{t('bad_url', self.locale)}: {url}"), markup=False
-                )
-        except Exception as e:  # a broken action shows inline, it never ends the app
-            card = failed("ACTION_ERROR", self.file, "", clean(str(e))[:500], "plugin", None, self.locale)
-            self.failures["$action"] = card
-            self.error = card.summary
-            await self.show_body()
-
-    async def open_screen(self, action: dict[str, Any], names: dict[str, Any], evaluator: LangEvaluator) -> None:
-        target = str(action["open"])
-        name = target.removeprefix("screen:")
-        if name not in self.plugin.screens:
-            raise LookupError(f"{self.plugin_id} has no screen {name!r}")
-        params = self.evaluate(action.get("params") or {}, names, evaluator)
-        self.app.push_screen(PluginScreen(self.runtime, self.plugin_id, name, params, self.locale, self.fixed_now))
-
-    async def invoke_tool(self, action: dict[str, Any], names: dict[str, Any], evaluator: LangEvaluator) -> None:
-        target = action["invoke"]
-        if not isinstance(target, str) or not target.startswith(f"{self.plugin_id}."):
-            raise PermissionError(f"a screen may only invoke its own plugin's tools, not {target!r}")
-        if "confirm" in action:
-            question = clean(str(self.evaluate(pick_text(action["confirm"], self.locale), names, evaluator)))
-            if not await self.app.push_screen_wait(ConfirmDialog(question, self.locale)):
-                return
-        payload = self.evaluate(action.get("input") or {}, names, evaluator)
-        self.pending, self.error, self.invalid = True, None, set()
-        self.failures.pop("$action", None)
-        await self.show_body()
-        try:
-            result = await self.call_tool(target, payload)
-        finally:
-            self.pending = False
-        if result is not None:
-            await self.after(action.get("then"), result, names, evaluator)
-        await self.show_body()
-
-    def typed(self, target: str, payload: Any) -> tuple[Any, dict[str, tuple[int, int]]]:
-        """A form's text as its tool's fields take it: a list one item per line or comma (or as JSON), an object
-        as JSON (`parse_text`); and the fields whose JSON does not parse, with where (line, column). A text field
-        can only hold text; sent as it was, a list was refused as not being one."""
-        tool = self.plugin.tools.get(target.removeprefix(f"{self.plugin_id}."))
-        if tool is None or not isinstance(payload, dict):
-            return payload, {}
-        fields = tool.definition.input
-        out, bad = dict(payload), {}
-        for name, value in payload.items():
-            field = fields.get(name)
-            if field is not None and field.type in ("array", "object") and isinstance(value, str):
-                try:
-                    out[name] = parse_text(field, value)
-                except ToolError:
-                    bad[name] = _json_place(value)
-        return out, bad
-
-    async def call_tool(self, target: str, payload: Any) -> Any:
-        """Call through the gate as the user; status results are handled here (genui.md §2.5)."""
-        payload, bad = self.typed(target, payload)
-        if bad:  # JSON that does not parse: marked and said at its field, as any refused input
-            info = self.runtime.registry.find(target)
-            labels = info.labels if info is not None else {}
-            self.invalid, self.to_invalid = set(bad), True
-            self.error = "；".join(
-                t("input_not_json", self.locale).format(field=labels.get(name, name), line=line, column=column)
-                for name, (line, column) in bad.items()
-            )
-            return None
-        while True:
-            outcome = await self.runtime.gate.call(target, payload, actor="user", now=self.fixed_now)
-            if outcome.status != "ok":
-                card = failed("TOOL_ERROR", self.file, target, outcome.message, outcome.cause, outcome.service,
-                              self.locale, outcome.summary)  # fmt: skip
-                self.failures["$action"] = card
-                self.error = card.summary
-                if outcome.cause == "input" and outcome.fields:
-                    self.invalid = set(outcome.fields)  # the fields that are wrong are marked, as empty required ones
-                    self.to_invalid = True
-                    said = refusals(self.runtime.registry.find(target), outcome.fields, self.locale)
-                    card.summary = said or card.summary  # each with its rule: "节次要填1 到 12 之间的整数"
-                    self.error = card.summary
-                return None
-            result = outcome.result
-            status = result.get("status") if isinstance(result, dict) else None
-            if status == "verification_required" and isinstance(payload, dict):
-                code = await self.app.push_screen_wait(CodePrompt(clean(str(result.get("message", ""))), self.locale))
-                if not code:
-                    self.error = t("cancelled", self.locale)
-                    return None
-                payload = {**payload, "code": code}
-                continue
-            if status == "needs_input":
-                fields = result.get("fields") if isinstance(result.get("fields"), list) else []
-                self.invalid, self.to_invalid = {str(f) for f in fields}, True
-                self.error = clean(str(result.get("message") or t("needs_input", self.locale)))
-                return None
-            self.ran_tool = True
-            self.last_ok = outcome
-            return result
-
-    async def after(self, then: Any, result: Any, names: dict[str, Any], evaluator: LangEvaluator) -> None:
-        if isinstance(then, dict) and isinstance(then.get("set"), str):
-            self.assign(then["set"], result)
-        elif isinstance(then, dict) and "open" in then:
-            await self.open_screen(then, names, evaluator)
-        elif then == "toast":  # the tool's own sentence when it gives one ("验证码已发送"), else "done"
-            said = result.get("message") if isinstance(result, dict) else None
-            shown = clean(said)[:200] if isinstance(said, str) and said.strip() else t("done", self.locale)
-            self.notify(shown, timeout=3, markup=False)
-        elif then == "refresh":
-            self.load(True)
-        elif then == "close":
-            self.dismiss(None)
-
-    def assign(self, path: str, value: Any) -> None:
-        """Set `state.a.b` (or `a.b`) to the value, creating objects on the way."""
-        keys = [k for k in path.removeprefix("state.").split(".") if k]
-        if not keys:
-            return
-        state = dict(self.state or {})
-        node = state
-        for key in keys[:-1]:
-            child = node.get(key)
-            node[key] = dict(child) if isinstance(child, dict) else {}
-            node = node[key]
-        node[keys[-1]] = value
-        self.state = state
-
 
 def open_from_widget(
     frame: WidgetFrame,
@@ -634,17 +324,7 @@ def open_from_widget(
     frame.app.push_screen(screen)
 
 
-__all__ = ["PluginScreen", "evaluate_tree", "open_from_widget", "pick_text"]
-
-
-def _json_place(text: str) -> tuple[int, int]:
-    """Where JSON text stops parsing (line, column), for a sentence in the app's language (json's own is
-    English)."""
-    try:
-        json.loads(text)
-    except json.JSONDecodeError as e:
-        return e.lineno, e.colno
-    return 1, 1
+__all__ = ["PluginScreen", "open_from_widget"]
 
 
 def _focusables(body: Widget) -> list[Widget]:

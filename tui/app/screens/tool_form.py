@@ -150,13 +150,11 @@ class ToolFormScreen(PluginScreen):
         await body.mount(heading)
         view = result_view(result, locale=self.locale, width=fitting_width(body), titles=self.tool.result_titles)
         await body.mount(view)
-        ran = self.last_ok
-        for shown, key in (
-            (ran is not None and ran.truncated, "result_truncated"),
-            (ran is not None and ran.stale, "result_stale"),
-        ):
-            if shown:  # the result is not the whole answer, or not today's: said under it
-                await body.mount(Static(t(key, self.locale), markup=False, classes="tone-warn"))
+        ran = self.last_ok  # the result is not the whole answer, or not today's: said under it
+        if ran is not None and ran.truncated:
+            await body.mount(Static(t("result_truncated", self.locale), markup=False, classes="tone-warn"))
+        if ran is not None and ran.stale:
+            await body.mount(Static(t("result_stale", self.locale), markup=False, classes="tone-warn"))
         if result is not self.shown_result:  # a new result: bring it into sight (it appeared below the screen)
             self.shown_result = result
             self.call_after_refresh(heading.scroll_visible, top=True, animate=False)

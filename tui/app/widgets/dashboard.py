@@ -19,7 +19,8 @@ from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.failures import act, explain, failed
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
-from tui.app.screens.plugin_screen import PluginScreen, open_from_widget, pick_text
+from tui.app.screens.plugin_screen import PluginScreen, open_from_widget
+from tui.app.screens.screen_spec import pick_text
 from tui.app.screens.tool_form import ToolFormScreen
 from tui.lang.documents.common import parse_duration
 from tui.lang.expr import beijing_now
