@@ -425,3 +425,36 @@ def test_every_option_list_of_the_app_is_the_steady_one() -> None:
         if cls.__module__.startswith("tui.") and not issubclass(cls, SteadyOptionList):
             plain.append(f"{cls.__module__}.{cls.__qualname__}")
     assert plain == []
+
+
+@pytest.mark.parametrize("steady", [True, False])
+async def test_an_app_ending_as_a_lazy_tab_mounts_ends_cleanly(steady: bool) -> None:
+    """Found by the demo's SIGTERM test on a loaded machine: the app was told to end as the settings tab mounted
+    lazily, and Textual's Lazy raised MountError (a traceback, exit code 1). The app's tabs use SteadyLazy."""
+    from textual.app import App, ComposeResult
+    from textual.containers import Vertical
+    from textual.lazy import Lazy
+    from textual.widget import MountError
+    from textual.widgets import Static
+
+    from tui.app.lazy_pane import SteadyLazy
+
+    kind = SteadyLazy if steady else Lazy
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            with Vertical(id="pane"):
+                yield kind(Static("late"))
+
+        def on_mount(self) -> None:
+            self.exit()  # as SIGTERM does, before the lazy mount has run
+
+    app = Host()
+    if steady:
+        async with app.run_test() as pilot:
+            await pilot.pause(0.2)
+        assert app._exception is None
+    else:  # Textual's own: the failure this guards against
+        with pytest.raises(MountError):
+            async with app.run_test() as pilot:
+                await pilot.pause(0.2)

@@ -13,7 +13,6 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import DataTable, Select, Static, TabbedContent, TabPane
 
@@ -21,6 +20,7 @@ from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
+from tui.app.lazy_pane import SteadyLazy
 from tui.app.navigation import REBUILD_FRAMES, show_tab, switch_to, tab_bar
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen
@@ -98,11 +98,11 @@ class PkuHarnessApp(HarnessApp):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
             # The hidden tabs mount after the first paint (Lazy), so the dashboard fills sooner (start-up target).
             with TabPane(t("assistant", self.locale), id="assistant"):
-                yield Lazy(ChatPane(self))
+                yield SteadyLazy(ChatPane(self))
             with TabPane(t("plugins", self.locale), id="plugins"):
-                yield Lazy(self.plugins_body())
+                yield SteadyLazy(self.plugins_body())
             with TabPane(t("settings", self.locale), id="settings"):
-                yield Lazy(self.settings_body())
+                yield SteadyLazy(self.settings_body())
         yield FittingFooter()
 
     def plugins_body(self) -> VerticalScroll:
