@@ -32,3 +32,14 @@ def test_json_schemas_for_editors_are_up_to_date() -> None:
     manifest = schemas()["manifest.schema.json"]
     assert set(manifest["required"]) == {"spec", "id", "name", "description", "version", "author"}
     assert manifest["properties"]["description"]["description"] == "What the plugin does, 4-200 characters."
+
+
+def test_the_abilities_table_is_generated_from_their_declarations() -> None:
+    """§16 is `reference_markdown()` (tui/runtime/ability_signatures.py), and every ability the manifest knows is
+    declared there: the docs cannot drift from what the checks accept."""
+    from tui.lang.documents.manifest import ABILITIES
+    from tui.runtime.ability_signatures import SIGNATURES, reference_markdown
+
+    assert {f"{g}.{op}" for g, ops in ABILITIES.items() for op in ops} == set(SIGNATURES)
+    text = DOC.read_text("utf-8")
+    assert reference_markdown() in text, "§16 is stale: run python -m tui.runtime.ability_signatures"

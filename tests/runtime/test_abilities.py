@@ -48,14 +48,50 @@ async def test_todos_round_trip(abilities: Abilities) -> None:
     added = await abilities.call("canteen", "todos.add", {"title": " 交作业 ", "due": "2026-12-01"})
     assert added["title"] == "交作业" and added["source"] == "canteen" and not added["done"]
     await abilities.call("canteen", "todos.add", {"title": "买饭"})
-    await abilities.call("x", "todos.setDone", {"id": added["id"]})
-    assert [t["title"] for t in await abilities.call("x", "todos.list", {})] == ["买饭"]
-    assert len(await abilities.call("x", "todos.list", {"includeDone": True})) == 2
-    updated = await abilities.call("x", "todos.update", {"id": added["id"], "title": "交作业 2"})
+    await abilities.call("canteen", "todos.setDone", {"id": added["id"]})
+    assert [t["title"] for t in await abilities.call("canteen", "todos.list", {})] == ["买饭"]
+    assert len(await abilities.call("canteen", "todos.list", {"includeDone": True})) == 2
+    assert len(await abilities.call("canteen", "todos.list", {"includeDone": True, "limit": 1})) == 1
+    updated = await abilities.call("canteen", "todos.update", {"id": added["id"], "title": "交作业 2"})
     assert updated["title"] == "交作业 2"
-    assert (await abilities.call("x", "todos.remove", {"id": added["id"]}))["removed"]
+    assert (await abilities.call("canteen", "todos.remove", {"id": added["id"]}))["removed"]
     with pytest.raises(HostError, match="needs title"):
-        await abilities.call("x", "todos.add", {})
+        await abilities.call("canteen", "todos.add", {})
+
+
+async def test_a_plugin_sees_and_changes_only_its_own_todos(abilities: Abilities) -> None:
+    """todos.list gave every plugin the student's whole list (issue 18 item 11)."""
+    mine = await abilities.call("canteen", "todos.add", {"title": "买饭"})
+    assert await abilities.call("notices", "todos.list", {"includeDone": True}) == []
+    for op, args in (("setDone", {}), ("update", {"title": "改了"}), ("remove", {})):
+        with pytest.raises(HostError, match=f"todos.{op}: no todo {mine['id']} of this plugin"):
+            await abilities.call("notices", f"todos.{op}", {"id": mine["id"], **args})
+    assert [t["title"] for t in await abilities.call("canteen", "todos.list", {})] == ["买饭"]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ({"title": "x", "due": "tomorrow"}, "due must be a date, 'YYYY-MM-DD'"),
+        ({"title": "x", "due": "12月5日"}, "due must be a date"),
+        ({"title": "x", "due": "2026-02-30"}, "due must be a date"),
+        ({"title": "x", "due": 3}, "due must be a date"),
+        ({"title": "x", "dueDate": "2026-12-05"}, r"todos.add does not take dueDate \(it takes: title, due\)"),
+        ({"title": 5}, "title must be text"),
+    ],
+)
+async def test_todos_add_refuses_what_it_does_not_take(abilities: Abilities, args: dict, said: str) -> None:
+    """These were stored as given ('tomorrow', '12月5日'), dropped (dueDate) or turned into null (3)."""
+    with pytest.raises(HostError, match=said):
+        await abilities.call("canteen", "todos.add", args)
+    assert await abilities.call("canteen", "todos.list", {}) == []
+
+
+async def test_a_due_date_with_a_time_and_a_null_left_out_are_taken(abilities: Abilities) -> None:
+    added = await abilities.call("canteen", "todos.add", {"title": "x", "due": "2026-12-05 18:30"})
+    assert added["due"] == "2026-12-05 18:30"
+    plain = await abilities.call("canteen", "todos.add", {"title": "y", "due": None})
+    assert plain["due"] is None
 
 
 async def test_timetable_and_scheduler(abilities: Abilities) -> None:
@@ -66,7 +102,9 @@ async def test_timetable_and_scheduler(abilities: Abilities) -> None:
     assert got[0]["title"] == "高数" and got[0]["weeks"] == [1, 2, 3] and got[0]["start"] == "08:00"
     assert (await abilities.call("p", "timetable.remove", {"id": entry["id"]}))["removed"]
     with pytest.raises(HostError, match="weekday is 1"):
-        await abilities.call("p", "timetable.upsert", {"title": "x", "weekday": 9, "start": "1", "end": "2"})
+        await abilities.call("p", "timetable.upsert", {"title": "x", "weekday": 9, "start": "08:00", "end": "09:00"})
+    with pytest.raises(HostError, match="start must be a time, 'HH:MM'"):
+        await abilities.call("p", "timetable.upsert", {"title": "x", "weekday": 1, "start": "8点", "end": "09:00"})
     check = await abilities.call(
         "p", "scheduler.create", {"title": "余额提醒", "cron": "0 8 * * *", "tool": "wallet.balance"}
     )
@@ -104,9 +142,10 @@ async def test_crypto_and_person_abilities(abilities: Abilities) -> None:
 
 async def test_without_a_person_the_person_only_abilities_say_so(tmp_path: Path) -> None:
     headless = Abilities(Store(tmp_path / "db.sqlite3"), Secrets(), None)
+    given = {"browser.open": {"url": "https://x.pku.edu.cn"}, "campusPage.open": {"service": "card"}}
     for name in ("sms.awaitCode", "files.pick", "browser.open", "campusPage.open"):
         with pytest.raises(HostError, match="needs a person at the app"):
-            await headless.call("p", name, {"url": "https://x.pku.edu.cn", "service": "card"})
+            await headless.call("p", name, given.get(name, {}))
 
 
 async def test_honest_errors_for_what_does_not_exist_yet(abilities: Abilities) -> None:

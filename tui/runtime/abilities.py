@@ -1,9 +1,10 @@
 """Host abilities (seed page, 宿主能力): the app's own operations that plugins may call, with fixed effects.
 
-Data abilities (todos, timetable, scheduler) live in the store, scoped to nothing: they are the user's own
-lists, and the plugin that wrote an entry is kept as its `source`. Abilities that need a person (a file, an
-SMS, opening a browser) go through `PersonUi`, which the Textual app implements and the CLI implements with
-prompts; without one they fail with a clear message.
+Data abilities (todos, timetable, scheduler) live in the store: they are the user's own lists, and the plugin
+that wrote an entry is kept as its `source`; a plugin reads and changes only the todos it added. Every ability's
+arguments are checked against its declaration first (`ability_signatures.py`: unknown keys and wrong kinds are
+refused). Abilities that need a person (a file, an SMS, opening a browser) go through `PersonUi`, which the
+Textual app implements and the CLI implements with prompts; without one they fail with a clear message.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tui.lang.expr.secret import SecretValue
 from tui.lang.host import HostError
+from tui.runtime.ability_signatures import check_args
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.treehole import Treehole
 from tui.runtime.campus.vault import KEYRING_SERVICE
@@ -83,7 +85,7 @@ class Abilities:
         handler = getattr(self, "_" + name.replace(".", "_"), None)
         if handler is None:
             raise HostError("ability", f"there is no host ability {name}")
-        return await handler(plugin_id, args if isinstance(args, dict) else {})
+        return await handler(plugin_id, check_args(name, args))  # what it takes: ability_signatures.py
 
     # -- todos ----------------------------------------------------------------------------------------
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
@@ -99,13 +101,23 @@ class Abilities:
         return {"id": row[0], "title": row[1], "due": row[2], "done": bool(row[3]), "source": row[4]}
 
     async def _todos_list(self, plugin: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+        # A plugin sees the todos it added, not the student's whole list (another plugin's are not its business).
         include_done = bool(args.get("includeDone", False))
+        limit = max(1, min(200, int(args.get("limit", 200))))
         rows = self._rows(
-            "SELECT id, title, due, done, source FROM todos"
-            + ("" if include_done else " WHERE done = 0")
-            + " ORDER BY due IS NULL, due, created_ms"
+            "SELECT id, title, due, done, source FROM todos WHERE source = ?"
+            + ("" if include_done else " AND done = 0")
+            + " ORDER BY due IS NULL, due, created_ms LIMIT ?",
+            (plugin, limit),
         )
         return [self._todo(r) for r in rows]
+
+    def _own_todo(self, plugin: str, args: dict[str, Any], ability: str) -> str:
+        """The id of one of the plugin's own todos (another plugin's is "no todo", as a missing one)."""
+        todo_id = _need(args, "id", str, ability)
+        if not self._rows("SELECT 1 FROM todos WHERE id = ? AND source = ?", (todo_id, plugin)):
+            raise HostError("ability", f"{ability}: no todo {todo_id} of this plugin")
+        return str(todo_id)
 
     async def _todos_add(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
         title = _need(args, "title", str, "todos.add").strip()
@@ -126,7 +138,7 @@ class Abilities:
         }
 
     async def _todos_update(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
-        todo_id = _need(args, "id", str, "todos.update")
+        todo_id = self._own_todo(plugin, args, "todos.update")
         fields = {k: args[k] for k in ("title", "due") if isinstance(args.get(k), str)}
         if not fields:
             raise HostError("ability", "todos.update needs a title or a due date to change")
@@ -136,14 +148,14 @@ class Abilities:
         return self._todo(self._rows("SELECT id, title, due, done, source FROM todos WHERE id = ?", (todo_id,))[0])
 
     async def _todos_setDone(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
-        todo_id = _need(args, "id", str, "todos.setDone")
+        todo_id = self._own_todo(plugin, args, "todos.setDone")
         done = bool(args.get("done", True))
         if not self._exec("UPDATE todos SET done = ?, updated_ms = ? WHERE id = ?", (int(done), _ms(), todo_id)):
             raise HostError("ability", f"no todo {todo_id}")
         return {"id": todo_id, "done": done}
 
     async def _todos_remove(self, plugin: str, args: dict[str, Any]) -> dict[str, Any]:
-        todo_id = _need(args, "id", str, "todos.remove")
+        todo_id = self._own_todo(plugin, args, "todos.remove")
         return {"id": todo_id, "removed": bool(self._exec("DELETE FROM todos WHERE id = ?", (todo_id,)))}
 
     # -- timetable ------------------------------------------------------------------------------------
