@@ -15,7 +15,8 @@ from tests.app.helpers import settle, until
 from tests.app.test_app import NOW, wait_for_widgets
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dialogs.prompts import CodePrompt
-from tui.app.screens.plugin_screen import PluginScreen, with_tool_fields
+from tui.app.screens.plugin_screen import PluginScreen
+from tui.app.screens.screen_spec import with_tool_fields
 from tui.app.screens.tool_form import ToolFormScreen
 from tui.runtime.runtime import Runtime
 from widgets_render.textual_render import GenButton, GenList, GenTable, WidgetFrame
