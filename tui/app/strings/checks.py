@@ -1,0 +1,78 @@
+"""The app's own UI strings (Chinese and English): scheduled checks and notifications."""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, str]] = {
+    # -- scheduled checks and notifications ------------------------------------------------------------
+    "scheduled_checks": {"zh": "定时检查", "en": "Scheduled checks"},
+    "notify_me": {"zh": "定时检查，满足条件时提醒我", "en": "Check this on a schedule and notify me"},
+    "notify_me_button": {"zh": "提醒我…", "en": "Notify me…"},
+    "check_title": {"zh": "名称", "en": "Title"},
+    "every_30m": {"zh": "每 30 分钟", "en": "Every 30 minutes"},
+    "every_1h": {"zh": "每小时", "en": "Every hour"},
+    "daily_0730": {"zh": "每天 7:30", "en": "Daily at 7:30"},
+    "weekdays_0800": {"zh": "工作日 8:00", "en": "Weekdays at 8:00"},
+    "custom": {"zh": "自定义…", "en": "Custom…"},
+    "when_always": {"zh": "每次都提醒", "en": "Every time"},
+    "when_changed": {"zh": "结果变化时提醒", "en": "When the result changes"},
+    "when_expr": {"zh": "满足条件时提醒", "en": "When a condition holds"},
+    "when_below": {"zh": "某个数低于…时提醒", "en": "When a number is below…"},
+    "when_above": {"zh": "某个数高于…时提醒", "en": "When a number is above…"},
+    "now_is": {"zh": "（现在 {value}）", "en": " (now {value})"},
+    "check_number": {"zh": "数值，例如 20", "en": "Number, e.g. 20"},
+    "check_number_missing": {"zh": "请填一个数，例如 20", "en": "Type a number, e.g. 20"},
+    "check_message_label": {"zh": "提醒的文字", "en": "Notification text"},
+    "check_message": {
+        "zh": "提醒的文字（可选，可以用 ${result.字段}）",
+        "en": "Notification text (optional; may use ${result.field})",
+    },
+    "check_created": {"zh": "已创建定时检查，下次运行 {at}", "en": "Check created; next run {at}"},
+    "notifications": {"zh": "通知", "en": "Notifications"},
+    "unread": {"zh": "{n} 条未读通知（按 n 查看）", "en": "{n} unread (press n)"},
+    "source": {"zh": "来源", "en": "Source"},
+    "message": {"zh": "内容", "en": "Message"},
+    "no_notifications": {"zh": "还没有通知", "en": "No notifications yet"},
+    "schedule": {"zh": "时间表", "en": "Schedule"},
+    "runs": {"zh": "运行", "en": "Runs"},
+    "next_run": {"zh": "下次运行", "en": "Next run"},
+    "today": {"zh": "今天", "en": "today"},
+    "tomorrow": {"zh": "明天", "en": "tomorrow"},
+    "checks_hint": {
+        "zh": "回车：立即运行、详情和运行记录、暂停 / 继续、删除。\n"
+        "程序关着时也要运行：pku-harness scheduler install-timer",
+        "en": "Enter: run now, details and run log, pause / resume, remove.\nTo run while the app is closed: "
+        "pku-harness scheduler install-timer",
+    },
+    "paused": {"zh": "已暂停", "en": "paused"},
+    "check_ok": {"zh": "正常", "en": "OK"},
+    "not_run_yet": {"zh": "还没运行过", "en": "Not run yet"},
+    "awaiting_approval": {"zh": "等你批准（按 a）", "en": "waiting for your approval (press a)"},
+    "approve_task": {"zh": "批准运行", "en": "Approve"},
+    "approve_question": {
+        "zh": "插件 {plugin} 新建了定时助手任务「{title}」，它会按时间表让助手回答：\n\n{prompt}\n\n"
+        "定时任务只用读取工具。批准它运行吗？",
+        "en": "Plugin {plugin} created the assistant task “{title}”; on its schedule the assistant will answer:"
+        "\n\n{prompt}\n\nScheduled tasks use read tools only. Approve it?",
+    },
+    "pause": {"zh": "暂停", "en": "Pause"},
+    "resume": {"zh": "继续", "en": "Resume"},
+    "run_log": {"zh": "运行记录", "en": "Run log"},
+    "details_and_log": {"zh": "详情和运行记录", "en": "Details and run log"},
+    "run_now": {"zh": "立即运行", "en": "Run now"},
+    "ran_now": {"zh": "「{title}」运行完了：{outcome}", "en": "“{title}” ran: {outcome}"},
+    "check_runs_tool": {"zh": "运行：{tool}", "en": "Runs: {tool}"},
+    "check_with_input": {"zh": "{tool}（{input}）", "en": "{tool} ({input})"},
+    "check_notifies_when": {"zh": "提醒条件：{condition}", "en": "Notifies when: {condition}"},
+    "result_changes": {"zh": "结果和上次不同", "en": "the result differs from the last run"},
+    "check_every_run": {"zh": "提醒条件：每次运行都提醒", "en": "Notifies: on every run"},
+    "check_text": {"zh": "提醒的文字：{message}", "en": "Notification text: {message}"},
+    "check_asks": {"zh": "问助手：{prompt}", "en": "Asks the assistant: {prompt}"},
+    "check_next": {"zh": "下次运行：{when}", "en": "Next run: {when}"},
+    "remove_check": {"zh": "删除", "en": "Remove"},
+    "outcome": {"zh": "结果", "en": "Outcome"},
+    "detail": {"zh": "详情", "en": "Detail"},
+    "outcome_ok": {"zh": "完成", "en": "ok"},
+    "outcome_met": {"zh": "已提醒", "en": "notified"},
+    "outcome_refused": {"zh": "被拒绝", "en": "refused"},
+    "outcome_error": {"zh": "出错", "en": "error"},
+}

@@ -1,0 +1,132 @@
+"""The app's own UI strings (Chinese and English): the shell, the assistant and the approval card: tabs, chat,
+model errors, conversations."""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, str]] = {
+    "home": {"zh": "首页", "en": "Home"},
+    "assistant": {"zh": "助手", "en": "Assistant"},
+    "plugins": {"zh": "插件", "en": "Plugins"},
+    "settings": {"zh": "设置", "en": "Settings"},
+    "loading": {"zh": "加载中…", "en": "Loading…"},
+    "refresh": {"zh": "刷新", "en": "Refresh"},
+    "quit": {"zh": "退出", "en": "Quit"},
+    "no_model_kept": {
+        "zh": "还没有设置模型，消息留在输入框里：在「设置 → 模型」里选好模型后，按回车发送。",
+        "en": "No model is set up yet, so your message stays in the box: choose one in Settings → Model, then "
+        "press Enter.",
+    },
+    "no_model": {
+        "zh": "还没有设置模型。在「设置 → 模型」里选择 DeepSeek、通义千问、OpenAI 或本地的 Ollama / vLLM / llama.cpp，"
+        "或运行 pku-harness model set deepseek --api-key-stdin。没有模型也可以直接运行任何工具（Ctrl+T）。",
+        "en": "No model is set up. Choose DeepSeek, Qwen, OpenAI or a local Ollama / vLLM / llama.cpp in Settings → "
+        "Model, or run pku-harness model set deepseek --api-key-stdin. Without a model you can still run any tool "
+        "(Ctrl+T).",
+    },
+    "run_tool": {"zh": "运行工具…", "en": "Run a tool…"},
+    "chat_placeholder": {
+        "zh": "问点什么，比如：二教现在有空教室吗？（/ 快捷指令，Ctrl+J 换行）",
+        "en": "Ask, e.g. free rooms in 二教 now? (/ quick commands, Ctrl+J new line)",
+    },
+    "send": {"zh": "发送", "en": "Send"},
+    "approve_heading": {"zh": "助手想运行这个工具，需要你同意", "en": "The assistant wants to run this tool"},
+    "why_ask": {"zh": "为什么问你", "en": "Why you are asked"},
+    "allow_once": {"zh": "允许一次", "en": "Allow once"},
+    "allow_always": {"zh": "总是允许（{effect}）", "en": "Always allow ({effect})"},
+    "deny": {"zh": "拒绝", "en": "Deny"},
+    "deny_reason": {"zh": "拒绝的理由（可选，会告诉助手）", "en": "Why not (optional; the assistant is told)"},
+    "decided_once": {"zh": "已允许一次", "en": "Allowed once"},
+    "decided_always": {
+        "zh": "已允许，并已在设置里把 {plugin} 的 {effect} 工具改为「允许」",
+        "en": "Allowed; Settings now allow {plugin}'s {effect} tools",
+    },
+    "decided_deny": {"zh": "已拒绝", "en": "Denied"},
+    "status_running": {"zh": "运行中", "en": "running"},
+    "status_ok": {"zh": "完成", "en": "done"},
+    "status_error": {"zh": "失败", "en": "failed"},
+    "status_refused": {"zh": "被拒绝", "en": "refused"},
+    "status_declined": {"zh": "未同意", "en": "declined"},
+    "arguments": {"zh": "参数", "en": "Arguments"},
+    "stopped": {"zh": "已停止", "en": "Stopped"},
+    "reasoning": {"zh": "思考过程", "en": "Reasoning"},
+    "waiting": {"zh": "服务器繁忙，{seconds} 秒后重试…", "en": "The server is busy; retrying in {seconds} s…"},
+    "usage": {
+        "zh": "tokens：输入 {prompt}，输出 {completion}，共 {total}",
+        "en": "tokens: {prompt} in, {completion} out, {total} in all",
+    },
+    "error_auth": {
+        "zh": "API key 不对或没有权限：到「设置 → 模型」重新填写。",
+        "en": "The API key was refused: fix it in Settings → Model.",
+    },
+    "error_balance": {
+        "zh": "账户余额不足：请到服务商那里充值。",
+        "en": "The account has no balance left: top it up with the provider.",
+    },
+    "error_model": {
+        "zh": "服务器不认识这个模型：到「设置 → 模型」检查模型名和地址。",
+        "en": "The server does not know this model: check the model name and URL in Settings → Model.",
+    },
+    "error_rate": {
+        "zh": "服务器繁忙，请 {seconds} 秒后按 Ctrl+R 重试。",
+        "en": "The server is busy; press Ctrl+R to retry in {seconds} s.",
+    },
+    "error_server": {
+        "zh": "服务器出错了，稍后按 Ctrl+R 重试。",
+        "en": "The server failed; press Ctrl+R to retry later.",
+    },
+    "error_timeout": {
+        "zh": "服务器太久没有回答，按 Ctrl+R 重试。",
+        "en": "The server took too long; press Ctrl+R to retry.",
+    },
+    "error_network": {
+        "zh": "连不上服务器：检查网络和地址。",
+        "en": "Cannot reach the server: check the network and the URL.",
+    },
+    "error_dropped": {"zh": "回答中途断了，按 Ctrl+R 重试。", "en": "The answer was cut off; press Ctrl+R to retry."},
+    "error_request": {"zh": "请求没有完成。", "en": "The request did not complete."},
+    "no_history": {"zh": "还没有对话记录", "en": "No conversations yet"},
+    "history": {"zh": "对话记录", "en": "Conversations"},
+    "retry_after_write": {
+        "zh": "上一轮已经执行了会修改数据的工具，重试会再执行一次。确定重试？",
+        "en": "The last turn already ran a tool that changes things; retrying runs it again. Retry?",
+    },
+    "retrying": {"zh": "重试…", "en": "Retrying…"},
+    "exported": {"zh": "已导出到 {path}", "en": "Exported to {path}"},
+    "copied": {"zh": "已复制", "en": "Copied"},
+    "copy_which": {"zh": "复制哪一条？", "en": "Copy which message?"},
+    "editing": {
+        "zh": "编辑后发送会替换这条消息和它之后的回答",
+        "en": "Sending replaces this message and what followed",
+    },
+    "delete_question": {"zh": "删除这段对话？", "en": "Delete this conversation?"},
+    "model": {"zh": "模型", "en": "Model"},
+    "model_compatible": {
+        "zh": "兼容 OpenAI 接口的服务都可以：DeepSeek、通义千问、OpenAI，或本机的 Ollama、vLLM、llama.cpp",
+        "en": "Any OpenAI-compatible service: DeepSeek, Qwen, OpenAI, or a local Ollama, vLLM or llama.cpp",
+    },
+    "model_provider": {"zh": "服务商", "en": "Provider"},
+    "model_url": {"zh": "地址", "en": "Base URL"},
+    "api_key_hint": {
+        "zh": "粘贴 API key，回车保存（本机服务不用填）",
+        "en": "Paste the API key, Enter saves (none for a local server)",
+    },
+    "model_name": {"zh": "模型名", "en": "Model name"},
+    "api_key": {"zh": "API key（保存在系统钥匙串里）", "en": "API key (kept in the system keyring)"},
+    "save": {"zh": "保存", "en": "Save"},
+    "model_none": {"zh": "还没有设置模型", "en": "No model set up yet"},
+    "key_saved": {"zh": "API key 已保存", "en": "API key saved"},
+    "key_missing": {"zh": "没有保存 API key", "en": "no API key saved"},
+    "model_saved": {"zh": "模型设置已保存", "en": "Model saved"},
+    "permissions": {
+        "zh": "权限：助手用这些工具时 允许（直接执行）、先询问 或 不能执行（回车切换）",
+        "en": "Permissions: when the assistant uses a tool: allow (it runs), ask first, or deny (Enter changes it)",
+    },
+    "no_problems": {"zh": "✓ 没有问题", "en": "✓ No problems"},
+    "plugin": {"zh": "插件", "en": "Plugin"},
+    "time": {"zh": "时间", "en": "Time"},
+    "campus_short": {"zh": "校园服务", "en": "Campus"},
+    "tool": {"zh": "工具", "en": "Tool"},
+    "effect": {"zh": "效果", "en": "Effect"},
+    "mode": {"zh": "授权", "en": "Mode"},
+    "demo": {"zh": "演示模式：数据来自录制，不联网", "en": "Demo mode: recorded data, no network"},
+}
