@@ -17,7 +17,7 @@ import pytest
 from textual.widgets import TabbedContent
 
 from tui.app.app import make_app
-from tui.app.widgets import dashboard
+from tui.app.widgets import widget_data
 from tui.app.widgets.dashboard import WidgetFrame
 from tui.lang.steps.interpreter import Interpreter
 
@@ -69,7 +69,7 @@ async def test_a_slow_widget_template_holds_up_no_other_widget_and_no_key(
 ) -> None:
     release = threading.Event()
     held: list[str] = []
-    real = dashboard.resolve
+    real = widget_data.resolve
 
     def slow(spec: Any, file: str, *args: Any) -> Any:
         if file.startswith("canteen/"):
@@ -77,7 +77,7 @@ async def test_a_slow_widget_template_holds_up_no_other_widget_and_no_key(
             release.wait(HOLD_S)  # a template that takes 10 s
         return real(spec, file, *args)
 
-    monkeypatch.setattr(dashboard, "resolve", slow)
+    monkeypatch.setattr(widget_data, "resolve", slow)
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)
     try:
         async with app.run_test(size=(120, 45)) as pilot:

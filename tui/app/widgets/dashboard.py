@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from textual import events, work
@@ -16,100 +14,26 @@ from textual.widget import Widget
 from textual.widgets import Static, Tabs
 
 from tui.app.dialogs.prompts import ChooseDialog
-from tui.app.failures import act, explain, failed
-from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
+from tui.app.failures import act, explain
 from tui.app.i18n import t
 from tui.app.screens.plugin_screen import PluginScreen, open_from_widget
 from tui.app.screens.screen_spec import pick_text
 from tui.app.screens.tool_form import ToolFormScreen
-from tui.lang.documents.common import parse_duration
+from tui.app.widgets.dashboard_slots import LOAD_TIMEOUT_S, Slot, available, slots, tick_seconds
+from tui.app.widgets.widget_data import WidgetData
 from tui.lang.expr import beijing_now
-from tui.runtime.datasources import SourceError
 from tui.runtime.runtime import Runtime
 from widgets_render.error_view import ErrorView
-from widgets_render.resolve import resolve
 from widgets_render.safe_text import clean
-from widgets_render.states import error_spec, loading_spec, said, with_states
+from widgets_render.states import loading_spec
 from widgets_render.textual_render import WidgetFrame, plain
-from widgets_render.viewmodel import ErrorCard, Resolved
-
-
-@dataclass(frozen=True)
-class Slot:
-    """One widget on the dashboard."""
-
-    plugin_id: str
-    name: str
-    spec: dict[str, Any]
-    size: str | None = None
-    """The size the student chose (None: the widget's default)."""
-
-    @property
-    def file(self) -> str:
-        return f"{self.plugin_id}/widgets/{self.name}.json"
-
-    @property
-    def id(self) -> str:
-        return f"{self.plugin_id}/{self.name}"
-
-    @property
-    def sizes(self) -> list[str]:
-        declared = self.spec.get("sizes")
-        return [s for s in declared if s in ("small", "medium", "large")] if isinstance(declared, list) else ["medium"]
-
-
-def available(runtime: Runtime) -> list[Slot]:
-    """Every widget of every installed plugin, plugins in id order (the default layout)."""
-    out = []
-    for pid, inst in sorted(runtime.registry.plugins.items()):
-        for name, spec in inst.plugin.widgets.items():
-            out.append(Slot(pid, name, spec))
-    return out
-
-
-def slots(runtime: Runtime) -> list[Slot]:
-    """The widgets the student keeps on the dashboard, in their order and sizes."""
-    every = {s.id: s for s in available(runtime)}
-    placed = runtime.layout.placed(list(every))
-    return [Slot(every[p.id].plugin_id, every[p.id].name, every[p.id].spec, p.size) for p in placed]
-
+from widgets_render.viewmodel import ErrorCard
 
 #: From this width the grid has two columns. Two medium widgets want ~124 cells; the grid shrinks them a little
 #: rather than leave a 100–123 column terminal with one very wide column.
 TWO_COLUMNS = 100
 #: Below this width every widget renders small (genui.md §2.7).
 SMALL_ONLY = 60
-
-
-#: genui §2.6: a first load that has not answered by then becomes the LOAD_TIMEOUT error card.
-LOAD_TIMEOUT_S = 15.0
-#: genui §2.6: ticks are at least this far apart.
-TICK_FLOOR_S = 30.0
-
-
-def tick_seconds(spec: dict[str, Any]) -> float | None:
-    """The widget's `refresh.every` in seconds, clamped to the floor; None when it does not tick."""
-    refresh = spec.get("refresh")
-    every = refresh.get("every") if isinstance(refresh, dict) else None
-    if every is None:
-        return None
-    try:
-        return max(TICK_FLOOR_S, parse_duration(every) / 1000)
-    except ValueError:
-        return None
-
-
-def ago(ms: int, locale: str) -> str:
-    """A compact age for the stale mark: '12 分钟前' / '12 min ago'."""
-    minutes = ms // 60_000
-    if minutes < 1:
-        return "刚刚" if locale != "en" else "just now"
-    if minutes < 60:
-        return f"{minutes} 分钟前" if locale != "en" else f"{minutes} min ago"
-    hours = minutes // 60
-    if hours < 24:
-        return f"{hours} 小时前" if locale != "en" else f"{hours} h ago"
-    return f"{hours // 24} 天前" if locale != "en" else f"{hours // 24} d ago"
 
 
 class Dashboard(VerticalScroll):
@@ -150,6 +74,8 @@ class Dashboard(VerticalScroll):
         self.runtime = runtime
         self.locale = locale
         self.now = now
+        self.data = WidgetData(runtime, locale, now)
+        """Reads each widget's source and resolves it (widget_data.py)."""
         self.slots = slots(runtime)
         self.tiny = False
         """The terminal is narrower than SMALL_ONLY columns: widgets render at their small size."""
@@ -236,11 +162,13 @@ class Dashboard(VerticalScroll):
         if loading is not None and self.query(f"Static#slot-{index}.loading"):  # the first load: its own state
             now = self.now or beijing_now()
             meta = {"loading": True, "stale": False, "error": None, "fetchedAt": now}
-            shown = await self.resolve_state(slot, loading, meta, now)
+            shown = await self.data.state(slot, loading, meta, self.shown_size(slot))
             async with self.grid_lock:
                 if generation == self.generation and self.latest.get(index) == number and self.is_attached:
                     await self._swap(index, slot, WidgetFrame(shown, slot.file, id=f"slot-{index}", classes="loading"))
-        resolved, stale = await self.resolve_slot(slot, force)
+        resolved, stale = await self.data.slot(
+            slot, force, self.shown_size(slot), self.title_of(slot), self.load_timeout
+        )
         if isinstance(resolved.body, ErrorCard) and not resolved.body.summary:
             explain(resolved.body, self.locale)  # a bad spec or template: the renderer's card, in our words
         tap = slot.spec.get("tap") if isinstance(slot.spec.get("tap"), dict) else None
@@ -441,77 +369,7 @@ class Dashboard(VerticalScroll):
         slot = self.slots[index]
         await act(self.app, event.card, event.action, self.locale, lambda: self.fill(index, slot, True))
 
-    async def resolve_state(self, slot: Slot, spec: dict[str, Any] | None, meta: dict[str, Any], now: str) -> Any:
-        """A widget resolved as one of its states (`loading_spec`, `error_spec`), off the UI loop; None without it."""
-        if spec is None:
-            return None
-        plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
-        settings = self.runtime.plugin_settings.values(slot.plugin_id, plugin.manifest)
-        size, locale = self.shown_size(slot), self.locale
-
-        def evaluate() -> Resolved:
-            evaluator = LangEvaluator(now, locale)
-            names = widget_names(plugin, evaluator.run, None, meta, settings=settings)
-            return resolve(spec, slot.file, evaluator, names, str(size), locale)
-
-        return await offloaded(self.runtime.offload, evaluate)
-
-    async def state_sentence(self, slot: Slot, spec: dict[str, Any] | None, meta: dict[str, Any], now: str) -> str:
-        """A state's text as one sentence (the error state is said in the app's error card)."""
-        resolved = await self.resolve_state(slot, spec, meta, now)
-        return clean(said(resolved.body))[:200] if resolved is not None else ""
-
     def shown_size(self, slot: Slot) -> str:
         """The size a widget is drawn at: the student's choice, else its default; small on a tiny terminal."""
         default = slot.spec.get("defaultSize") or (slot.spec.get("sizes") or ["medium"])[0]
         return "small" if self.tiny else slot.size if slot.size in slot.sizes else str(default)
-
-    async def resolve_slot(self, slot: Slot, force: bool) -> tuple[Resolved, str | None]:
-        """The resolved widget and, when its data is the last good value, how old that is (the ⟳ mark).
-        Failures become error cards."""
-        now = self.now or beijing_now()
-        source = slot.spec.get("source") if isinstance(slot.spec.get("source"), str) else None
-        meta: dict[str, Any] = {"stale": False, "loading": False, "error": None, "fetchedAt": now}
-        data: Any = None
-        mark: str | None = None
-        if source is not None:
-            name = self.title_of(slot)
-            read = self.runtime.sources.read(f"{slot.plugin_id}.{source}", force=force, now=self.now)
-            try:
-                value = await asyncio.wait_for(read, self.load_timeout)
-            except TimeoutError:
-                # genui §2.6: a first load never spins forever.
-                message = t("load_timeout", self.locale).format(seconds=f"{self.load_timeout:g}")
-                card = failed("LOAD_TIMEOUT", slot.file, "/source", message, "timeout", None, self.locale)
-                return Resolved(name, card), None
-            except SourceError as e:
-                message = f"{t('load_failed', self.locale)}: {e}"
-                card = failed("TOOL_ERROR", slot.file, "/source", message, e.cause, e.service, self.locale, e.summary)
-                # the widget's own `states.error` words it; the card keeps the actions that help (states.py)
-                own = await self.state_sentence(slot, error_spec(slot.spec), {**meta, "error": card.summary}, now)
-                card.summary = own or card.summary
-                return Resolved(name, card), None
-            except KeyError as e:  # the widget names a source its plugin does not have
-                message = f"{t('load_failed', self.locale)}: {e}"
-                return Resolved(name, failed("TOOL_ERROR", slot.file, "/source", message, "plugin", None,
-                                             self.locale)), None  # fmt: skip
-            data = value.value
-            age_ms = max(0, int(time.time() * 1000) - value.fetched_ms)
-            meta["ageMs"] = age_ms
-            mark = ago(age_ms, self.locale) if value.stale else None
-            meta.update(stale=value.stale, error=value.error or None)
-        spec, own_stale = with_states(slot.spec, data, bool(meta["stale"]))
-        if own_stale:
-            mark = None  # the widget's `states.stale` says it, in place of the ⟳ mark
-        plugin = self.runtime.registry.plugins[slot.plugin_id].plugin
-        size = self.shown_size(slot)
-        locale = self.locale
-        settings = self.runtime.plugin_settings.values(slot.plugin_id, plugin.manifest)
-
-        def evaluate() -> Resolved:
-            evaluator = LangEvaluator(now, locale)
-            names = widget_names(plugin, evaluator.run, data, meta, settings=settings)
-            return resolve(spec, slot.file, evaluator, names, str(size), locale)
-
-        # Templates are plugin code: evaluated on a worker thread, so a slow one holds up no key and no other widget.
-        return await offloaded(self.runtime.offload, evaluate), mark
