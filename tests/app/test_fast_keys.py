@@ -458,3 +458,18 @@ async def test_an_app_ending_as_a_lazy_tab_mounts_ends_cleanly(steady: bool) -> 
         with pytest.raises(MountError):
             async with app.run_test() as pilot:
                 await pilot.pause(0.2)
+
+
+async def test_ctrl_p_with_a_palette_under_another_screen_opens_no_second_one(app: PkuHarnessApp) -> None:
+    """MASH_SCALE=20, seed 3, after 3,945 keys: a palette stayed on the stack under a screen opened above it, and
+    Ctrl+P pushed a second palette with the same id (DuplicateIds ended the app)."""
+    from textual.command import CommandPalette
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await app.push_screen(ConfirmDialog("?", "zh"))  # a screen above the palette
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app._exception is None
+        assert sum(isinstance(s, CommandPalette) for s in app.screen_stack) == 1

@@ -113,7 +113,9 @@ class LocalTextual(App[None]):
 
     def action_command_palette(self) -> None:
         """The command palette (Ctrl+P) with its placeholder in the app's locale."""
-        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]  # App[None]
+        # Not only the top screen (Textual's `is_open`): a palette still on the stack under a screen one of its
+        # commands opened made Ctrl+P push a second one with the same id (DuplicateIds; MASH_SCALE=20, seed 3).
+        if self.use_command_palette and not any(s.id == "--command-palette" for s in self.screen_stack):
             self.push_screen(CommandPalette(id="--command-palette", placeholder=t("palette_search", app_locale(self))))
 
     def search_themes(self) -> None:
