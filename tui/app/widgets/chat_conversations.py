@@ -1,0 +1,129 @@
+"""The 助手 tab's conversations: earlier ones opened again (Ctrl+O) and shown as they were, the one in view
+deleted (Ctrl+D, asked first), exported as Markdown (Ctrl+S) or one of its messages copied (Ctrl+Y); and a tool
+call as the one line the log shows it as.
+`ChatPane` (chat_pane.py) is the pane these act on."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.containers import Vertical
+from textual.widgets import Collapsible, Static
+
+from tui.app.dialogs.prompts import ChooseDialog
+from tui.app.i18n import t
+from tui.runtime.message import say
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import plain
+
+if TYPE_CHECKING:
+    from tui.runtime.chat.agent import ToolView
+    from tui.runtime.chat.history import ChatHistory
+    from tui.runtime.runtime import Runtime
+
+
+def tool_line(view: ToolView, locale: str) -> Collapsible:
+    """One tool call: title, status and time; expands to arguments and result (failures start expanded)."""
+    status = t(f"status_{view.status}", locale)
+    title = (
+        f"{view.title} · {status} · {view.duration_ms} ms" if view.status != "running" else f"{view.title} · {status}"
+    )
+    args = view.arguments if view.arguments is not None else view.arguments_text
+    body = [Static(plain(f"{t('arguments', locale)}: {json.dumps(args, ensure_ascii=False)}"), markup=False)]
+    if view.result is not None:
+        shown = json.dumps(view.result, ensure_ascii=False, indent=2)
+        body.append(Static(plain(shown), markup=False, classes="result"))
+    if view.message:
+        body.append(Static(plain(say(view.message, locale)), markup=False, classes="tone-bad"))
+    failed = view.status in ("error", "refused", "declined")
+    return Collapsible(*body, title=plain(title), collapsed=not failed, classes=f"tool tool-{view.status}")  # type: ignore[arg-type]
+
+
+class ChatConversations(Vertical):
+    """The conversation actions of the chat pane; the pane itself (sending, streaming) is `ChatPane`'s."""
+
+    runtime: Runtime
+    locale: str
+    history: ChatHistory
+    cid: str | None
+    running: bool
+    last_answer: str
+
+    async def add(self, widget: Any) -> None:
+        raise NotImplementedError
+
+    async def action_new(self) -> None:
+        raise NotImplementedError
+
+    @work(group="chat-dialog", exclusive=True)
+    async def action_open_conversation(self) -> None:
+        conversations = self.history.conversations()
+        if not conversations:
+            self.app.notify(t("no_history", self.locale), timeout=3)
+            return
+        labels = [clean(c.title) for c in conversations[:50]]
+        choice = await self.app.push_screen_wait(ChooseDialog(t("history", self.locale), labels))
+        if choice is None:
+            return
+        await self.resume(conversations[labels.index(choice)].id)
+
+    async def resume(self, cid: str) -> None:
+        """Show a stored conversation and continue it."""
+        await self.action_new()
+        self.cid = cid
+        for m in self.history.messages(cid):
+            role, ui = m.get("role"), m.get("_ui") or {}
+            if role == "user":
+                await self.add(Static(plain(str(m.get("content") or "")), markup=False, classes="user"))
+            elif role == "assistant" and m.get("content"):
+                from textual.widgets import Markdown
+
+                self.last_answer = str(m["content"])
+                await self.add(Markdown(clean(self.last_answer), open_links=False, classes="answer"))
+            elif role == "tool":
+                from tui.runtime.chat.agent import ToolView
+                from tui.runtime.chat.context import tool_message
+
+                view = ToolView(str(m.get("tool_call_id")), "", str(ui.get("tool", "")), str(ui.get("title", "")),
+                                "read", None, "", str(ui.get("status", "ok")), ui.get("result"),
+                                tool_message(ui), int(ui.get("ms", 0)))  # fmt: skip
+                await self.add(tool_line(view, self.locale))
+
+    @work(group="chat-dialog", exclusive=True)
+    async def action_delete_conversation(self) -> None:
+        """Delete the conversation in view (asked first)."""
+        from tui.app.dialogs.prompts import ConfirmDialog
+
+        if self.cid is None or self.running:
+            return
+        if await self.app.push_screen_wait(ConfirmDialog(t("delete_question", self.locale), self.locale)):
+            self.history.delete(self.cid)
+            await self.action_new()
+
+    def action_export(self) -> None:
+        """Write the conversation as Markdown beside the database and say where."""
+        if self.cid is None:
+            return
+        from pathlib import Path
+
+        folder = Path(self.runtime.store.path).parent if self.runtime.store.path != ":memory:" else Path.cwd()
+        path = folder / f"{self.cid}.md"
+        path.write_text(self.history.export_markdown(self.cid), encoding="utf-8")
+        self.app.notify(clean(t("exported", self.locale).format(path=path)), timeout=6, markup=False)
+
+    @work(group="chat-dialog", exclusive=True)
+    async def action_copy_answer(self) -> None:
+        """Copy a message of this conversation (newest first) to the clipboard."""
+        if self.cid is None:
+            return
+        texts = [str(m["content"]) for m in reversed(self.history.messages(self.cid))
+                 if m.get("role") in ("user", "assistant") and m.get("content")]  # fmt: skip
+        if not texts:
+            return
+        labels = [f"{i + 1}. {clean(' '.join(x.split()))[:70]}" for i, x in enumerate(texts[:30])]
+        choice = await self.app.push_screen_wait(ChooseDialog(t("copy_which", self.locale), labels))
+        if choice is not None:
+            self.app.copy_to_clipboard(texts[labels.index(choice)])
+            self.app.notify(t("copied", self.locale), timeout=2)
