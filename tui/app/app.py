@@ -9,17 +9,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Select, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Select, TabbedContent, TabPane
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
-from tui.app.i18n import t, term
+from tui.app.i18n import t
 from tui.app.lazy_pane import SteadyLazy
 from tui.app.navigation import REBUILD_FRAMES, show_tab, switch_to, tab_bar
 from tui.app.person import AppPerson
@@ -33,16 +31,17 @@ from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.dashboard import Dashboard
 from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.header import SteadyHeader
-from tui.app.widgets.plugin_admin import InstallBar, PluginAdmin
+from tui.app.widgets.plugin_admin import PluginAdmin
+from tui.app.widgets.plugins_page import plugins_page
+from tui.app.widgets.quick_command_ui import carry_out
 from tui.app.widgets.settings_page import SettingsPage
-from tui.app.widgets.tables import Table
 from tui.app.words import colon
 from tui.runtime.commands import QuickCommand, quick_commands
 from tui.runtime.message import say
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
 from widgets_render.safe_text import clean, one_line
-from widgets_render.textual_render import as_markup, literal
+from widgets_render.textual_render import as_markup
 
 #: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
 OPEN_CHECK_EVERY_S = 300.0
@@ -100,26 +99,10 @@ class PkuHarnessApp(HarnessApp):
             with TabPane(t("assistant", self.locale), id="assistant"):
                 yield SteadyLazy(ChatPane(self))
             with TabPane(t("plugins", self.locale), id="plugins"):
-                yield SteadyLazy(self.plugins_body())
+                yield SteadyLazy(plugins_page(self.runtime, self.locale, self.admin.install))
             with TabPane(t("settings", self.locale), id="settings"):
                 yield SteadyLazy(self.settings_body())
         yield FittingFooter()
-
-    def plugins_body(self) -> VerticalScroll:
-        """插件: add from a link, every screen, every tool."""
-        loc = self.locale
-        # Not a Tab stop: its link box and tables scroll it to themselves, and a stop on the page itself showed
-        # nothing while letters typed there ran shortcuts (an outsider typed a link there and opened 通知).
-        return VerticalScroll(
-            Static(t("add_plugin", loc), markup=False, classes="heading"),
-            InstallBar(loc, self.admin.install),
-            Static(t("screens", loc), markup=False, classes="heading"),
-            self.screens_table(),
-            Static(t("tools_heading", loc), markup=False, classes="heading"),
-            self.tools_table(),
-            id="plugins-pane",
-            can_focus=False,
-        )
 
     def settings_body(self) -> SettingsPage:
         """设置: a section list (language and theme, model, campus, checks, permissions, reach, updates, audit)."""
@@ -259,34 +242,6 @@ class PkuHarnessApp(HarnessApp):
         self.checked_open_ms = time.monotonic()
         self.run_worker(self.admin.check(), group="updates", exclusive=True)
 
-    def tools_table(self) -> DataTable[Text]:
-        loc = self.locale
-        table = Table(empty=t("no_plugins_yet", loc), id="tools", cursor_type="row", zebra_stripes=True, fit=True)
-        table.add_columns(t("plugin", loc), t("tool", loc), t("id_column", loc), t("effect", loc), t("mode", loc))
-        for tool in self.runtime.registry.tools():
-            name = self.runtime.registry.plugin_name(tool.plugin_id)
-            cells = (
-                name,
-                tool.title,
-                tool.id,
-                term(tool.effect, self.locale),
-                term(self.runtime.gate.mode(tool), self.locale),
-            )
-            table.add_row(*map(literal, cells), key=tool.id)
-        return table
-
-    def screens_table(self) -> DataTable[Text]:
-        """Every plugin screen; Enter opens it."""
-        table = Table(empty=t("no_screens_yet", self.locale), id="screens", cursor_type="row")
-        table.add_columns(t("plugin", self.locale), t("screen", self.locale), t("id_column", self.locale))
-        for pid, inst in sorted(self.runtime.registry.plugins.items()):
-            for name, spec in inst.plugin.screens.items():
-                title = spec.get("title") if isinstance(spec, dict) else None
-                shown = pick_text(title, self.locale) if title else name
-                cells = (self.runtime.registry.plugin_name(pid), shown, f"{pid}/{name}")
-                table.add_row(*map(literal, cells), key=f"{pid}/{name}")
-        return table
-
     async def set_language(self, locale: str) -> None:
         """Rebuild the shell in the other language (plugin texts from i18n.en), staying on the tab it was made from
         (设置's select or the palette from any tab: it used to land on 设置 from anywhere)."""
@@ -376,21 +331,8 @@ class PkuHarnessApp(HarnessApp):
         self.push_screen(ToolFormScreen(self.runtime, tool, self.locale, self.now))
 
     def run_command(self, command: QuickCommand) -> None:
-        """A quick command, from the palette or 助手's `/` list: a prompt is sent in 助手 (without a model it
-        waits in the box, and the pane says why), a tool runs in its form through the gate, a screen opens."""
-        if command.kind == "prompt":
-            self.ask_assistant(command.prompt or "", send=True)
-            return
-        if command.kind == "screen":
-            assert command.target is not None
-            screen = PluginScreen(self.runtime, command.plugin_id, command.target, command.args, self.locale, self.now)
-            self.push_screen(screen)
-            return
-        tool = self.runtime.registry.find(command.target or "")
-        if tool is None:  # the plugin was removed while the palette was open
-            self.notify(t("command_gone", self.locale), severity="warning", timeout=5)
-            return
-        self.push_screen(ToolFormScreen(self.runtime, tool, self.locale, self.now, given=command.args, run=True))
+        """A quick command, from the palette or 助手's `/` list (quick_command_ui.py)."""
+        carry_out(self, command, lambda prompt: self.ask_assistant(prompt, send=True))
 
     def ask_assistant(self, prompt: str, tries: int = 40, send: bool = False) -> None:
         """A widget's `ask` action: 助手 opens with the prompt in its input, the cursor after it; nothing is sent
