@@ -427,8 +427,13 @@ async def test_the_palettes_themes_are_the_apps_two_and_a_choice_is_kept(app: Pk
     """Found by a new student: Ctrl+P → 主题 listed Textual's twenty themes (ansi-dark, catppuccin…), chosen for the
     session only, while 设置 offered two and kept them."""
     async with app.run_test(size=(120, 40)) as pilot:
-        titles = [str(c.title) for c in app.get_system_commands(app.screen)]
+        commands = list(app.get_system_commands(app.screen))
+        titles = [str(c.title) for c in commands]
         assert "主题：深色" in titles and "主题：浅色" in titles
         assert not [title for title in titles if "ansi" in title.lower() or "theme" in title.lower()]
+        # Textual's own entry (titled 更换主题 in the app's words) opened its twenty themes: MASH_SCALE=20 set
+        # tokyo-night through it
+        assert not [c.title for c in commands if c.callback in (app.action_change_theme, app.search_themes)]
+        assert [t for t in titles if "主题" in t] == ["主题：深色", "主题：浅色"]
         await palette(pilot, app, "浅色")
         assert app.theme == "pku-light" and app.runtime.settings.get("theme") == "light"

@@ -274,7 +274,10 @@ class PkuHarnessApp(HarnessApp):
         """The command palette (Ctrl+P): the app's own commands and each plugin's screens."""
         # Textual's theme picker listed its twenty themes (ansi-dark, catppuccin…) for this session only; the app
         # has two, the ones 设置 offers, and a choice here is kept as one made there.
-        yield from (c for c in super().get_system_commands(screen) if c.callback != self.search_themes)
+        # (Textual's entry runs `action_change_theme`, which opens that picker: filtering on `search_themes` alone
+        # let it through, and the key masher set tokyo-night, under which the app's styles recursed.)
+        pickers = (self.search_themes, self.action_change_theme)
+        yield from (c for c in super().get_system_commands(screen) if c.callback not in pickers)
         for mode in ("dark", "light"):
             title = f"{t('theme_command', self.locale)}{colon(self.locale)}{t(mode, self.locale)}"
             explain = t("theme_command_help", self.locale)
