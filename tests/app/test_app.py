@@ -493,3 +493,24 @@ async def test_a_large_widget_takes_the_row(tmp_path: Path) -> None:
         first.focus()
         await pilot.press("s")  # medium → large
         await until(pilot, lambda: app.query("#slot-0") and app.query_one("#slot-0").region.width > 120, 10)
+
+
+async def test_a_large_widget_in_the_right_column_takes_a_row_of_its_own_without_a_loading_flash(
+    tmp_path: Path,
+) -> None:
+    """An outsider's run: `s` on 食堂人流 (the right column) toasted 大 and the widget stayed half-wide (Textual's grid
+    clipped it to its column), and every widget flashed 加载中 on each `s`."""
+    from widgets_render.textual_render import WidgetFrame
+
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(130, 40)) as pilot:
+        await wait_for_widgets(pilot, app)
+        canteen = next(f for f in app.query(WidgetFrame) if f.file.startswith("canteen/"))
+        assert canteen.region.x > 0  # the right column
+        canteen.focus()
+        await pilot.press("s")  # medium → large
+        assert not app.query(".loading")  # the relayout shows the frames it had, not 加载中
+        wide = lambda: [f for f in app.query(WidgetFrame) if f.file.startswith("canteen/") and f.region.width > 120]  # noqa: E731
+        await until(pilot, wide, 10)
+        first = next(f for f in app.query(WidgetFrame) if f.file.startswith("campus-events/"))
+        assert first.region.x == 0 and wide()[0].region.y > first.region.y  # the row before keeps its widget

@@ -27,7 +27,7 @@ from widgets_render.error_view import ErrorView
 from widgets_render.safe_text import clean
 from widgets_render.states import loading_spec
 from widgets_render.textual_render import WidgetFrame, plain
-from widgets_render.viewmodel import ErrorCard
+from widgets_render.viewmodel import ErrorCard, Resolved
 
 #: From this width the grid has two columns. Two medium widgets want ~124 cells; the grid shrinks them a little
 #: rather than leave a 100–123 column terminal with one very wide column.
@@ -61,6 +61,7 @@ class Dashboard(VerticalScroll):
     DEFAULT_CSS = """
     Dashboard > Grid { grid-size: 2; grid-gutter: 0 1; height: auto; }
     Dashboard .loading { border: round $primary 30%; height: 5; padding: 0 1; color: $text-muted; }
+    Dashboard .grid-gap { height: 1; }
     """
 
     def allow_focus(self) -> bool:
@@ -84,6 +85,10 @@ class Dashboard(VerticalScroll):
         self.load_timeout = LOAD_TIMEOUT_S
         self.columns = 2
         """The grid's columns for the present width (a recomposed grid starts with them, not with the CSS's)."""
+        self.shown_columns = 2
+        """The columns the grid was last composed for (its spans and gaps follow them)."""
+        self.kept: dict[str, tuple[Resolved, str | None, dict[str, Any] | None]] = {}
+        """Each widget's last frame by slot id: a relayout shows it until the refill, instead of 加载中."""
         self.generation = 0
         """Bumped by every relayout: a fill asked for under an older layout is dropped."""
         self.asked = 0
@@ -106,10 +111,28 @@ class Dashboard(VerticalScroll):
         grid = Grid(id="widgets")
         grid.styles.grid_size_columns = self.columns
         with grid:
+            column = 0
             for i, slot in enumerate(self.slots):
-                yield Static(
-                    plain(f"{self.title_of(slot)} · {t('loading', self.locale)}"), id=f"slot-{i}", classes="loading"
-                )
+                span = self.span(slot)
+                if span == 2 and column % 2 == 1:
+                    # Textual's grid clips a two-column widget that starts in the right column to that column
+                    # (食堂人流 stayed half-wide on `s`): a gap sends it to a row of its own.
+                    yield Static("", classes="grid-gap")
+                    column += 1
+                column += span
+                kept = self.kept.get(slot.id)
+                if kept is not None:  # what it showed before the relayout, until its refill: no 加载中 flash
+                    resolved, stale, tap = kept
+                    widget: Widget = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{i}")
+                else:
+                    text = plain(f"{self.title_of(slot)} · {t('loading', self.locale)}")
+                    widget = Static(text, id=f"slot-{i}", classes="loading")
+                widget.styles.column_span = span
+                yield widget
+
+    def span(self, slot: Slot) -> int:
+        """Columns the widget takes: a large one the whole row, as on the phone."""
+        return 2 if self.columns == 2 and self.shown_size(slot) == "large" else 1
 
     def title_of(self, slot: Slot) -> str:
         """The widget's title in the locale, as the student sees it (never its id)."""
@@ -135,14 +158,16 @@ class Dashboard(VerticalScroll):
 
     def on_resize(self, event: events.Resize) -> None:
         """Two columns when two medium widgets fit, else one; under 60 columns every widget is small (§2.7)."""
-        self.columns = 2 if event.size.width >= TWO_COLUMNS else 1
+        self.columns = columns = 2 if event.size.width >= TWO_COLUMNS else 1
         # A resize can arrive while the grid is being recomposed (no grid, or the old one on its way out).
         for grid in self.query_children(Grid):
             grid.styles.grid_size_columns = self.columns
         tiny = event.size.width < SMALL_ONLY
-        if tiny != self.tiny:
+        if tiny != self.tiny or columns != self.shown_columns:
             self.tiny = tiny
-            self.refresh_all()
+            self.shown_columns = columns
+            # which widgets span the row, and the gaps before them, follow the columns and sizes
+            self.run_worker(self.relayout(None), group="dashboard-columns", exclusive=True, exit_on_error=False)
 
     def refresh_all(self, force: bool = False) -> None:
         """Fill (or refill) every slot."""
@@ -176,6 +201,7 @@ class Dashboard(VerticalScroll):
             if generation != self.generation or self.latest.get(index) != number or not self.is_attached:
                 return  # a relayout or a newer fill of this slot came after: its frame is the one to show
             frame = WidgetFrame(resolved, slot.file, stale=stale, tap=tap, id=f"slot-{index}")
+            self.kept[slot.id] = (resolved, stale, tap)
             had_focus = await self._swap(index, slot, frame)
         # A frame is focused only while the dashboard is in view: focusing a widget of a hidden tab makes
         # TabbedContent switch back to that tab (a refill finishing after the student pressed 2 would undo it).
@@ -195,14 +221,19 @@ class Dashboard(VerticalScroll):
     async def _swap(self, index: int, slot: Slot, frame: Widget) -> bool:
         """Put `frame` in slot `index` in place of what is there (under the grid lock); whether that had focus."""
         # large takes the row, as on the phone (`s` between medium and large changed nothing to be seen)
-        frame.styles.column_span = 2 if self.shown_size(slot) == "large" else 1
+        frame.styles.column_span = self.span(slot)
         grid = self.query_one("#widgets", Grid)
         # Not `query_one`: its cache (1,024 entries) would keep every frame this replaces alive, and a
         # countdown widget replaces its frame on every tick.
         old = grid.query_children(f"#slot-{index}")
         had_focus = any(w.has_focus for w in old)
+        children = list(grid.children)
+        if old:  # in its place: just before what followed it (a gap before a large widget, or the next slot)
+            at = children.index(old.first())
+            before = children[at + 1] if at + 1 < len(children) else None
+        else:
+            before = next((c for c in children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None)
         await old.remove()
-        before = next((c for c in grid.children if c.id and c.id.startswith("slot-") and int(c.id[5:]) > index), None)
         await grid.mount(frame, before=before)
         return had_focus
 
