@@ -41,3 +41,13 @@ def test_an_unknown_plugin_or_a_missing_value_is_said() -> None:
     assert code == 1 and "give the value to set sources to" in err
     code, out, _ = run("plugins", "settings", "canteen")
     assert code == 0 and out.strip() == "canteen has no settings"
+
+
+def test_a_choice_is_taken_by_its_title_in_either_language() -> None:
+    """An outsider's run: the list said `one or more of: PKU News, …` and setting "PKU News" was refused."""
+    code, out, _ = run("plugins", "settings", "notices", "sources", "PKU News, Student Affairs")
+    assert code == 0 and out.strip() == 'notices.sources = ["新闻网", "学工部"]'
+    code, out, _ = run("plugins", "settings", "notices", "sources", "教务部，学工部")  # a full-width comma
+    assert code == 0 and out.strip() == 'notices.sources = ["教务部", "学工部"]'
+    code, _, err = run("plugins", "settings", "notices", "sources", "People's Daily")
+    assert code == 1 and "takes one or more of: PKU News" in err

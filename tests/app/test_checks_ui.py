@@ -189,7 +189,8 @@ async def test_tell_me_when_my_balance_is_under_20_from_the_check_dialog(tmp_pat
         field = dialog.query_one("#check-field", Select)
         await pilot.press("tab")
         assert field.has_focus and field.value == "result.balanceYuan" and field.region.width >= 20
-        assert "balanceYuan（现在 123.45）" in str(field.query_one("#label", Static).render())
+        # by its title, not its key (balanceYuan; an outsider's run)
+        assert "余额（元）（现在 123.45）" in str(field.query_one("#label", Static).render())
         await pilot.press("tab")
         number = dialog.query_one("#check-number", Input)
         assert number.has_focus and number.region.width >= 10 and number.region.right <= size[0]

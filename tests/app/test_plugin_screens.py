@@ -559,7 +559,7 @@ async def test_a_code_of_the_wrong_form_marks_its_field(app: PkuHarnessApp) -> N
         await settle(pilot, app)
         code = next(i for i in screen.query(Input) if i.name == "code")
         assert screen.invalid == {"code"} and code.has_class("-invalid")
-        assert screen.error == "验证码要填6 位数字"  # what it takes, not "输入有误" (an outsider's run)
+        assert screen.error == "验证码要填 6 位数字"  # what it takes, not "输入有误" (an outsider's run)
         assert not screen.query(DataTable)  # nothing shown as grades
         calls = [e for e in app.runtime.audit.recent() if e.tool == "grades.scores"]
         assert calls and calls[0].outcome == "error"
@@ -568,7 +568,7 @@ async def test_a_code_of_the_wrong_form_marks_its_field(app: PkuHarnessApp) -> N
 @pytest.mark.parametrize(
     ("locale", "said"),
     [
-        ("zh", "节次要填1 到 12 之间的整数；最少座位要填不小于 1 的整数"),
+        ("zh", "节次要填 1 到 12 之间的整数；最少座位要填不小于 1 的整数"),
         ("en", "Period takes a whole number from 1 to 12; Min. seats takes a whole number of at least 1"),
     ],
 )

@@ -65,7 +65,7 @@ async def test_a_setting_changed_in_settings_reaches_the_next_run_and_the_widget
         seats.value = "5"
         await pilot.press("enter")
         await settle(pilot, app)
-        assert str(note(app, "最少座位").render()) == "最少座位要填10 到 300 之间的整数"  # the rule, in words
+        assert str(note(app, "最少座位").render()) == "最少座位要填 10 到 300 之间的整数"  # the rule, in words
         assert seats.has_class("-invalid") and seats.value == "5"  # what was typed stays, to be corrected
         assert app.runtime.plugin_settings.stored("prefs") == {}
 

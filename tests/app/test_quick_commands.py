@@ -165,3 +165,17 @@ async def test_english_titles_in_the_palette_and_the_list(tmp_path: Path) -> Non
         listed = await slash(pilot, app, "/")
         assert "Study preferences · Preferences card" in labels(listed)
         assert "Notices · Today's notices" in labels(listed)
+
+
+async def test_a_palette_search_that_finds_nothing_says_so_in_the_apps_language(tmp_path: Path) -> None:
+    """An outsider's run: Textual's "No matches found" stayed English in the Chinese palette."""
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        for ch in "kkkkkk":
+            await pilot.press(ch)
+        listed = app.screen.query_one("CommandList")
+        first = lambda: str(listed.get_option_at_index(0).prompt) if listed.option_count else ""  # noqa: E731
+        await until(pilot, lambda: first() == "没有找到", 5)
+        assert listed.option_count == 1

@@ -46,8 +46,8 @@ def test_every_run_sees_the_students_values_else_the_defaults(rt: Runtime) -> No
 @pytest.mark.parametrize(
     ("key", "value", "zh", "en"),
     [
-        ("minSeats", "5", "最少座位要填10 到 300 之间的整数", "Min. seats takes a whole number from 10 to 300"),
-        ("minSeats", "many", "最少座位要填10 到 300 之间的整数", "Min. seats takes a whole number from 10 to 300"),
+        ("minSeats", "5", "最少座位要填 10 到 300 之间的整数", "Min. seats takes a whole number from 10 to 300"),
+        ("minSeats", "many", "最少座位要填 10 到 300 之间的整数", "Min. seats takes a whole number from 10 to 300"),
         ("day", "someday", "默认日期要填其中之一：今天, 明天", "Default day takes one of: Today, Tomorrow"),
         (
             "nickname",

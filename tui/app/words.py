@@ -67,7 +67,7 @@ def input_words(args: dict[str, Any], tool: ToolInfo | None, locale: str) -> str
 
 
 def refusals(tool: ToolInfo | None, fields: Iterable[str], locale: str) -> str:
-    """What each refused input field takes, by its label ("节次要填1 到 12 之间的整数；最少座位要填不小于 1 的整数"),
+    """What each refused input field takes, by its label ("节次要填 1 到 12 之间的整数；最少座位要填不小于 1 的整数"),
     in place of "输入有误": the checker's words name the key and are for the author; '' when the tool is unknown."""
     if tool is None:
         return ""

@@ -41,8 +41,12 @@ def rule_of(field: InputField, titles: Titles | None = None) -> Message:
 
 
 def refused(label: Any, field: InputField, titles: Titles | None = None) -> Message:
-    """ "节次要填1 到 12 之间的整数": a value `field` did not take, said by its label and its rule."""
-    return Message("field_takes", title=label, rule=rule_of(field, titles))
+    """ "节次要填 1 到 12 之间的整数": a value `field` did not take, said by its label and its rule."""
+    rule = rule_of(field, titles)
+    # a Chinese rule that starts with a number is set off from 要填 by a space, as numbers are in Chinese text
+    # ("节次要填1 到 12" ran them together; an outsider's run)
+    spaced = isinstance(rule, Message) and rule.key in ("rule_between", "rule_digits", "rule_digits_between")
+    return Message("field_takes_number" if spaced else "field_takes", title=label, rule=rule)
 
 
 def _listed(keys: list[str], titles: Titles) -> Any:

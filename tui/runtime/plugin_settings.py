@@ -9,6 +9,7 @@ language (`Message`) — not the checker's `settings.x must be at least 1`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +78,8 @@ class PluginSettings:
         if field is None:
             known = ", ".join(manifest.settings) or "—"
             raise SettingRefused(Message("setting_unknown", plugin=plugin_id, key=key, known=known))
+        if isinstance(value, str):
+            value = by_title(manifest, key, value)
         try:
             typed = value
             if isinstance(value, str) and (field.type or "string") != "string":  # typed text: read as its type
@@ -96,6 +99,23 @@ class PluginSettings:
                 self.store.db.execute("DELETE FROM app_settings WHERE key = ?", (_key(plugin_id),))
                 return
             write_setting(self.store, _key(plugin_id), {k: v for k, v in self.stored(plugin_id).items() if k != key})
+
+
+def by_title(manifest: Manifest, key: str, text: str) -> str:
+    """Typed text with each choice given by its title, in either language, put as the choice itself ("PKU News,
+    Student Affairs" → "新闻网,学工部"): the CLI listed the English titles and then refused them (an outsider's
+    run). Text that names no title stays as it is."""
+    field = manifest.settings[key]
+    if not (field.enum or (field.items is not None and field.items.enum)):
+        return text
+    aliases: dict[str, str] = {}
+    for locale in ("zh", "en"):
+        for value, title in manifest.setting_text(key, locale)[2].items():
+            aliases[str(title).strip().lower()] = str(value)
+    if field.enum:
+        return aliases.get(text.strip().lower(), text)
+    parts = [part.strip() for part in re.split(r"[\n,，]", text) if part.strip()]
+    return ",".join(aliases.get(part.lower(), part) for part in parts) if not text.lstrip().startswith("[") else text
 
 
 def _fits(key: str, field: SettingField, value: Any) -> bool:

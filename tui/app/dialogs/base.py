@@ -18,7 +18,9 @@ from textual.await_complete import AwaitComplete
 from textual.command import CommandList
 from textual.command import CommandPalette as TextualPalette
 from textual.screen import ModalScreen, Screen, ScreenResultType
+from textual.widgets.option_list import Option
 
+from tui.app.i18n import t
 from widgets_render.steady_options import page_ready
 
 if TYPE_CHECKING:
@@ -105,6 +107,21 @@ class CommandPalette(AnswerOnce, TextualPalette):
         if self.answered or not self.query(CommandList):
             return
         await TextualPalette._gather_commands.__wrapped__(self, search_value)  # type: ignore[attr-defined]
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        # Textual's own says "No matches found" in English whatever the app's language (an outsider's run).
+        self._stop_no_matches_countdown()
+        locale = str(getattr(self.app, "locale", "zh"))
+
+        def show() -> None:
+            lists = self.query(CommandList)
+            if search_value and lists:
+                lists.first().add_option(Option(t("no_matches", locale), disabled=True, id=self._NO_MATCHES))
+                self._list_visible = True
+            else:
+                self._list_visible = False
+
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show)
 
     def _action_command_list(self, action: str) -> None:
         # PgUp / PgDn on a list not laid out yet ended the app (`widgets_render.steady_options`).

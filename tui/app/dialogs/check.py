@@ -109,6 +109,13 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
         self.numbers = number_fields(result)
         """The result's numbers a student can compare without writing a condition."""
 
+    def field_title(self, path: str) -> str:
+        """A number of the result by the tool's title for it (余额（元）), not its key (balanceYuan; an outsider's
+        run); a key without a title as it is."""
+        key = path.removeprefix("result.")
+        titles = self.tool.result_titles
+        return titles.get(key) or titles.get(key.rsplit(".", 1)[-1]) or key
+
     def compose(self) -> ComposeResult:
         # One field a line, each select the dialog's full width (beside an input they were squeezed to one cell).
         loc = self.locale
@@ -132,7 +139,7 @@ class CheckDialog(LocalBindings, Dialog[Check | None]):
             yield SteadySelect(whens, value="changed", allow_blank=False, id="check-when")
             with Horizontal(id="check-compare", classes="-hidden"):
                 fields = [
-                    (literal(f"{path.removeprefix('result.')}{t('now_is', loc).format(value=f'{value:g}')}"), path)
+                    (literal(f"{self.field_title(path)}{t('now_is', loc).format(value=f'{value:g}')}"), path)
                     for path, value in self.numbers
                 ]
                 yield SteadySelect(  # each prompt is literal() Text: the result's keys are plugin data

@@ -269,7 +269,7 @@ class ScreenActions(OnceScreen[None]):
                     self.invalid = set(outcome.fields)  # the fields that are wrong are marked, as empty required ones
                     self.to_invalid = True
                     said = refusals(self.runtime.registry.find(target), outcome.fields, self.locale)
-                    card.summary = said or card.summary  # each with its rule: "节次要填1 到 12 之间的整数"
+                    card.summary = said or card.summary  # each with its rule: "节次要填 1 到 12 之间的整数"
                     self.error = card.summary
                 return None
             result = outcome.result

@@ -174,4 +174,5 @@ STRINGS: dict[str, dict[str, str]] = {
     "key_enter_section": {"zh": "进入", "en": "Enter"},
     "key_to_sections": {"zh": "返回分区", "en": "Sections"},
     "key_reload": {"zh": "重新载入", "en": "Reload"},
+    "no_matches": {"zh": "没有找到", "en": "No matches found"},
 }

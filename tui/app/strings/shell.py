@@ -25,8 +25,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "run_tool": {"zh": "运行工具…", "en": "Run a tool…"},
     "chat_placeholder": {
-        "zh": "问点什么，比如：二教现在有空教室吗？（/ 快捷指令，Ctrl+J 换行）",
-        "en": "Ask, e.g. free rooms in 二教 now? (/ quick commands, Ctrl+J new line)",
+        "zh": "问点什么，如：二教有空教室吗？（/ 快捷指令，Ctrl+J 换行）",
+        "en": "Ask, e.g. free rooms in 二教? (/ commands, Ctrl+J new line)",
     },
     "send": {"zh": "发送", "en": "Send"},
     "approve_heading": {"zh": "助手想运行这个工具，需要你同意", "en": "The assistant wants to run this tool"},

@@ -8,6 +8,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "plugin {plugin} has no setting {key} (it has: {known})",
     },
     "field_takes": {"zh": "{title}要填{rule}", "en": "{title} takes {rule}"},
+    "field_takes_number": {"zh": "{title}要填 {rule}", "en": "{title} takes {rule}"},
     "rule_one_of": {"zh": "其中之一：{values}", "en": "one of: {values}"},
     "rule_some_of": {"zh": "其中的一项或几项：{values}", "en": "one or more of: {values}"},
     "rule_whole_number": {"zh": "整数", "en": "a whole number"},
