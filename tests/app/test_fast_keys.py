@@ -500,3 +500,19 @@ async def test_a_choice_list_squeezed_to_no_width_is_measured_without_raising(st
         else:  # Textual's own: what this guards against
             with pytest.raises(ValueError, match="range"):
                 options.get_content_height(Size(0, 10), Size(50, 15), 0)
+
+
+async def test_a_tap_from_a_frame_whose_widget_was_removed_is_ignored(app: PkuHarnessApp) -> None:
+    """MASH_SCALE=20, seed 4, after 10,912 keys: Enter reached a frame as `x` removed its widget; the tap named a
+    slot the new layout no longer has (IndexError ended the app), or one that holds another widget now."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        dashboard = app.query_one(Dashboard)
+        await until(pilot, lambda: len(app.query(WidgetFrame)) >= 7, 30)
+        last = app.query(WidgetFrame).last()
+        gone = WidgetFrame(last.resolved, last.file, id=f"slot-{len(dashboard.slots)}")  # past the end
+        moved = WidgetFrame(last.resolved, "elsewhere/widgets/x.json", id="slot-0")  # slot 0 holds another
+        for frame in (gone, moved):
+            dashboard.on_widget_frame_tapped(WidgetFrame.Tapped(frame))
+            assert dashboard.slot_of(frame) is None
+        await pilot.pause()
+        assert app._exception is None and app.screen is app.screen_stack[0]  # nothing opened

@@ -239,9 +239,8 @@ class Dashboard(VerticalScroll):
 
     def focused_slot(self) -> Slot | None:
         focused = self.app.focused
-        if isinstance(focused, WidgetFrame) and focused.id and focused.id.startswith("slot-"):
-            return self.slots[int(focused.id[5:])]
-        return None
+        found = self.slot_of(focused) if isinstance(focused, WidgetFrame) else None
+        return found[1] if found is not None else None
 
     async def relayout(self, keep_focus: str | None, change: Callable[[], object] | None = None) -> None:
         """Apply `change` to the stored layout and rebuild from it, as one step under the grid's lock; data comes
@@ -358,8 +357,10 @@ class Dashboard(VerticalScroll):
 
     def on_widget_frame_tapped(self, event: WidgetFrame.Tapped) -> None:
         """Enter or a click on a widget opens its screen."""
-        index = int(str(event.frame.id).removeprefix("slot-"))
-        slot = self.slots[index]
+        found = self.slot_of(event.frame)
+        if found is None:
+            return
+        _, slot = found
         if event.frame.tap is not None:
             open_from_widget(event.frame, self.runtime, slot.plugin_id, self.locale, self.now, self.screen_closed)
             return
@@ -394,11 +395,22 @@ class Dashboard(VerticalScroll):
     async def on_error_view_chosen(self, event: ErrorView.Chosen) -> None:
         """登录, 重试 or 详情 on a widget's error card."""
         frame = next((a for a in event.control.ancestors if isinstance(a, WidgetFrame)), None)
-        if frame is None or not frame.id or not frame.id.startswith("slot-"):
+        found = self.slot_of(frame) if frame is not None else None
+        if found is None:
             return
-        index = int(frame.id.removeprefix("slot-"))
-        slot = self.slots[index]
+        index, slot = found
         await act(self.app, event.card, event.action, self.locale, lambda: self.fill(index, slot, True))
+
+    def slot_of(self, frame: WidgetFrame) -> tuple[int, Slot] | None:
+        """The slot a frame shows, if it still does: a tap or a card's button from a frame that a relayout has
+        replaced (its widget removed with `x` a moment before) names a slot that is gone or holds another widget —
+        an IndexError ended the app (MASH_SCALE=20, seed 4, after 10,912 keys)."""
+        if not frame.id or not frame.id.startswith("slot-"):
+            return None
+        index = int(frame.id.removeprefix("slot-"))
+        if index >= len(self.slots) or self.slots[index].file != frame.file:
+            return None
+        return index, self.slots[index]
 
     def shown_size(self, slot: Slot) -> str:
         """The size a widget is drawn at: the student's choice, else its default; small on a tiny terminal."""
