@@ -121,5 +121,8 @@ async def test_several_choices_are_check_boxes_kept_in_their_order(tmp_path: Pat
         await pilot.press("space")  # unticks the first, 新闻网
         await settle(pilot, app)
         assert app.runtime.plugin_settings.stored("notices") == {"sources": ["教务部", "学工部"]}
+        # an unticked box is empty, a ticked one holds X (Textual drew X in both, only the colour differed)
+        drawn = [line.text for line in (sources.render_line(y) for y in range(3))]
+        assert drawn[0].startswith("▐ ▌ 新闻网") and drawn[1].startswith("▐X▌ 教务部"), drawn
         await pilot.press("1")
         await until(pilot, lambda: "教务部" in widget_text(app) and "新闻网" not in widget_text(app), 10)

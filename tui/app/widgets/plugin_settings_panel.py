@@ -14,11 +14,16 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from rich.segment import Segment
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, SelectionList, Static, Switch
+from textual.widgets._toggle_button import ToggleButton
+from textual.widgets.option_list import OptionDoesNotExist
+from textual.widgets.selection_list import SelectionType
 
 from tui.app.i18n import t
 from tui.lang.documents.manifest import Manifest
@@ -29,6 +34,23 @@ from tui.runtime.runtime import Runtime
 from widgets_render.safe_text import clean
 from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import literal, plain
+
+
+class CheckList(SelectionList[SelectionType]):
+    """A list of check boxes whose unticked boxes are empty: Textual draws an X in both states, only the colour
+    differs (an outsider could not tell them apart, and a copy of the screen as text shows no difference)."""
+
+    def render_line(self, y: int) -> Strip:
+        line = super().render_line(y)
+        try:
+            option = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return line
+        segments = list(line)
+        if option.value not in self._selected and len(segments) > 1 and segments[1].text == ToggleButton.BUTTON_INNER:
+            segments[1] = Segment(" ", segments[1].style)
+            return Strip(segments, line.cell_length)
+        return line
 
 
 def box_text(value: Any) -> str:
@@ -67,7 +89,7 @@ def setting_widget(setting: SettingValue, titles: dict[str, str], locale: str) -
         picked = value if isinstance(value, list) else []
         keys = enum_keys(items.enum)
         choices = [(literal(titles.get(k, k)), v, v in picked) for k, v in zip(keys, items.enum, strict=True)]
-        return SelectionList[Any](*choices)
+        return CheckList[Any](*choices)
     if field.type == "boolean":
         return Switch(bool(value))
     number = field.type in ("number", "integer")
