@@ -37,6 +37,7 @@ class ErrorView(Vertical):
 
     DEFAULT_CSS = """
     ErrorView { height: auto; }
+    ErrorView:focus { background: $error 15%; }
     ErrorView .error-summary { color: $error; }
     ErrorView > Horizontal { height: auto; margin-top: 0; }
     ErrorView Button { margin-right: 1; min-width: 0; }
@@ -56,9 +57,16 @@ class ErrorView(Vertical):
             """The error view whose action was chosen."""
             return self.view
 
-    def __init__(self, card: ErrorCard, **kwargs: object) -> None:
+    def __init__(self, card: ErrorCard, focusable: bool = False, **kwargs: object) -> None:
         super().__init__(classes="error-view", **kwargs)  # type: ignore[arg-type]
         self.card = card
+        # On a page (no frame around it) the card itself is a Tab stop: from a text box, where its keys are typed,
+        # the student Tabs to it and its keys work, Enter the first (an outsider pressed d in a field to no avail).
+        self.can_focus = focusable
+
+    def key_enter(self) -> None:
+        """Enter on a focused card: its first action."""
+        self.choose()
 
     def compose(self) -> ComposeResult:
         card = self.card

@@ -249,7 +249,7 @@ class PluginScreen(LocalBindings, ScreenActions):
         if self.error and "$action" not in self.failures:
             shown.setdefault(self.error, ErrorCard("", self.file, "", self.error, summary=self.error))
         for card in shown.values():
-            await body.mount(ErrorView(card))
+            await body.mount(ErrorView(card, focusable=True))
         try:
             await body.mount(build(resolved.body, screen=True))
         except Exception as e:  # the renderer's last guard: a screen never takes the app down

@@ -78,14 +78,20 @@ class ScreenActions(OnceScreen[None]):
     def action_back(self) -> None:
         self.dismiss(None)
 
+    def cards(self) -> list[ErrorView]:
+        """The page's error cards, the focused one first (its keys are its own), then in their order."""
+        views = list(self.query(ErrorView))
+        return sorted(views, key=lambda view: not view.has_focus)
+
     def action_reload(self) -> None:
-        """`r`: 重试 of the first error card (a failed action's runs it again), else fetch the sources again."""
-        if not any(view.choose("retry") for view in self.query(ErrorView)):
+        """`r`: 重试 of the focused (else the first) error card — a failed action's runs it again — else fetch the
+        sources again."""
+        if not any(view.choose("retry") for view in self.cards()):
             self.load(True)
 
     def action_error(self, action: str) -> None:
-        """`l` / `d`: log in, or the detail, of the first error card that offers it."""
-        for view in self.query(ErrorView):
+        """`l` / `d`: log in, or the detail, of the focused (else the first) error card that offers it."""
+        for view in self.cards():
             if view.choose(action):
                 return
 
