@@ -37,7 +37,7 @@ class ErrorView(Vertical):
 
     DEFAULT_CSS = """
     ErrorView { height: auto; }
-    ErrorView:focus { background: $error 15%; }
+    ErrorView:focus { background: $boost; text-style: bold; }
     ErrorView .error-summary { color: $error; }
     ErrorView > Horizontal { height: auto; margin-top: 0; }
     ErrorView Button { margin-right: 1; min-width: 0; }
