@@ -514,3 +514,8 @@ async def test_a_large_widget_in_the_right_column_takes_a_row_of_its_own_without
         await until(pilot, wide, 10)
         first = next(f for f in app.query(WidgetFrame) if f.file.startswith("campus-events/"))
         assert first.region.x == 0 and wide()[0].region.y > first.region.y  # the row before keeps its widget
+        await pilot.resize_terminal(90, 40)  # one column, then two again: spans and gaps follow, in place
+        await until(pilot, lambda: not app.query(".grid-gap"), 10)
+        await pilot.resize_terminal(130, 40)
+        await until(pilot, lambda: wide() and app.query(".grid-gap"), 10)
+        assert wide()[0].region.x == 0

@@ -130,6 +130,28 @@ class Dashboard(VerticalScroll):
                 widget.styles.column_span = span
                 yield widget
 
+    async def realign(self) -> None:
+        """Each widget's span and the gaps before large ones, for the present columns, without rebuilding."""
+        async with self.grid_lock:
+            grids = self.query_children(Grid)
+            if not grids:
+                return
+            grid = grids.first()
+            await grid.query_children(".grid-gap").remove()
+            column = 0
+            for child in list(grid.children):
+                found = self.slot_of(child) if isinstance(child, WidgetFrame) else None
+                index = int(str(child.id)[5:]) if child.id and child.id.startswith("slot-") else -1
+                slot = found[1] if found else self.slots[index] if 0 <= index < len(self.slots) else None
+                if slot is None:
+                    continue
+                span = self.span(slot)
+                child.styles.column_span = span
+                if span == 2 and column % 2 == 1:
+                    await grid.mount(Static("", classes="grid-gap"), before=child)
+                    column += 1
+                column += span
+
     def span(self, slot: Slot) -> int:
         """Columns the widget takes: a large one the whole row, as on the phone."""
         return 2 if self.columns == 2 and self.shown_size(slot) == "large" else 1
@@ -163,11 +185,14 @@ class Dashboard(VerticalScroll):
         for grid in self.query_children(Grid):
             grid.styles.grid_size_columns = self.columns
         tiny = event.size.width < SMALL_ONLY
-        if tiny != self.tiny or columns != self.shown_columns:
-            self.tiny = tiny
+        if columns != self.shown_columns or tiny != self.tiny:
+            # which widgets span the row, and the gaps before them, follow the columns: set in place (a relayout
+            # here rebuilt the grid each time F1's panel narrowed the page, and the memory tour counted the grids)
             self.shown_columns = columns
-            # which widgets span the row, and the gaps before them, follow the columns and sizes
-            self.run_worker(self.relayout(None), group="dashboard-columns", exclusive=True, exit_on_error=False)
+            self.run_worker(self.realign(), group="dashboard-columns", exit_on_error=False)
+        if tiny != self.tiny:
+            self.tiny = tiny
+            self.refresh_all()
 
     def refresh_all(self, force: bool = False) -> None:
         """Fill (or refill) every slot."""

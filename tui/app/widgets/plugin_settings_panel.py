@@ -32,13 +32,15 @@ from tui.runtime.message import say_error
 from tui.runtime.plugin_settings import SettingRefused, SettingValue
 from tui.runtime.runtime import Runtime
 from widgets_render.safe_text import clean
+from widgets_render.steady_options import SteadyOptionList
 from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import literal, plain
 
 
-class CheckList(SelectionList[SelectionType]):
-    """A list of check boxes whose unticked boxes are empty: Textual draws an X in both states, only the colour
-    differs (an outsider could not tell them apart, and a copy of the screen as text shows no difference)."""
+class CheckList(SelectionList[SelectionType], SteadyOptionList):
+    """A list of check boxes (paging only once laid out, as every list of the app) whose unticked boxes are
+    empty: Textual draws an X in both states, only the colour differs (an outsider could not tell them apart, and
+    a copy of the screen as text shows no difference)."""
 
     def render_line(self, y: int) -> Strip:
         line = super().render_line(y)
