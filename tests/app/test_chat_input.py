@@ -252,3 +252,24 @@ async def test_with_no_model_the_message_stays_in_the_box(tmp_path: Path) -> Non
         assert box.text == "二教\n第二行"
         said = [str(n.message) for n in app._notifications]
         assert any("消息留在输入框里" in m for m in said), said
+
+
+async def test_an_undo_textual_cannot_apply_keeps_the_text_and_the_app(tmp_path: Path, monkeypatch: Any) -> None:
+    """Fault injection for what the key masher met in CI (seed 3, 105 keys): TextArea's undo raised
+    `ValueError: The document line index 1 is out of bounds` and ended the app. Now the text stays, the history
+    goes."""
+    from textual.widgets import TextArea
+
+    def broken(self: TextArea) -> None:
+        raise ValueError("The document line index 1 is out of bounds. The document contains 1 lines.")
+
+    monkeypatch.setattr(TextArea, "undo", broken)
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        box = await focused_box(pilot, app)
+        for ch in "ab":
+            await pilot.press(ch)
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert app._exception is None and box.text == "ab"
+        assert not box.history.undo_stack

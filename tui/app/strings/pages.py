@@ -93,6 +93,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # --- one language at a time: keys, Textual's own texts (issue 16.7) ---------------------------------------
     "key_help": {"zh": "帮助", "en": "Help"},
+    "key_tick": {"zh": "勾选 / 取消", "en": "Tick / untick"},
     "key_back": {"zh": "返回", "en": "Back"},
     "key_stop": {"zh": "停止 / 离开", "en": "Stop / leave"},
     "key_new": {"zh": "新对话", "en": "New"},

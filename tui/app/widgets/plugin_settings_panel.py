@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.segment import Segment
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.strip import Strip
 from textual.widget import Widget
@@ -41,6 +42,8 @@ class CheckList(SelectionList[SelectionType], SteadyOptionList):
     """A list of check boxes (paging only once laid out, as every list of the app) whose unticked boxes are
     empty: Textual draws an X in both states, only the colour differs (an outsider could not tell them apart, and
     a copy of the screen as text shows no difference)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "select", "key_tick", show=False)]
 
     def render_line(self, y: int) -> Strip:
         line = super().render_line(y)
