@@ -110,15 +110,9 @@ class Dashboard(DashboardEdits):
         grid = Grid(id="widgets")
         grid.styles.grid_size_columns = self.columns
         with grid:
-            column = 0
-            for i, slot in enumerate(self.slots):
-                span = self.span(slot)
-                if span == 2 and column % 2 == 1:
-                    # Textual's grid clips a two-column widget that starts in the right column to that column
-                    # (食堂人流 stayed half-wide on `s`): a gap sends it to a row of its own.
+            for i, (slot, (span, gap)) in enumerate(zip(self.slots, self.placing(), strict=True)):
+                if gap:
                     yield Static("", classes="grid-gap")
-                    column += 1
-                column += span
                 kept = self.kept.get(slot.id)
                 if kept is not None:  # what it showed before the relayout, until its refill: no 加载中 flash
                     resolved, stale, tap = kept
@@ -137,19 +131,27 @@ class Dashboard(DashboardEdits):
                 return
             grid = grids.first()
             await grid.query_children(".grid-gap").remove()
-            column = 0
+            placing = self.placing()
             for child in list(grid.children):
-                found = self.slot_of(child) if isinstance(child, WidgetFrame) else None
                 index = int(str(child.id)[5:]) if child.id and child.id.startswith("slot-") else -1
-                slot = found[1] if found else self.slots[index] if 0 <= index < len(self.slots) else None
-                if slot is None:
+                if not 0 <= index < len(placing):
                     continue
-                span = self.span(slot)
+                span, gap = placing[index]
                 child.styles.column_span = span
-                if span == 2 and column % 2 == 1:
+                if gap:
                     await grid.mount(Static("", classes="grid-gap"), before=child)
-                    column += 1
-                column += span
+
+    def placing(self) -> list[tuple[int, bool]]:
+        """Each slot's span and whether a gap goes before it, in slot order. Textual's grid clips a two-column
+        widget that starts in the right column to that column (食堂人流 stayed half-wide on `s`): a gap sends it
+        to a row of its own."""
+        out, column = [], 0
+        for slot in self.slots:
+            span = self.span(slot)
+            gap = span == 2 and column % 2 == 1
+            column += span + gap
+            out.append((span, gap))
+        return out
 
     def span(self, slot: Slot) -> int:
         """Columns the widget takes: a large one the whole row, as on the phone."""
