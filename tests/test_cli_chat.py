@@ -48,7 +48,8 @@ def test_chat_once_json_reports_decisions_and_ask_means_no() -> None:
     [tool_call] = report["toolCalls"]
     assert (tool_call["tool"], tool_call["decision"]) == ("memory.remember", "declined")
     assert "no one is there to approve it" in tool_call["message"]
-    assert report["usage"]["total"] == 34 and report["answer"] == "没能记住。"
+    # The first request's server sent no usage: the report's figure is estimated, and says so.
+    assert report["usage"]["total"] > 34 and report["usage"]["estimated"] and report["answer"] == "没能记住。"
     assert [m["role"] for m in report["messages"]] == ["user", "assistant", "tool", "assistant"]
 
 

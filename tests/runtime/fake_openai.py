@@ -61,6 +61,10 @@ class FakeOpenAI:
     def __init__(self, *answers: dict[str, Any], strict: bool = True) -> None:
         self.answers = list(answers)
         self.requests: list[dict[str, Any]] = []
+        self.sizes: list[int] = []
+        """Each request's size in bytes."""
+        self.keep = True
+        """Keep each request's body in `requests` (a benchmark of memory turns it off)."""
         self.headers: list[dict[str, str]] = []
         self.strict = strict
         self.refused: list[str] = []
@@ -80,7 +84,9 @@ class FakeOpenAI:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                fake.requests.append(body)
+                fake.sizes.append(length)
+                if fake.keep:
+                    fake.requests.append(body)
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                 problem = history_problem(body.get("messages") or []) if fake.strict else None
                 if problem is not None:

@@ -12,7 +12,7 @@ import click
 from tui.cli.output import echo, echo_json, fail, line, pad
 from tui.cli.tools import _open
 from tui.runtime.chat.agent import Agent, AgentEvent, TurnResult
-from tui.runtime.chat.client import ModelClient
+from tui.runtime.chat.demo_model import DemoModel, open_client
 from tui.runtime.chat.history import ChatHistory, for_model
 from tui.runtime.chat.providers import (
     PRESETS,
@@ -20,7 +20,6 @@ from tui.runtime.chat.providers import (
     load_config,
     load_key,
     save_config,
-    with_overrides,
 )
 from tui.runtime.runtime import DEMO_NOW
 
@@ -35,7 +34,12 @@ NO_MODEL = (
 @click.option("--base-url", help="An OpenAI-compatible server for this run (…/v1).")
 @click.option("--model", help="The model for this run.")
 @click.option("--api-key-env", help="Read the API key from this environment variable (instead of keyring).")
-@click.option("--demo", is_flag=True, help="Tools answer from the plugins' recordings (no campus network).")
+@click.option(
+    "--demo",
+    is_flag=True,
+    help="Tools answer from the plugins' recordings (no campus network); without a model set up, the offline "
+    "demo model answers.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print messages, tool calls with decisions, and usage.")
 def chat(
     message: str, base_url: str | None, model: str | None, api_key_env: str | None, demo: bool, as_json: bool
@@ -56,10 +60,11 @@ def one_turn(
 ) -> None:
     """Send MESSAGE to the model as a new conversation and print the answer (or the report); a model error exits 1.
     `chat --once` and a prompt command (`commands run`) are both this."""
-    config = with_overrides(load_config(rt.store), base_url, model)
-    if config is None:
+    client = open_client(rt.store, demo, base_url, model, api_key_env)
+    if client is None:
         raise fail(NO_MODEL)
-    client = ModelClient(config, load_key(config.provider, api_key_env))
+    if isinstance(client, DemoModel) and not as_json:
+        line("(no model is set up: the offline demo model answers)", err=True)
     history = ChatHistory(rt.store)
 
     async def show(event: AgentEvent) -> None:
@@ -130,7 +135,8 @@ def model_presets() -> None:
         ]
         extra = f"  ({', '.join(quirks)})" if quirks else ""
         url = p.base_url or "(give --base-url)"
-        line(f"{pad(p.id, 9)} {pad(p.label, 24)} {pad(url, 52)} {p.model or '(give --model)'}{extra}")
+        window = f"{p.context_window:,}"
+        line(f"{pad(p.id, 9)} {pad(p.label, 24)} {pad(url, 52)} {pad(window, 9)} {p.model or '(give --model)'}{extra}")
 
 
 @model.command("set")
@@ -139,8 +145,18 @@ def model_presets() -> None:
 @click.option("--model", "model_name", help="Override the preset's model.")
 @click.option("--api-key-env", help="Save the key found in this environment variable to keyring.")
 @click.option("--api-key-stdin", is_flag=True, help="Read the key from standard input and save it to keyring.")
+@click.option(
+    "--context-window", type=click.IntRange(min=1), help="Tokens one request may hold (the preset's: see presets)."
+)
+@click.option("--max-tokens", type=click.IntRange(min=1), help="The most tokens one answer may take.")
 def model_set(
-    provider: str, base_url: str | None, model_name: str | None, api_key_env: str | None, api_key_stdin: bool
+    provider: str,
+    base_url: str | None,
+    model_name: str | None,
+    api_key_env: str | None,
+    api_key_stdin: bool,
+    context_window: int | None,
+    max_tokens: int | None,
 ) -> None:
     """Choose the provider (and save its API key in keyring): both change, or neither does."""
     key: str | None = None
@@ -154,12 +170,13 @@ def model_set(
             raise fail("no API key on standard input; nothing was changed")
     rt = _open(())
     try:
-        config = save_config(rt.store, provider, base_url, model_name, key)
+        config = save_config(rt.store, provider, base_url, model_name, key, context_window, max_tokens)
     except ValueError as e:
         raise fail(str(e)) from None
     except KeyringUnavailable as e:
         raise fail(f"{e} Nothing was changed: the model is still the one `pku-harness model show` names.") from None
-    echo(f"model: {config.model} at {config.base_url} ({config.preset.label})")
+    echo(f"model: {config.model} at {config.base_url} ({config.preset.label}); context window {config.window} tokens, "
+         f"answers up to {config.answer_tokens}")  # fmt: skip
     if key:
         echo("API key saved in keyring")
     elif config.preset.needs_key and load_key(provider) is None:
@@ -174,4 +191,5 @@ def model_show() -> None:
     if config is None:
         raise fail(NO_MODEL)
     has_key = load_key(config.provider) is not None
-    echo(f"{config.preset.label}: {config.model} at {config.base_url}; API key {'saved' if has_key else 'not saved'}")
+    echo(f"{config.preset.label}: {config.model} at {config.base_url}; API key {'saved' if has_key else 'not saved'}; "
+         f"context window {config.window} tokens, answers up to {config.answer_tokens}")  # fmt: skip

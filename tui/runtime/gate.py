@@ -185,15 +185,20 @@ class Gate:
         self._asking = asyncio.Lock()
         """One approval prompt at a time (threats.md P5): concurrent calls wait for the answer before theirs."""
 
-    def model_tools(self, read_only: bool = False) -> tuple[list[dict[str, Any]], str]:
+    def model_tools(
+        self, read_only: bool = False, choose: Callable[[list[ToolInfo]], list[ToolInfo]] | None = None
+    ) -> tuple[list[dict[str, Any]], str]:
         """What the model is given: the tools it may call (OpenAI tool format) and the plugins' instructions.
 
         userOnly tools and tools whose mode is deny are left out (the gate refuses them anyway); with `read_only`
-        (a scheduled task, nobody watching) only read tools set to allow are offered.
+        (a scheduled task, nobody watching) only read tools set to allow are offered. `choose` narrows the rest
+        (the relevant ones when many are installed: chat/tool_selection.py); instructions follow what is offered.
         """
         tools = [t for t in self.registry.tools() if not t.user_only and self.mode(t) != "deny"]
         if read_only:
             tools = [t for t in tools if t.effect == "read" and self.mode(t) == "allow"]
+        if choose is not None:
+            tools = choose(tools)
         specs = [
             {
                 "type": "function",

@@ -145,8 +145,10 @@ def dashboard_plugin(sources: Any) -> HostPlugin:
     )
 
 
-def plugins_plugin(install_link: NativeRun) -> HostPlugin:
-    """The plugin language for the assistant that writes plugins, and starting an install from a link.
+def plugins_plugin(install_link: NativeRun, find_tools: NativeRun) -> HostPlugin:
+    """The plugin language for the assistant that writes plugins, starting an install from a link, and finding
+    a tool among all installed ones (a request offers only the relevant ones when there are many:
+    `chat/tool_selection.py`).
 
     `install_link` is the runtime's: it fetches and validates, then always shows the student the install review;
     the assistant only learns whether the student installed it.
@@ -163,8 +165,21 @@ def plugins_plugin(install_link: NativeRun) -> HostPlugin:
         "plugins",
         "插件",
         name_en="Plugins",
-        instructions="plugins__reference gives the plugin language when the user wants to write a plugin.",
+        instructions=(
+            "plugins__reference gives the plugin language when the user wants to write a plugin. "
+            "plugins__tools finds tools by what they do when none of the tools offered fits; the ones it finds "
+            "can be called from then on."
+        ),
         tools={
+            "tools": NativeTool(
+                "查找工具",
+                "Find tools",
+                "Search every installed plugin's tools by what they do (words in Chinese or English); "
+                "returns their names to call.",
+                "read",
+                find_tools,
+                {"query": _text("what the tool should do, e.g. 空教室 or card balance", optional=True)},
+            ),
             "reference": NativeTool(
                 "插件语言参考",
                 "Plugin language reference",

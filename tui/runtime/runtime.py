@@ -124,7 +124,7 @@ class Runtime:
             memory_plugin(store),
             scheduler_plugin(self.abilities),
             dashboard_plugin(self.sources),
-            plugins_plugin(self.install_from_link),
+            plugins_plugin(self.install_from_link, self.find_tools),
         ):
             registry.add_host(host)
 
@@ -180,6 +180,13 @@ class Runtime:
             raise PluginLoadError(f"{folder} holds plugin {plugin.manifest.id!r}, not {plugin_id!r}")
         self.registry.add(InstalledPlugin(plugin, official, DirectorySource(folder)))
         self.folders[plugin_id] = folder
+
+    async def find_tools(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The host tool `plugins.tools`: tools the model may call, found by what they do."""
+        from tui.runtime.chat.tool_selection import search
+
+        tools = [t for t in self.registry.tools() if not t.user_only and self.gate.mode(t) != "deny"]
+        return {"tools": search(tools, str(args.get("query") or ""), self.registry.plugin_name)}
 
     async def install_from_link(self, args: dict[str, Any]) -> dict[str, Any]:
         """The host tool `plugins.install`: fetch and validate, then the student decides on the review page.

@@ -3,8 +3,10 @@
 The SDK's own retries are off: waiting is something the student sees (a 429's Retry-After counts down in the
 chat), so this module retries itself — 429 and 503 after Retry-After (at most 60 s, three times), other 5xx twice
 with a short backoff. Errors become a `ModelError` whose `kind` the UI maps to an action (fix the key, top up,
-check the model name, wait). The SDK takes half a second to import, so it is imported on the first request,
-never at start-up — on a worker thread, so the screen (the spinner saying the assistant works) keeps moving.
+check the model name, wait). Every request says how long the answer may be (`max_tokens`); a server that sends
+no usage (llama.cpp) gets an estimate, marked as one. The SDK takes half a second to import, so it is imported
+on the first request, never at start-up — on a worker thread, so the screen (the spinner saying the assistant
+works) keeps moving.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from tui.runtime.chat.accumulator import ToolCall, ToolCallAccumulator
+from tui.runtime.chat.context_window import estimate_tokens, message_tokens, tools_tokens
 from tui.runtime.chat.providers import ModelConfig
 from tui.runtime.message import Message
 
@@ -44,6 +47,8 @@ class Usage:
     prompt: int = 0
     completion: int = 0
     total: int = 0
+    estimated: bool = False
+    """The server said nothing: these are the app's estimate (shown with ≈)."""
 
 
 @dataclass
@@ -67,6 +72,18 @@ class StreamEvent:
 
 
 Emit = Callable[[StreamEvent], Awaitable[None]]
+
+
+class Model(Protocol):
+    """What answers the agent: a model server (`ModelClient`) or the offline demo model (`demo_model.py`)."""
+
+    config: ModelConfig
+
+    async def complete(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], emit: Emit
+    ) -> Completion: ...  # fmt: skip
+
+    async def close(self) -> None: ...
 
 
 class ModelClient:
@@ -133,7 +150,12 @@ class ModelClient:
         import openai
 
         stream = self.config.preset.stream_tools or not tools
-        request: dict[str, Any] = {"model": self.config.model, "messages": messages, "stream": stream}
+        request: dict[str, Any] = {
+            "model": self.config.model,
+            "messages": messages,
+            "stream": stream,
+            "max_tokens": self.config.answer_tokens,
+        }
         if tools:
             request["tools"] = tools
         if stream:
@@ -149,7 +171,7 @@ class ModelClient:
                     await emit(StreamEvent("reasoning", whole.reasoning))
                 if whole.content:
                     await emit(StreamEvent("text", whole.content))
-                return whole
+                return _estimated(whole, messages, tools)
             received = False
             async for chunk in response:
                 received = True
@@ -182,7 +204,17 @@ class ModelClient:
         except openai.APIError as e:  # a malformed stream, an error event inside the stream
             raise ModelError("dropped", Message("model_stream_broke", cause=str(e))) from None
         out.tool_calls = acc.finish()
-        return out
+        return _estimated(out, messages, tools)
+
+
+def _estimated(out: Completion, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
+    """The completion with usage: the server's, or an estimate when it sent none."""
+    if out.usage is None:
+        prompt = sum(message_tokens(m) for m in messages) + tools_tokens(tools)
+        answer = estimate_tokens(out.content) + estimate_tokens(out.reasoning)
+        answer += sum(estimate_tokens(c.name) + estimate_tokens(c.arguments_text or "") for c in out.tool_calls)
+        out.usage = Usage(prompt, answer, prompt + answer, estimated=True)
+    return out
 
 
 def _usage(chunk: Any, out: Completion) -> None:

@@ -40,6 +40,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{provider} 需要填写地址（--base-url，以 http:// 或 https:// 开头）",
         "en": "{provider} needs --base-url (http:// or https://)",
     },
+    "model_window_small": {
+        "zh": "上下文窗口 {tokens} 太小：至少 1024 个 token",
+        "en": "a context window of {tokens} tokens is too small: at least 1,024",
+    },
+    "model_answer_tokens": {
+        "zh": "回答上限 {tokens} 不合适：应在 16 到上下文窗口（{window}）的一半之间",
+        "en": "an answer limit of {tokens} tokens does not work: between 16 and half the context window ({window})",
+    },
     "model_needs_name": {
         "zh": "{provider} 需要填写模型名（--model：服务器加载了哪个模型就写哪个）",
         "en": "{provider} needs --model (the server serves whatever it loaded; name it)",
