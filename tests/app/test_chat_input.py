@@ -241,9 +241,10 @@ async def test_an_empty_box_squeezed_to_no_width_draws_blank(ours: bool) -> None
                 await pilot.pause()
 
 
-async def test_with_no_model_the_message_stays_in_the_box(tmp_path: Path) -> None:
+async def test_with_no_model_the_message_stays_in_the_box(tmp_path: Path, monkeypatch: Any) -> None:
     """Found by a new student: with no model set up, Enter emptied the box and the message was gone (not shown,
     not in the history, not brought back by ↑). It stays in the box, and a notice says what to do."""
+    monkeypatch.setattr("tui.runtime.chat.demo_model.DEMO_CONFIG", None)  # as outside the demo
     app = chat_app(tmp_path, None)
     async with app.run_test(size=SIZE) as pilot:
         box = await focused_box(pilot, app)

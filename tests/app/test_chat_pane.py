@@ -74,7 +74,9 @@ async def ask(pilot: Any, app: PkuHarnessApp, message: str) -> None:
 
 async def test_a_streamed_answer_with_a_tool_call(tmp_path: Path, fake: tuple[FakeOpenAI, str]) -> None:
     server, url = fake
-    server.add(calls(call("classrooms__free", '{"building": "二教"}')), text("二教有 **201** 和 202。",
+    server.add(calls(call("classrooms__free", '{"building": "二教"}'),
+                     usage={"prompt_tokens": 80, "completion_tokens": 5, "total_tokens": 85}),
+               text("二教有 **201** 和 202。",
                usage={"prompt_tokens": 90, "completion_tokens": 9, "total_tokens": 99}))  # fmt: skip
     app = chat_app(tmp_path, url)
     async with app.run_test(size=SIZE) as pilot:
@@ -83,7 +85,7 @@ async def test_a_streamed_answer_with_a_tool_call(tmp_path: Path, fake: tuple[Fa
         await settle(pilot, app)
         text_now = shown(app)
         assert "二教今天有哪些空教室?" in text_now and "空闲教室 · 完成 ·" in text_now
-        assert "共 99" in text_now  # token usage
+        assert "共 184" in text_now  # token usage of both requests, as the server counted them
         line = app.query_one(".tool-ok", Collapsible)
         assert line.collapsed  # a success stays one line until opened
         # The dashboard fills its widgets (as the student) meanwhile: the chat's call is not always the newest row.
@@ -186,7 +188,9 @@ async def test_retry_and_resume_a_conversation(tmp_path: Path, fake: tuple[FakeO
         assert "第二次成功" in shown(app) and "你好" in shown(app)
 
 
-async def test_without_a_model_it_says_how_and_still_runs_tools(tmp_path: Path) -> None:
+async def test_without_a_model_it_says_how_and_still_runs_tools(tmp_path: Path, monkeypatch: Any) -> None:
+    # As outside the demo: no configured model and no demo model (test_demo_assistant has the demo's).
+    monkeypatch.setattr("tui.runtime.chat.demo_model.DEMO_CONFIG", None)
     app = chat_app(tmp_path, None)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2")

@@ -41,7 +41,8 @@ def scene(tmp_path: Path, url: str) -> Any:
 def test_streamed_answer_with_an_expanded_tool_call(snap_compare: Any, tmp_path: Path, server: Any) -> None:
     fake, url = server
     fake.add(
-        calls({"reasoning_content": "查二教。"}, call("classrooms__free", '{"building": "二教"}')),
+        calls({"reasoning_content": "查二教。"}, call("classrooms__free", '{"building": "二教"}'), usage={
+            "prompt_tokens": 790, "completion_tokens": 12, "total_tokens": 802}),
         text("二教现在空着：\n\n- **201**（1-2 节）\n- **202**（2-3 节）", usage={
             "prompt_tokens": 812, "completion_tokens": 31, "total_tokens": 843}),
     )  # fmt: skip
@@ -50,7 +51,7 @@ def test_streamed_answer_with_an_expanded_tool_call(snap_compare: Any, tmp_path:
     async def drive(pilot: Any) -> None:
         (await chat_ready(pilot, app)).cursor_blink = False  # a blinking cursor makes the picture random
         await ask(pilot, app, "二教今天有哪些空教室?")
-        await until(pilot, lambda: "202" in shown(app) and "843" in shown(app), 10)
+        await until(pilot, lambda: "202" in shown(app) and "1645" in shown(app), 10)
         app.query_one(".tool-ok", Collapsible).collapsed = False
         await settle(pilot, app)
 
@@ -59,7 +60,8 @@ def test_streamed_answer_with_an_expanded_tool_call(snap_compare: Any, tmp_path:
 
 def test_an_approval_card(snap_compare: Any, tmp_path: Path, server: Any) -> None:
     fake, url = server
-    fake.add(calls(call("memory__remember", '{"text": "我住 45 楼 [b]粗[/b]"}')))
+    fake.add(calls(call("memory__remember", '{"text": "我住 45 楼 [b]粗[/b]"}'), usage={
+        "prompt_tokens": 700, "completion_tokens": 20, "total_tokens": 720}))  # fmt: skip
     app = scene(tmp_path, url)
 
     async def drive(pilot: Any) -> None:

@@ -384,11 +384,20 @@ def make_app(
     Raises:
         StoreError: the database cannot be used, or only read (the caller prints the sentence).
     """
+    own_model = None
     if demo and data_dir is None:
+        from tui.runtime.chat.providers import configured_in
+        from tui.runtime.store import default_path
+
+        own_model = configured_in(default_path())  # a model the student set up answers in the demo too
         data_dir = Path(tempfile.mkdtemp(prefix="pku-harness-demo-"))
     db = data_dir / "pku-harness.sqlite3" if data_dir is not None else None
     kwargs.setdefault("offload", True)  # plugin computation on worker threads: the screen never waits for it
     runtime = Runtime.open(db, demo=demo, locale=locale or "zh", **kwargs)
+    if own_model is not None:
+        from tui.runtime.settings import write_setting
+
+        write_setting(runtime.store, "model", own_model)
     if runtime.store.read_only:
         # The app keeps its settings, layout, audit log and chats there: it starts only on a store it can write.
         runtime.close()

@@ -54,6 +54,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "tokens：输入 {prompt}，输出 {completion}，共 {total}",
         "en": "tokens: {prompt} in, {completion} out, {total} in all",
     },
+    "usage_estimated": {
+        "zh": "tokens（估算，服务器没有给出）：输入 ≈{prompt}，输出 ≈{completion}，共 ≈{total}",
+        "en": "tokens (estimated: the server gave none): ≈{prompt} in, ≈{completion} out, ≈{total} in all",
+    },
+    "context_summary": {
+        "zh": "较早的 {turns} 轮对话超出模型的上下文，只把摘要发给了模型",
+        "en": "The {turns} earliest turns exceed the model's context: only a summary of them was sent",
+    },
     "error_auth": {
         "zh": "API key 不对或没有权限：到「设置 → 模型」重新填写。",
         "en": "The API key was refused: fix it in Settings → Model.",
@@ -86,6 +94,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "error_request": {"zh": "请求没有完成。", "en": "The request did not complete."},
     "no_history": {"zh": "还没有对话记录", "en": "No conversations yet"},
     "history": {"zh": "对话记录", "en": "Conversations"},
+    "chat_earlier": {"zh": "↑ 更早的消息（还有 {turns} 轮）", "en": "↑ Earlier messages ({turns} more turns)"},
     "retry_after_write": {
         "zh": "上一轮已经执行了会修改数据的工具，重试会再执行一次。确定重试？",
         "en": "The last turn already ran a tool that changes things; retrying runs it again. Retry?",
@@ -114,6 +123,28 @@ STRINGS: dict[str, dict[str, str]] = {
     "api_key": {"zh": "API key（保存在系统钥匙串里）", "en": "API key (kept in the system keyring)"},
     "save": {"zh": "保存", "en": "Save"},
     "model_none": {"zh": "还没有设置模型", "en": "No model set up yet"},
+    "model_tokens": {
+        "zh": "上下文窗口 / 回答上限（tokens，空着用预设值）",
+        "en": "Context window / answer limit (tokens; empty: the preset's)",
+    },
+    "model_window": {"zh": "一次请求最多能装多少 tokens", "en": "The most tokens one request may hold"},
+    "model_answer": {
+        "zh": "一个回答最多多少 tokens（max_tokens）",
+        "en": "The most tokens one answer may take (max_tokens)",
+    },
+    "model_tokens_state": {"zh": "窗口 {window}，回答上限 {answer}", "en": "window {window}, answers up to {answer}"},
+    "demo_model_hint": {
+        "zh": "演示模式：还没有设置模型，由离线的演示模型按规则回答，工具用插件录好的数据。试试：二教今天有哪些空教室？"
+        "校园卡余额多少？给校园卡充值 50 元。看看最新通知，把第一条记下来。我的成绩。"
+        "（真正的模型在「设置 → 模型」里设置。）",
+        "en": "Demo: no model is set up, so the offline demo model answers by rules, with the plugins' recorded data. "
+        "Try: Which classrooms are free in 二教 today? What is my card balance? Top up my card with 50 yuan. Read the "
+        "latest notices and remember the first one. My grades. (Set up a real model in Settings → Model.)",
+    },
+    "model_demo_in_use": {
+        "zh": "还没有设置模型：演示模式下由离线的演示模型回答（按规则，只认得几类问题）",
+        "en": "No model set up: in the demo the offline demo model answers (by rules, a few kinds of questions)",
+    },
     "key_saved": {"zh": "API key 已保存", "en": "API key saved"},
     "key_missing": {"zh": "没有保存 API key", "en": "no API key saved"},
     "model_saved": {"zh": "模型设置已保存", "en": "Model saved"},

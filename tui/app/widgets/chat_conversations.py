@@ -1,44 +1,23 @@
 """The 助手 tab's conversations: earlier ones opened again (Ctrl+O) and shown as they were, the one in view
-deleted (Ctrl+D, asked first), exported as Markdown (Ctrl+S) or one of its messages copied (Ctrl+Y); and a tool
-call as the one line the log shows it as.
+deleted (Ctrl+D, asked first), exported as Markdown (Ctrl+S) or one of its messages copied (Ctrl+Y).
 `ChatPane` (chat_pane.py) is the pane these act on."""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.containers import Vertical
-from textual.widgets import Collapsible, Static
 
 from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.i18n import t
-from tui.runtime.message import say
+from tui.app.widgets.chat_log import ChatLog
+from tui.runtime.chat.context_window import split_turns
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import plain
 
 if TYPE_CHECKING:
-    from tui.runtime.chat.agent import ToolView
     from tui.runtime.chat.history import ChatHistory
     from tui.runtime.runtime import Runtime
-
-
-def tool_line(view: ToolView, locale: str) -> Collapsible:
-    """One tool call: title, status and time; expands to arguments and result (failures start expanded)."""
-    status = t(f"status_{view.status}", locale)
-    title = (
-        f"{view.title} · {status} · {view.duration_ms} ms" if view.status != "running" else f"{view.title} · {status}"
-    )
-    args = view.arguments if view.arguments is not None else view.arguments_text
-    body = [Static(plain(f"{t('arguments', locale)}: {json.dumps(args, ensure_ascii=False)}"), markup=False)]
-    if view.result is not None:
-        shown = json.dumps(view.result, ensure_ascii=False, indent=2)
-        body.append(Static(plain(shown), markup=False, classes="result"))
-    if view.message:
-        body.append(Static(plain(say(view.message, locale)), markup=False, classes="tone-bad"))
-    failed = view.status in ("error", "refused", "declined")
-    return Collapsible(*body, title=plain(title), collapsed=not failed, classes=f"tool tool-{view.status}")  # type: ignore[arg-type]
 
 
 class ChatConversations(Vertical):
@@ -70,26 +49,11 @@ class ChatConversations(Vertical):
         await self.resume(conversations[labels.index(choice)].id)
 
     async def resume(self, cid: str) -> None:
-        """Show a stored conversation and continue it."""
+        """Show a stored conversation (its latest turns; older ones behind 更早的消息) and continue it."""
         await self.action_new()
         self.cid = cid
-        for m in self.history.messages(cid):
-            role, ui = m.get("role"), m.get("_ui") or {}
-            if role == "user":
-                await self.add(Static(plain(str(m.get("content") or "")), markup=False, classes="user"))
-            elif role == "assistant" and m.get("content"):
-                from textual.widgets import Markdown
-
-                self.last_answer = str(m["content"])
-                await self.add(Markdown(clean(self.last_answer), open_links=False, classes="answer"))
-            elif role == "tool":
-                from tui.runtime.chat.agent import ToolView
-                from tui.runtime.chat.context import tool_message
-
-                view = ToolView(str(m.get("tool_call_id")), "", str(ui.get("tool", "")), str(ui.get("title", "")),
-                                "read", None, "", str(ui.get("status", "ok")), ui.get("result"),
-                                tool_message(ui), int(ui.get("ms", 0)))  # fmt: skip
-                await self.add(tool_line(view, self.locale))
+        answer = await self.query_one("#chat-log", ChatLog).show(split_turns(self.history.messages(cid)))
+        self.last_answer = answer or self.last_answer
 
     @work(group="chat-dialog", exclusive=True)
     async def action_delete_conversation(self) -> None:

@@ -15,16 +15,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.widgets import Button, Collapsible, Static
 
 from tui.app.dialogs.prompts import ChooseDialog
 from tui.app.i18n import t
-from tui.app.navigation import ScrollStop
 from tui.app.widgets.approval_card import ApprovalCard
-from tui.app.widgets.chat_conversations import ChatConversations, tool_line
+from tui.app.widgets.chat_conversations import ChatConversations
 from tui.app.widgets.chat_input import ChatInput, WorkingLine
+from tui.app.widgets.chat_log import ChatLog, StreamedText, tool_line
 from tui.app.widgets.quick_command_list import QuickCommandList
+from tui.runtime.chat.context_window import split_turns
 from tui.runtime.gate import Approval, ApprovalRequest
 from tui.runtime.message import say_error
 from widgets_render.safe_text import clean
@@ -32,6 +33,7 @@ from widgets_render.textual_render import plain
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
+    from textual.widgets._markdown import MarkdownStream
 
     from tui.app.harness import HarnessApp
     from tui.runtime.chat.agent import AgentEvent
@@ -117,20 +119,27 @@ class ChatPane(ChatConversations):
         self.last_answer = ""
         self.last_wrote = False
         self._answer: Markdown | None = None
-        self._reasoning: Static | None = None
-        self._reasoning_text = ""
+        self._stream: MarkdownStream | None = None
+        self._reasoning: StreamedText | None = None
         self._wait: Static | None = None
         self._lines: dict[str, Collapsible] = {}
+        self._log = ChatLog(self.locale, id="chat-log")
         self.commands = QuickCommandList(self.runtime.registry, self.locale, id="chat-commands")
         """The quick commands offered under `/` (quick_command_list.py)."""
+        self.said_left_out = 0
+        """Earlier turns the model gets only a summary of, as last said in the log."""
         self.editing: int | None = None
         """The row of the user message being edited: sending replaces it and everything after it."""
 
     def compose(self) -> ComposeResult:
-        with ScrollStop(id="chat-log"):
-            if self.config() is None:
+        self._log = ChatLog(self.locale, id="chat-log")  # kept: looked up per streamed chunk otherwise
+        with self._log:
+            config = self.config()
+            if config is None:
                 yield Static(t("no_model", self.locale), markup=False, classes="setup", id="setup")
                 yield Button(t("run_tool", self.locale), id="run-tool")
+            elif config.provider == "demo":
+                yield Static(t("demo_model_hint", self.locale), markup=False, classes="setup muted", id="setup")
         yield WorkingLine(self.locale, id="chat-working")
         box = ChatInput(t("chat_placeholder", self.locale), id="chat-input")
         # linked here, not on mount: a shell rebuilt in a burst of keys unmounted the pane before its mount ran
@@ -155,14 +164,30 @@ class ChatPane(ChatConversations):
         self.shell.run_command(event.command)
 
     def config(self) -> Any:
+        """The model that answers: the configured one, else in demo mode the offline demo model, else None."""
+        from tui.runtime.chat.demo_model import DEMO_CONFIG
         from tui.runtime.chat.providers import load_config
 
-        return load_config(self.runtime.store)
+        config = load_config(self.runtime.store)
+        return config if config is not None else (DEMO_CONFIG if self.shell.demo else None)
+
+    @property
+    def log_view(self) -> ChatLog:
+        return self._log
 
     async def add(self, widget: Any) -> None:
-        log = self.query_one("#chat-log", VerticalScroll)
+        log = self.log_view
         await log.mount(widget)
-        log.scroll_end(animate=False)
+        log.follow()
+        if widget.has_class("user"):
+            log.scroll_end(animate=False)  # the student sent it: the log follows again (the anchor does the rest)
+
+    @on(Button.Pressed, "#chat-earlier")
+    async def earlier(self, event: Button.Pressed) -> None:
+        """更早的消息: the turns before those shown, from the store."""
+        event.stop()
+        if self.cid is not None:
+            await self.log_view.bring_back(split_turns(self.history.messages(self.cid)))
 
     # -- sending ---------------------------------------------------------------------------------------------
 
@@ -223,11 +248,12 @@ class ChatPane(ChatConversations):
 
     async def _turn(self, start: Any) -> None:
         from tui.runtime.chat.agent import Agent
-        from tui.runtime.chat.client import ModelClient
-        from tui.runtime.chat.providers import load_key
+        from tui.runtime.chat.demo_model import open_client
 
-        config = self.config()
-        client = ModelClient(config, load_key(config.provider))
+        client = open_client(self.runtime.store, self.shell.demo)
+        if client is None:  # the model was removed meanwhile (the pane said there was one)
+            await self.add(Static(t("no_model", self.locale), markup=False, classes="banner"))
+            return
         agent = Agent(self.runtime, client, self.history, self.show_event)
         agent.now = self.shell.now
         self.runtime.gate.approver = ChatApprover(self)
@@ -236,47 +262,57 @@ class ChatPane(ChatConversations):
         working = self.query_one(WorkingLine)
         working.begin()
         self._answer = self._reasoning = self._wait = None
-        self._reasoning_text = ""
         try:
             result = await start(agent)
             self.last_answer = result.answer or self.last_answer
             self.last_wrote = result.wrote
         except asyncio.CancelledError:
             # Not awaited: when the app is quitting, waiting for a mount would wait for a loop that has stopped.
-            self.query_one("#chat-log", VerticalScroll).mount(
-                Static(t("stopped", self.locale), markup=False, classes="muted")
-            )
+            self.log_view.mount(Static(t("stopped", self.locale), markup=False, classes="muted"))
+            if self._stream is not None and self._stream._task is not None:
+                self._stream._task.cancel()  # what arrived stays drawn; nothing more is awaited while stopping
+            self._stream = self._answer = None
             raise
         finally:
             self.running = False
             working.end()
             self.refresh_bindings()
             await client.close()
+        await self._end_answer()
+        await self.log_view.trim()
+
+    async def _end_answer(self) -> None:
+        """The streamed answer block is complete: what is still pending is drawn, and new text starts a block."""
+        stream, self._stream, self._answer = self._stream, None, None
+        if stream is not None:
+            await stream.stop()
+            self.log_view.call_after_refresh(self.log_view.follow)  # the last piece may be what overflows
 
     async def show_event(self, event: AgentEvent) -> None:
         """Show one event of the running turn."""
         loc = self.locale
         if event.kind == "text":
-            if self._answer is None:
+            if self._stream is None:
                 from textual.widgets import Markdown  # markdown-it costs ~30 ms: not on the start path
 
                 self._answer = Markdown("", open_links=False, classes="answer")
                 await self.add(self._answer)
-            await self._answer.append(clean(event.text))
-            self.query_one("#chat-log", VerticalScroll).scroll_end(animate=False)
+                self._stream = Markdown.get_stream(self._answer)
+            # Queued, never awaited per chunk: the stream joins what arrives while it draws (module docstring).
+            await self._stream.write(clean(event.text))
+            self.log_view.follow()
         elif event.kind == "reasoning":
             if self._reasoning is None:
-                self._reasoning = Static("", markup=False, classes="muted")
+                self._reasoning = StreamedText(classes="muted")
                 await self.add(Collapsible(self._reasoning, title=t("reasoning", loc), collapsed=True))
-            self._reasoning_text += event.text
-            self._reasoning.update(plain(self._reasoning_text))
+            self._reasoning.write(event.text)
         elif event.kind == "wait":
             if self._wait is None:
                 self._wait = Static("", markup=False, classes="wait")
                 await self.add(self._wait)
             self._wait.update(plain(t("waiting", loc).format(seconds=round(event.seconds))) if event.seconds else "")
         elif event.kind == "tool_start" and event.call is not None:
-            self._answer = None  # text after a tool call starts a new block
+            await self._end_answer()  # text after a tool call starts a new block
             line = tool_line(event.call, loc)
             self._lines[event.call.call_id] = line
             await self.add(line)
@@ -285,7 +321,7 @@ class ChatPane(ChatConversations):
             self.query_one(WorkingLine).show("")  # the model reads the result next
             old = self._lines.pop(event.call.call_id, None)
             new = tool_line(event.call, loc)
-            log = self.query_one("#chat-log", VerticalScroll)
+            log = self.log_view
             if old is not None and old.parent is log:
                 await log.mount(new, after=old)
                 await old.remove()
@@ -293,16 +329,28 @@ class ChatPane(ChatConversations):
                 await self.add(new)
         elif event.kind == "usage" and event.usage is not None:
             usage = event.usage
-            text = t("usage", loc).format(prompt=usage.prompt, completion=usage.completion, total=usage.total)
+            said = "usage_estimated" if usage.estimated else "usage"
+            text = t(said, loc).format(prompt=usage.prompt, completion=usage.completion, total=usage.total)
             shown = self.query(".usage").results(Static)
             last = next(iter(reversed(list(shown))), None)
-            if last is not None:
+            if last is not None and last is self.log_view.children[-1]:
                 last.update(plain(text))
-            else:
+            else:  # the turn's one usage line stays under what the turn showed last
+                if last is not None:
+                    await last.remove()
                 await self.add(Static(plain(text), markup=False, classes="usage"))
+        elif event.kind == "context":
+            # Said when more turns are left out than ever before in this chat: not once a turn.
+            if event.turns > self.said_left_out:
+                self.said_left_out = event.turns
+                body = Static(plain(event.text), markup=False, classes="muted")
+                title = plain(t("context_summary", loc).format(turns=event.turns))
+                await self.add(Collapsible(body, title=title, collapsed=True, classes="context"))  # type: ignore[arg-type]
         elif event.kind == "error" and event.error is not None:
+            await self._end_answer()
             await self.add(Static(plain(self.banner(event.error)), markup=False, classes="banner"))
         elif event.kind == "done":
+            await self._end_answer()
             self.query(".usage").remove_class("usage")  # the next turn gets its own usage line
 
     def banner(self, error: ModelError) -> str:
@@ -331,7 +379,11 @@ class ChatPane(ChatConversations):
     async def action_new(self) -> None:
         self.cid = None
         self.last_answer = ""
-        await self.query_one("#chat-log", VerticalScroll).remove_children()
+        log = self.log_view
+        log.hidden = 0
+        self.said_left_out = 0
+        log.anchor(False)
+        await log.remove_children()
 
     def action_retry(self) -> None:
         """Run the last turn again (asking first when a change was already made in it)."""

@@ -8,7 +8,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Select, Static
 
 from tui.app.i18n import t
-from tui.runtime.chat.providers import PRESETS, KeyringUnavailable, load_config, load_key, save_config
+from tui.runtime.chat.providers import PRESETS, KeyringUnavailable, ModelConfig, load_config, load_key, save_config
 from tui.runtime.message import say_error
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
@@ -25,6 +25,7 @@ class ModelSettings(Vertical):
     ModelSettings Horizontal { height: auto; }
     ModelSettings Select { width: 40; max-width: 100%; }
     ModelSettings Input { width: 1fr; }
+    ModelSettings .tokens Input { width: 24; }
     ModelSettings .label { color: $text-muted; margin-top: 1; }
     ModelSettings .muted { color: $text-muted; }
     """
@@ -48,18 +49,45 @@ class ModelSettings(Vertical):
         yield Input(clean(config.base_url if config else preset.base_url), placeholder="https://…/v1", id="model-url")
         yield Static(t("model_name", loc), markup=False, classes="label")
         yield Input(clean(config.model if config else preset.model), placeholder=t("model_name", loc), id="model-name")
+        yield Static(t("model_tokens", loc), markup=False, classes="label")
+        with Horizontal(classes="tokens"):
+            yield Input(
+                self._figure(config, "context_window"),
+                placeholder=str(preset.context_window),
+                type="integer",
+                id="model-window",
+                tooltip=t("model_window", loc),
+            )
+            yield Input(self._figure(config, "max_tokens"), placeholder=str(preset.max_tokens),
+                        type="integer", id="model-answer", tooltip=t("model_answer", loc))  # fmt: skip
         yield Static(t("api_key", loc), markup=False, classes="label")
         with Horizontal():
             yield Input(password=True, placeholder=t("api_key_hint", loc), id="model-key")
             yield Button(t("save", loc), id="model-save", variant="primary")
         yield Static(plain(self.state_text()), markup=False, classes="muted", id="model-state")
 
+    def _number(self, box: str) -> int | None:
+        """A token box's number; None when empty (or not one: a lone '-'), and then the preset's applies."""
+        try:
+            return int(self.query_one(box, Input).value) or None
+        except ValueError:
+            return None
+
+    @staticmethod
+    def _figure(config: ModelConfig | None, name: str) -> str:
+        """The student's own token figure, or empty (the preset's shows as the placeholder)."""
+        value = getattr(config, name, 0) if config else 0
+        return str(value) if value else ""
+
     def state_text(self) -> str:
         config = load_config(self.store)
+        if config is None and getattr(self.app, "demo", False):
+            return t("model_demo_in_use", self.locale)
         if config is None:
             return t("model_none", self.locale)
         key = t("key_saved", self.locale) if load_key(config.provider) else t("key_missing", self.locale)
-        return clean(f"{config.preset.label} · {config.model} · {config.base_url} · {key}")
+        tokens = t("model_tokens_state", self.locale).format(window=config.window, answer=config.answer_tokens)
+        return clean(f"{config.preset.label} · {config.model} · {config.base_url} · {key} · {tokens}")
 
     @on(Select.Changed, "#model-provider")
     def preset_chosen(self, event: Select.Changed) -> None:
@@ -68,6 +96,8 @@ class ModelSettings(Vertical):
         if preset is not None:
             self.query_one("#model-url", Input).value = preset.base_url
             self.query_one("#model-name", Input).value = preset.model
+            self.query_one("#model-window", Input).placeholder = str(preset.context_window)
+            self.query_one("#model-answer", Input).placeholder = str(preset.max_tokens)
 
     @on(Input.Submitted)
     async def submitted(self, event: Input.Submitted) -> None:
@@ -81,9 +111,10 @@ class ModelSettings(Vertical):
         url = self.query_one("#model-url", Input).value.strip()
         name = self.query_one("#model-name", Input).value.strip()
         key_box = self.query_one("#model-key", Input)
+        window, answer = self._number("#model-window"), self._number("#model-answer")
         try:
             # One call: the key and the provider change together, or neither does (no keyring: the old model stays).
-            save_config(self.store, provider, url or None, name or None, key_box.value.strip() or None)
+            save_config(self.store, provider, url or None, name or None, key_box.value.strip() or None, window, answer)
         except (ValueError, KeyringUnavailable) as e:
             self.app.notify(clean(say_error(e, self.locale)), severity="error", timeout=10, markup=False)
             return

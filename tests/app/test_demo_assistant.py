@@ -1,0 +1,100 @@
+"""The demo's offline model: with no model set up, `--demo` shows the assistant for real — the agent loop, the
+gate and its approval cards over the plugins' recordings — and says it is the demo; a configured model wins."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from textual.widgets import Static
+
+from tests.app.helpers import open_settings_section, settle, until
+from tests.app.test_chat_pane import SIZE, ask, card_ready, chat_app, shown
+from tests.runtime.fake_openai import FakeOpenAI, text
+from tui.app.widgets.approval_card import ApprovalCard
+from tui.app.widgets.chat_pane import ChatPane
+from tui.runtime.chat.demo_model import DemoModel
+from tui.runtime.chat.demo_rules import plan_for
+from tui.runtime.chat.providers import save_config
+
+
+def test_chat_once_demo_answers_from_the_demo_model_after_calling_classrooms(tmp_path: Path) -> None:
+    """The issue's check, in a real process with no model set up."""
+    env = {**__import__("os").environ, "PKU_HARNESS_DATA": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "chat", "--once", "二教今天有哪些空教室?", "--demo"],
+        capture_output=True, text=True, timeout=60, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "[空闲教室 (classrooms.free) ok" in done.stderr and "demo model answers" in done.stderr
+    assert done.stdout.startswith("【演示模型】") and "**二教**：201（50 座，第 1-2 节）" in done.stdout
+
+
+async def test_the_recharge_question_shows_the_money_approval_card(tmp_path: Path) -> None:
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "给校园卡充值 100 元")
+        await until(pilot, lambda: card_ready(app), 10)
+        card = app.query_one(ApprovalCard)
+        said = "\n".join(str(s.render()) for s in card.query(Static))
+        assert "校园卡充值 (wallet.recharge) · 花钱" in said and '"amountYuan": 100' in said
+        await pilot.click("#once")
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: not pane.running and pane.last_answer, 10)
+        assert pane.last_answer.startswith("【演示模型】充值 100 元：已打开校园卡页面")
+
+
+async def test_an_untrusted_notice_then_a_change_shows_the_taint_warning(tmp_path: Path) -> None:
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "看看最新通知，把第一条记下来")
+        await until(pilot, lambda: card_ready(app), 10)
+        said = "\n".join(str(s.render()) for s in app.query_one(ApprovalCard).query(Static))
+        assert "memory.remember" in said and "notices.latest" in said  # the reason names the third-party text
+        await pilot.click("#deny")
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: not pane.running and pane.last_answer, 10)
+        assert "最新通知" in pane.last_answer and "你没有同意" in pane.last_answer
+
+
+async def test_settings_say_the_demo_model_answers_and_a_configured_one_wins(tmp_path: Path) -> None:
+    server = FakeOpenAI(text("真模型在回答。"))
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_settings_section(pilot, app, "model")
+        assert "演示模型" in str(app.query_one("#model-state", Static).render())
+        with server.serve() as url:
+            save_config(app.runtime.store, "custom", url, "any")
+            await ask(pilot, app, "你好")
+            pane = app.query_one(ChatPane)
+            await until(pilot, lambda: not pane.running and pane.last_answer, 10)
+            await settle(pilot, app)
+        assert pane.last_answer == "真模型在回答。" and len(server.requests) == 1
+        assert "【演示模型】" not in shown(app)
+
+
+async def test_the_grades_flow_sends_a_code_then_reads_it() -> None:
+    """Through the rules alone: grades needing a verification → the SMS tool (a write: the card) → the code."""
+    offered = {"grades__scores", "grades__sendCode"}
+    q = [{"role": "user", "content": "我的成绩"}]
+    assert plan_for(q, offered).calls == [("grades__scores", {})]
+    asked = [*q, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "grades__scores", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "a", "content": '{"status": "verification_required"}'}]  # fmt: skip
+    assert plan_for(asked, offered).calls == [("grades__sendCode", {})]
+    code = [*asked, {"role": "assistant", "content": "把验证码发给我"}, {"role": "user", "content": "482913"}]
+    assert plan_for(code, offered).calls == [("grades__scores", {"code": "482913", "method": "sms"})]
+    # A tool that is not offered is named, never called.
+    assert "grades" in plan_for(q, set()).text and not plan_for(q, set()).calls
+
+
+async def test_the_demo_model_streams_and_speaks_english() -> None:
+    chunks: list[str] = []
+
+    async def emit(event: object) -> None:
+        chunks.append(event.text)  # type: ignore[attr-defined]
+
+    done = await DemoModel(pause_s=0).complete([{"role": "user", "content": "hello"}], [], emit)
+    assert done.content.startswith("[demo model] I am the offline demo model") and len(chunks) > 20
+    assert "".join(chunks) == done.content and done.usage is None

@@ -1,0 +1,193 @@
+"""The 助手 tab's log: only the latest turns are live widgets, the rest a button away; answers stream by frame.
+
+A Markdown answer is many widgets (a paragraph, each list item, a table…), and Textual lays out every child of
+a scroll container on each change: over 220 turns a chat held 1,214 widgets, a turn took 3.6× as long and the
+process grew 679 KB a turn. So the log keeps the last `KEEP_TURNS` turns (a turn starts at the student's
+message) and, when the student is following the bottom, drops older ones after each turn; the conversation
+itself is in the store, and 更早的消息 at the top brings back `PAGE_TURNS` of them at a time.
+
+Streaming: `Markdown.append` re-parses and re-mounts the tail per call and took ~40 ms a chunk, which capped a
+stream (the agent awaits each event inside the read loop) at about 20 chunks a second. Text now goes through
+Textual's `MarkdownStream`, which joins whatever arrived while the last append ran; the reasoning block joins
+its chunks the same way (`StreamedText`, one repaint per frame instead of the whole text per chunk).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from textual.widgets import Button, Collapsible, Static
+
+from tui.app.i18n import t
+from tui.app.navigation import ScrollStop
+from tui.runtime.message import say
+from widgets_render.safe_text import clean
+from widgets_render.textual_render import plain
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from tui.runtime.chat.agent import ToolView
+
+#: Turns kept as live widgets (a turn: the student's message, the answer, its tool lines).
+KEEP_TURNS = 20
+#: Turns brought back per press of 更早的消息.
+PAGE_TURNS = 10
+#: How often streamed reasoning repaints (seconds).
+FRAME_S = 1 / 30
+
+
+def stored_widgets(messages: list[dict[str, Any]], locale: str) -> list[Widget]:
+    """The widgets that show stored messages as the live chat showed them (the student's words, the answers,
+    one line per tool call with its result)."""
+    from textual.widgets import Markdown
+
+    from tui.runtime.chat.agent import ToolView
+    from tui.runtime.chat.context import tool_message
+
+    out: list[Widget] = []
+    for m in messages:
+        role, raw = m.get("role"), m.get("_ui")
+        ui: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        if role == "user":
+            out.append(Static(plain(str(m.get("content") or "")), markup=False, classes="user"))
+        elif role == "assistant" and m.get("content"):
+            out.append(Markdown(clean(str(m["content"])), open_links=False, classes="answer"))
+        elif role == "assistant" and ui.get("summary"):
+            out.append(Static(plain(str(ui["summary"])), markup=False, classes="muted"))
+        elif role == "tool":
+            view = ToolView(str(m.get("tool_call_id")), "", str(ui.get("tool", "")), str(ui.get("title", "")),
+                            "read", None, "", str(ui.get("status", "ok")), ui.get("result"),
+                            tool_message(ui), int(ui.get("ms", 0)))  # fmt: skip
+            out.append(tool_line(view, locale))
+    return out
+
+
+def tool_line(view: ToolView, locale: str) -> Collapsible:
+    """One tool call: title, status and time; expands to arguments and result (failures start expanded)."""
+    status = t(f"status_{view.status}", locale)
+    title = (
+        f"{view.title} · {status} · {view.duration_ms} ms" if view.status != "running" else f"{view.title} · {status}"
+    )
+    args = view.arguments if view.arguments is not None else view.arguments_text
+    body = [Static(plain(f"{t('arguments', locale)}: {json.dumps(args, ensure_ascii=False)}"), markup=False)]
+    if view.result is not None:
+        shown = json.dumps(view.result, ensure_ascii=False, indent=2)
+        body.append(Static(plain(shown), markup=False, classes="result"))
+    if view.message:
+        body.append(Static(plain(say(view.message, locale)), markup=False, classes="tone-bad"))
+    failed = view.status in ("error", "refused", "declined")
+    return Collapsible(*body, title=plain(title), collapsed=not failed, classes=f"tool tool-{view.status}")  # type: ignore[arg-type]
+
+
+class StreamedText(Static):
+    """Plain text that grows by chunks and repaints at most once a frame (reasoning, which can be long)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("", markup=False, **kwargs)
+        self.parts: list[str] = []
+        self._due = False
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    def write(self, chunk: str) -> None:
+        """Add a chunk; the repaint waits for the frame."""
+        self.parts.append(chunk)
+        if not self._due:
+            self._due = True
+            self.set_timer(FRAME_S, self._paint)
+
+    def _paint(self) -> None:
+        self._due = False
+        if len(self.parts) > 1:  # joined once, so a long text is not re-joined from its pieces every frame
+            self.parts = [self.text]
+        self.update(plain(self.text))
+
+
+class ChatLog(ScrollStop):
+    """The scrolling log of one conversation; stays at the bottom while the student is there."""
+
+    def __init__(self, locale: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.locale = locale
+        self.hidden = 0
+        """Turns of this conversation not shown (the oldest ones): 更早的消息 brings them back."""
+
+    def follow(self) -> None:
+        """Stay at the bottom as text arrives, until the student scrolls up (back at the bottom, it follows
+        again). Only once the log overflows: Textual anchors a shorter log to the bottom of the pane, leaving
+        the first question under an empty screen."""
+        if not self.is_anchored and self.max_scroll_y > 0:
+            self.anchor()
+
+    def following(self) -> bool:
+        """The student is at the bottom (not reading something further up)."""
+        return self.max_scroll_y <= 0 or self.scroll_y >= self.max_scroll_y - 1
+
+    def turn_starts(self) -> list[Widget]:
+        return [w for w in self.children if w.has_class("user")]
+
+    async def trim(self, keep: int | None = None) -> None:
+        """Drop the oldest turns beyond `keep` (only while the student follows the bottom: what they read stays)."""
+        keep = KEEP_TURNS if keep is None else keep
+        starts = self.turn_starts()
+        if len(starts) <= keep or not self.following():
+            return
+        first_kept = starts[len(starts) - keep]
+        gone = []
+        for w in self.children:
+            if w is first_kept:
+                break
+            if w.id != "chat-earlier":
+                gone.append(w)
+        self.hidden += len(starts) - keep
+        await self.remove_children(gone)
+        await self.show_earlier()
+
+    async def show_earlier(self) -> None:
+        """The 更早的消息 button at the top while turns are hidden (and gone when none are)."""
+        button = self.query("#chat-earlier")
+        if not self.hidden:
+            await button.remove()
+            return
+        label = t("chat_earlier", self.locale).format(turns=self.hidden)
+        if button:
+            button.first(Button).label = label
+        else:
+            first = self.children[0] if self.children else None
+            new = Button(label, id="chat-earlier", classes="earlier", compact=True)
+            await self.mount(new, before=first) if first is not None else await self.mount(new)
+
+    async def show(self, turns: list[list[dict[str, Any]]], keep: int | None = None) -> str:
+        """Show a stored conversation: its last `keep` turns, the others behind 更早的消息. Returns the last
+        answer's text (Ctrl+Y copies it)."""
+        keep = KEEP_TURNS if keep is None else keep
+        self.hidden = max(0, len(turns) - keep)
+        messages = [m for turn in turns[self.hidden :] for m in turn]
+        widgets = stored_widgets(messages, self.locale)
+        if widgets:
+            await self.mount_all(widgets)  # one layout for the lot
+        await self.show_earlier()
+        self.scroll_end(animate=False)
+        answers = [m for m in messages if m.get("role") == "assistant" and m.get("content")]
+        return str(answers[-1]["content"]) if answers else ""
+
+    async def bring_back(self, turns: list[list[dict[str, Any]]]) -> None:
+        """更早的消息: the `PAGE_TURNS` turns before those shown, above them."""
+        start = max(0, self.hidden - PAGE_TURNS)
+        messages = [m for turn in turns[start : self.hidden] for m in turn]
+        self.hidden = start
+        widgets = stored_widgets(messages, self.locale)
+        button = self.query("#chat-earlier")
+        after = button.first() if button else None
+        if widgets:
+            if after is not None:
+                await self.mount_all(widgets, after=after)
+            elif self.children:
+                await self.mount_all(widgets, before=self.children[0])
+            else:
+                await self.mount_all(widgets)
+        await self.show_earlier()
