@@ -81,6 +81,34 @@ def test_model_set_keeps_the_key_in_keyring_and_uses_it(isolated_data_dir: Path,
     assert b"sk-secret-1" not in stored  # never in the database (nor its WAL)
 
 
+def test_model_set_takes_the_window_and_the_answer_limit(isolated_data_dir: Path) -> None:
+    fake = FakeOpenAI(text("ok"))
+    with fake.serve() as url:
+        code, out, _ = run("model", "set", "vllm", "--base-url", url, "--model", "q", "--context-window", "8192",
+                           "--max-tokens", "1500")  # fmt: skip
+        assert code == 0 and "context window 8192 tokens, answers up to 1500" in out
+        assert run("chat", "--once", "hi")[0] == 0
+    assert fake.requests[0]["max_tokens"] == 1500
+    code, _, err = run("model", "set", "vllm", "--model", "q", "--max-tokens", "20000")  # vLLM: 32,768
+    assert code == 1 and "half the context window" in err
+    assert "answers up to 1500" in run("model", "show")[1]  # nothing changed
+
+
+def test_what_a_real_llama_cpp_server_needs(isolated_data_dir: Path) -> None:
+    """Found by scripts/real_model_check.sh against llama-cpp-python: without `tool_choice` its function calling
+    leaves the tools out of the prompt (no call ever comes); it takes tool requests only unstreamed; an answer
+    cut at the length limit looked finished."""
+    fake = FakeOpenAI(text("一句没说完的", finish="length"), text("ok"))
+    with fake.serve() as url:
+        code, out, err = run("chat", "--once", "hi", "--provider", "llamacpp", "--base-url", url, "--model", "m")
+        assert code == 0 and "stopped at the length limit (1024 tokens)" in err
+        code, out, _ = run("chat", "--once", "hi", "--base-url", url, "--model", "m", "--json")
+    llama, custom = fake.requests
+    assert (llama["tool_choice"], llama["stream"], llama["max_tokens"]) == ("auto", False, 1024)
+    assert "tool_choice" not in custom and custom["stream"] is True  # an unknown server keeps its default
+    assert json.loads(out)["cut"] is False
+
+
 def test_without_a_keyring_the_key_is_refused_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
     import keyring
     from keyring.backends import fail

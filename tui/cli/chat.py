@@ -33,6 +33,11 @@ NO_MODEL = (
 @click.option("--once", "message", required=True, help="Run one user turn with this message and print the answer.")
 @click.option("--base-url", help="An OpenAI-compatible server for this run (…/v1).")
 @click.option("--model", help="The model for this run.")
+@click.option(
+    "--provider",
+    type=click.Choice(list(PRESETS)),
+    help="The kind of server for this run (how requests are sent: llamacpp takes tool requests unstreamed).",
+)
 @click.option("--api-key-env", help="Read the API key from this environment variable (instead of keyring).")
 @click.option(
     "--demo",
@@ -42,11 +47,17 @@ NO_MODEL = (
 )
 @click.option("--json", "as_json", is_flag=True, help="Print messages, tool calls with decisions, and usage.")
 def chat(
-    message: str, base_url: str | None, model: str | None, api_key_env: str | None, demo: bool, as_json: bool
+    message: str,
+    base_url: str | None,
+    model: str | None,
+    provider: str | None,
+    api_key_env: str | None,
+    demo: bool,
+    as_json: bool,
 ) -> None:
     """One turn of the assistant without the app: tools that would ask are not run (reported)."""
     rt = _open((), demo=demo)  # no approver: "ask" means no, and the answer says so
-    one_turn(rt, message, base_url, model, api_key_env, demo, as_json)
+    one_turn(rt, message, base_url, model, api_key_env, demo, as_json, provider)
 
 
 def one_turn(
@@ -57,10 +68,11 @@ def one_turn(
     api_key_env: str | None = None,
     demo: bool = False,
     as_json: bool = False,
+    provider: str | None = None,
 ) -> None:
     """Send MESSAGE to the model as a new conversation and print the answer (or the report); a model error exits 1.
     `chat --once` and a prompt command (`commands run`) are both this."""
-    client = open_client(rt.store, demo, base_url, model, api_key_env)
+    client = open_client(rt.store, demo, base_url, model, api_key_env, provider)
     if client is None:
         raise fail(NO_MODEL)
     if isinstance(client, DemoModel) and not as_json:
@@ -76,6 +88,8 @@ def one_turn(
             c = event.call
             note = f": {c.message[:200]}" if c.message else ""
             line(f"[{c.title} ({c.tool_id}) {c.status} {c.duration_ms} ms{note}]", err=True)
+        elif event.kind == "cut":
+            line(f"\n[the answer stopped at the length limit ({event.text} tokens): it is not whole]", err=True)
         elif event.kind == "wait" and event.seconds:
             echo(f"[the server is busy; retrying in {event.seconds:.0f} s]", err=True)
 
@@ -117,6 +131,7 @@ def _report(history: ChatHistory, cid: str, result: TurnResult) -> dict[str, Any
             for c in result.calls
         ],
         "usage": asdict(result.usage),
+        "cut": result.cut,
         "error": None if result.error is None else {"kind": result.error.kind, "message": str(result.error)},
     }
 

@@ -54,6 +54,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "tokens：输入 {prompt}，输出 {completion}，共 {total}",
         "en": "tokens: {prompt} in, {completion} out, {total} in all",
     },
+    "answer_cut": {
+        "zh": "回答到了长度上限（{tokens} tokens），没有说完：可以让它继续，或在「设置 → 模型」调高回答上限。",
+        "en": "The answer hit the length limit ({tokens} tokens) and is not whole: ask it to go on, or raise the limit "
+        "in Settings → Model.",
+    },
     "usage_estimated": {
         "zh": "tokens（估算，服务器没有给出）：输入 ≈{prompt}，输出 ≈{completion}，共 ≈{total}",
         "en": "tokens (estimated: the server gave none): ≈{prompt} in, ≈{completion} out, ≈{total} in all",

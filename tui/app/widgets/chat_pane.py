@@ -346,6 +346,9 @@ class ChatPane(ChatConversations):
                 body = Static(plain(event.text), markup=False, classes="muted")
                 title = plain(t("context_summary", loc).format(turns=event.turns))
                 await self.add(Collapsible(body, title=title, collapsed=True, classes="context"))  # type: ignore[arg-type]
+        elif event.kind == "cut":
+            await self._end_answer()
+            await self.add(Static(plain(t("answer_cut", loc).format(tokens=event.text)), markup=False, classes="wait"))
         elif event.kind == "error" and event.error is not None:
             await self._end_answer()
             await self.add(Static(plain(self.banner(event.error)), markup=False, classes="banner"))

@@ -158,6 +158,8 @@ class ModelClient:
         }
         if tools:
             request["tools"] = tools
+            if self.config.preset.tool_choice:
+                request["tool_choice"] = self.config.preset.tool_choice
         if stream:
             request["stream_options"] = {"include_usage": True}
         started = time.monotonic()

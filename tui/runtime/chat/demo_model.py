@@ -71,10 +71,11 @@ def open_client(
     base_url: str | None = None,
     model: str | None = None,
     api_key_env: str | None = None,
+    provider: str | None = None,
 ) -> ModelClient | DemoModel | None:
     """The model that answers: the configured one (with this run's overrides), else in demo mode the demo
     model, else None (nothing can answer: the caller says how to set one up)."""
-    config = with_overrides(load_config(store), base_url, model)
+    config = with_overrides(load_config(store), base_url, model, provider)
     if config is not None:
         return ModelClient(config, load_key(config.provider, api_key_env))
     return DemoModel() if demo else None

@@ -45,6 +45,10 @@ class Preset:
     """Tokens one request may hold (prompt and answer)."""
     max_tokens: int = 2_048
     """The most one answer may take (sent as `max_tokens`)."""
+    tool_choice: str | None = "auto"
+    """Sent with the tools. llama-cpp-python's function calling leaves the tools out of the prompt without it
+    (the model then never calls one); vLLM refuses "auto" unless started with --enable-auto-tool-choice, and an
+    unknown server is left to its default."""
 
 
 PRESETS: dict[str, Preset] = {
@@ -77,7 +81,7 @@ PRESETS: dict[str, Preset] = {
             context_window=4_096,
             max_tokens=1_024,
         ),
-        Preset("vllm", "vLLM", "http://127.0.0.1:8000/v1", "", needs_key=False),
+        Preset("vllm", "vLLM", "http://127.0.0.1:8000/v1", "", needs_key=False, tool_choice=None),
         # llama.cpp's server has long answered tool requests only without streaming.
         Preset(
             "llamacpp",
@@ -89,7 +93,7 @@ PRESETS: dict[str, Preset] = {
             context_window=4_096,
             max_tokens=1_024,
         ),
-        Preset("custom", "Other OpenAI-compatible", "", "", needs_key=False, context_window=16_384),
+        Preset("custom", "Other OpenAI-compatible", "", "", needs_key=False, context_window=16_384, tool_choice=None),
     )
 }
 
@@ -230,8 +234,15 @@ def save_config(
     return config
 
 
-def with_overrides(config: ModelConfig | None, base_url: str | None, model: str | None) -> ModelConfig | None:
-    """A one-run override (`chat --once --base-url … --model …`)."""
+def with_overrides(
+    config: ModelConfig | None, base_url: str | None, model: str | None, provider: str | None = None
+) -> ModelConfig | None:
+    """A one-run override (`chat --once [--provider …] --base-url … --model …`): the kind of server decides how
+    requests are sent (a llama.cpp server takes tool requests only unstreamed)."""
+    if provider is not None and provider != getattr(config, "provider", None):
+        preset = PRESETS.get(provider, PRESETS["custom"])
+        base, name = base_url or preset.base_url, model or preset.model
+        return ModelConfig(preset.id, base.rstrip("/"), name) if base and name else None
     if config is None:
         if base_url and model:
             return ModelConfig("custom", base_url.rstrip("/"), model)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 MESSAGES: dict[str, dict[str, str]] = {
     "model_dropped_empty": {
-        "zh": "服务器在发送任何内容之前关闭了连接",
-        "en": "the server closed the stream before sending anything",
+        "zh": "服务器在发送任何内容之前关闭了连接（llama.cpp 在请求超出它的上下文窗口时会这样："
+        "到「设置 → 模型」把上下文窗口改成服务器的 -c / n_ctx）",
+        "en": "the server closed the stream before sending anything (llama.cpp does this when a request exceeds its "
+        "context window: set the context window in Settings → Model to the server's -c / n_ctx)",
     },
     "model_timeout": {"zh": "{seconds} 秒内没有回答", "en": "no answer after {seconds} s"},
     "model_connect": {"zh": "连接 {url} 失败：{cause}", "en": "connection to {url} failed: {cause}"},
