@@ -151,6 +151,12 @@ async def long_conversation(turns: int) -> None:
           f"request {sizes[0] / 1024:.0f} → {sizes[-1] / 1024:.0f} KB")  # fmt: skip
 
 
+def test_report() -> None:
+    """Print the figures (pytest entry point; the defaults: 2,000 chunks and 220 turns)."""
+    asyncio.run(streaming(2000))
+    asyncio.run(long_conversation(220))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--chunks", type=int, default=2000)
