@@ -130,7 +130,8 @@ async def test_from_every_widget_of_every_tab_1_to_4_reach_their_tab(app: PkuHar
         await wait_for_widgets(pilot, app)
         await show(pilot, app, tab)
         widgets = keyboard_widgets(app, tab)
-        assert len(widgets) >= 3
+        # (助手 in the demo: the tab bar and 发送 — the box types digits, and the demo's model needs no 运行工具 button)
+        assert len(widgets) >= (2 if tab == "assistant" else 3)
         keys = [k for k, target in TABS.items() if target != tab]
         stuck = []
         for i, widget in enumerate(widgets):
