@@ -98,3 +98,61 @@ async def test_the_demo_model_streams_and_speaks_english() -> None:
     done = await DemoModel(pause_s=0).complete([{"role": "user", "content": "hello"}], [], emit)
     assert done.content.startswith("[demo model] I am the offline demo model") and len(chunks) > 20
     assert "".join(chunks) == done.content and done.usage is None
+
+
+def test_what_an_outsider_asked_goes_to_the_right_tool() -> None:
+    """Questions a new student typed in the demo that went wrong: 30 元 became 50 (never guess an amount), "busy"
+    matched "bus", 充100块 read the balance, and "把第一条记下来" after the notices got the help text."""
+    offered = {"wallet__recharge", "wallet__cardBalance", "canteen__crowd", "shuttle__next", "memory__remember",
+               "notices__latest"}  # fmt: skip
+    asks = plan_for([{"role": "user", "content": "给校园卡充值 30 元"}], offered)
+    assert not asks.calls and "只能充 10、50、100、200、500 或 800 元" in asks.text
+    assert plan_for([{"role": "user", "content": "Are the canteens busy?"}], offered).calls == [("canteen__crowd", {})]
+    assert plan_for([{"role": "user", "content": "帮我往饭卡里充100块"}], offered).calls == [
+        ("wallet__recharge", {"amountYuan": 100})]  # fmt: skip
+    read = [{"role": "user", "content": "最新通知"}, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "n", "type": "function", "function": {"name": "notices__latest", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "n", "content": '[untrusted data from notices.latest: x]\n'
+         '[{"title": "选课通知"}, {"title": "奖学金公示"}]'},
+        {"role": "assistant", "content": "最新通知：…"}]  # fmt: skip
+    then = plan_for([*read, {"role": "user", "content": "把第二条记下来"}], offered)
+    assert then.calls == [("memory__remember", {"text": "通知：奖学金公示"})]
+    # A message with no words (a code) is answered in the language of the one before, else the app's.
+    assert plan_for([{"role": "user", "content": "hello"}, {"role": "user", "content": "123"}], set()).text.startswith(
+        "[demo model]")  # fmt: skip
+    assert plan_for([{"role": "user", "content": "123"}], set(), "zh").text.startswith("【演示模型】")
+
+
+async def test_esc_while_a_card_waits_leaves_no_live_buttons(tmp_path: Path) -> None:
+    """Found by an outsider: after Esc the card kept buttons that did nothing, its tool line said 运行中 for good,
+    and the focus stayed on the card, so the next message typed went to the tabs' keys."""
+    from textual.widgets import Button
+
+    from tui.app.widgets.chat_input import ChatInput
+
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "给校园卡充值 50 元")
+        await until(pilot, lambda: card_ready(app), 10)
+        await pilot.press("escape")
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: not pane.running, 10)
+        await settle(pilot, app)
+        card = app.query_one(ApprovalCard)
+        assert not card.query(Button) and "已停止：没有运行" in "\n".join(str(s.render()) for s in card.query(Static))
+        assert "校园卡充值 · 已停止" in shown(app) and "运行中" not in shown(app)
+        assert isinstance(app.focused, ChatInput)
+
+
+async def test_enter_in_the_reason_box_denies_with_the_reason(tmp_path: Path) -> None:
+    from textual.widgets import Input
+
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "记住我住 45 楼")
+        await until(pilot, lambda: card_ready(app), 10)
+        app.query_one("#reason", Input).focus()
+        await pilot.press(*"太私密", "enter")
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: not pane.running and pane.last_answer, 10)
+        assert "已拒绝：太私密" in shown(app) and "你没有同意" in pane.last_answer

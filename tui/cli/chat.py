@@ -72,6 +72,8 @@ def one_turn(
 ) -> None:
     """Send MESSAGE to the model as a new conversation and print the answer (or the report); a model error exits 1.
     `chat --once` and a prompt command (`commands run`) are both this."""
+    if not message.strip():
+        raise fail("the message is empty: say what to ask, e.g. --once '二教今天有哪些空教室?'")
     client = open_client(rt.store, demo, base_url, model, api_key_env, provider)
     if client is None:
         raise fail(NO_MODEL)

@@ -34,6 +34,7 @@ class ApprovalCard(Vertical):
         self.locale = locale
         self.plugin_name = plugin_name
         self.answer: asyncio.Future[Approval] = asyncio.get_running_loop().create_future()
+        self.decided = False
 
     def compose(self) -> ComposeResult:
         r, loc = self.request, self.locale
@@ -42,7 +43,8 @@ class ApprovalCard(Vertical):
         yield Static(t("approve_heading", loc), markup=False, classes="heading")
         yield Static(plain(f"{self.plugin_name} · {tool.title} ({tool.id}) · {effect}"), markup=False)
         yield Static(plain(json.dumps(r.arguments, ensure_ascii=False, indent=2)), markup=False, classes="args")
-        yield Static(plain(f"{t('why_ask', loc)}：{say(r.reason, loc)}"), markup=False)
+        colon = "：" if loc == "zh" else ": "
+        yield Static(plain(f"{t('why_ask', loc)}{colon}{say(r.reason, loc)}"), markup=False)
         with Horizontal(classes="choices"):
             yield Button(t("allow_once", loc), id="once", variant="primary")
             yield Button(plain(t("allow_always", loc).format(effect=effect)), id="always")
@@ -55,10 +57,16 @@ class ApprovalCard(Vertical):
         risky = self.request.tool.effect in ("money", "public")
         self.query_one("#deny" if risky else "#once", Button).focus()
 
+    @on(Input.Submitted, "#reason")
+    def reason_given(self, event: Input.Submitted) -> None:
+        """Enter in the reason box denies with that reason (it did nothing: the student had to go back to 拒绝)."""
+        event.stop()
+        self.decide(Approval(False, reason=event.value))
+
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if self.answer.done():
+        if self.decided:
             return
         reason = self.query_one("#reason", Input).value
         choice = {
@@ -68,14 +76,21 @@ class ApprovalCard(Vertical):
         }.get(event.button.id or "", Approval(False))
         self.decide(choice)
 
-    def decide(self, choice: Approval) -> None:
-        """Record the answer; the card stays, with the buttons replaced by what was decided."""
-        if self.answer.done():
+    def decide(self, choice: Approval, stopped: bool = False) -> None:
+        """Record the answer; the card stays, with the buttons replaced by what was decided. `stopped`: the reply
+        was stopped (Esc) while the card waited — the wait is gone already, and the card says it did not run
+        (it kept live buttons that did nothing)."""
+        if self.decided:
             return
-        self.answer.set_result(choice)
+        self.decided = True
+        if not self.answer.done():
+            self.answer.set_result(choice)
         loc = self.locale
-        if choice.allow and choice.always:
-            decided = t("decided_always", loc).format(plugin=self.plugin_name, effect=self.request.tool.effect)
+        if stopped:
+            decided = t("decided_stopped", loc)
+        elif choice.allow and choice.always:
+            effect = term(self.request.tool.effect, loc)  # the app's word, not `money`
+            decided = t("decided_always", loc).format(plugin=self.plugin_name, effect=effect)
         elif choice.allow:
             decided = t("decided_once", loc)
         else:

@@ -36,6 +36,9 @@ class ChatConversations(Vertical):
     async def action_new(self) -> None:
         raise NotImplementedError
 
+    async def clear_log(self, intro: bool) -> None:
+        raise NotImplementedError
+
     @work(group="chat-dialog", exclusive=True)
     async def action_open_conversation(self) -> None:
         conversations = self.history.conversations()
@@ -50,7 +53,7 @@ class ChatConversations(Vertical):
 
     async def resume(self, cid: str) -> None:
         """Show a stored conversation (its latest turns; older ones behind 更早的消息) and continue it."""
-        await self.action_new()
+        await self.clear_log(intro=False)
         self.cid = cid
         answer = await self.query_one("#chat-log", ChatLog).show(split_turns(self.history.messages(cid)))
         self.last_answer = answer or self.last_answer

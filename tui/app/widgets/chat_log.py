@@ -68,7 +68,9 @@ def tool_line(view: ToolView, locale: str) -> Collapsible:
     """One tool call: title, status and time; expands to arguments and result (failures start expanded)."""
     status = t(f"status_{view.status}", locale)
     title = (
-        f"{view.title} · {status} · {view.duration_ms} ms" if view.status != "running" else f"{view.title} · {status}"
+        f"{view.title} · {status}"
+        if view.status in ("running", "stopped")
+        else f"{view.title} · {status} · {view.duration_ms} ms"
     )
     args = view.arguments if view.arguments is not None else view.arguments_text
     body = [Static(plain(f"{t('arguments', locale)}: {json.dumps(args, ensure_ascii=False)}"), markup=False)]

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from textual.widgets._markdown import MarkdownStream
 
     from tui.app.harness import HarnessApp
-    from tui.runtime.chat.agent import AgentEvent
+    from tui.runtime.chat.agent import AgentEvent, ToolView
     from tui.runtime.chat.client import ModelError
 
 
@@ -69,7 +69,8 @@ class ChatApprover:
         try:
             answer = await card.answer
         except asyncio.CancelledError:
-            card.decide(Approval(False))  # Esc cancelled the reply: what was asked is not run
+            card.decide(Approval(False), stopped=True)  # Esc stopped the reply: what was asked is not run
+            self.pane.query_one(ChatInput).focus()  # typing goes to the box, not to the tabs' keys
             raise
         working.show(working.doing)
         self.pane.query_one(ChatInput).focus()  # the card is decided: back to writing
@@ -123,6 +124,8 @@ class ChatPane(ChatConversations):
         self._reasoning: StreamedText | None = None
         self._wait: Static | None = None
         self._lines: dict[str, Collapsible] = {}
+        self._views: dict[str, ToolView] = {}
+        """The running calls' lines and what they show (a stopped turn marks them 已停止)."""
         self._log = ChatLog(self.locale, id="chat-log")
         self.commands = QuickCommandList(self.runtime.registry, self.locale, id="chat-commands")
         """The quick commands offered under `/` (quick_command_list.py)."""
@@ -134,12 +137,7 @@ class ChatPane(ChatConversations):
     def compose(self) -> ComposeResult:
         self._log = ChatLog(self.locale, id="chat-log")  # kept: looked up per streamed chunk otherwise
         with self._log:
-            config = self.config()
-            if config is None:
-                yield Static(t("no_model", self.locale), markup=False, classes="setup", id="setup")
-                yield Button(t("run_tool", self.locale), id="run-tool")
-            elif config.provider == "demo":
-                yield Static(t("demo_model_hint", self.locale), markup=False, classes="setup muted", id="setup")
+            yield from self._intro()
         yield WorkingLine(self.locale, id="chat-working")
         box = ChatInput(t("chat_placeholder", self.locale), id="chat-input")
         # linked here, not on mount: a shell rebuilt in a burst of keys unmounted the pane before its mount ran
@@ -148,6 +146,16 @@ class ChatPane(ChatConversations):
         with Horizontal(id="chat-bar"):
             yield box
             yield Button(t("send", self.locale), id="send", variant="primary")
+
+    def _intro(self) -> list[Any]:
+        """What an empty chat says: how to set up a model, or in the demo what its offline model answers."""
+        config = self.config()
+        if config is None:
+            return [Static(t("no_model", self.locale), markup=False, classes="setup", id="setup"),
+                    Button(t("run_tool", self.locale), id="run-tool")]  # fmt: skip
+        if config.provider == "demo":
+            return [Static(t("demo_model_hint", self.locale), markup=False, classes="setup muted", id="setup")]
+        return []
 
     @on(ChatInput.Changed, "#chat-input")
     def follow_commands(self, event: ChatInput.Changed) -> None:
@@ -250,7 +258,7 @@ class ChatPane(ChatConversations):
         from tui.runtime.chat.agent import Agent
         from tui.runtime.chat.demo_model import open_client
 
-        client = open_client(self.runtime.store, self.shell.demo)
+        client = open_client(self.runtime.store, self.shell.demo, locale=self.locale)
         if client is None:  # the model was removed meanwhile (the pane said there was one)
             await self.add(Static(t("no_model", self.locale), markup=False, classes="banner"))
             return
@@ -268,6 +276,8 @@ class ChatPane(ChatConversations):
             self.last_wrote = result.wrote
         except asyncio.CancelledError:
             # Not awaited: when the app is quitting, waiting for a mount would wait for a loop that has stopped.
+            for call_id in list(self._lines):  # a tool line still running says it was stopped
+                self._stopped_line(call_id)
             self.log_view.mount(Static(t("stopped", self.locale), markup=False, classes="muted"))
             if self._stream is not None and self._stream._task is not None:
                 self._stream._task.cancel()  # what arrived stays drawn; nothing more is awaited while stopping
@@ -280,6 +290,16 @@ class ChatPane(ChatConversations):
             await client.close()
         await self._end_answer()
         await self.log_view.trim()
+
+    def _stopped_line(self, call_id: str) -> None:
+        """The line of a call the student stopped: 已停止 instead of 运行中 (not awaited: the app may be quitting)."""
+        from dataclasses import replace
+
+        old, view = self._lines.pop(call_id, None), self._views.pop(call_id, None)
+        if old is None or view is None or old.parent is not self.log_view:
+            return
+        self.log_view.mount(tool_line(replace(view, status="stopped"), self.locale), after=old)
+        old.remove()
 
     async def _end_answer(self) -> None:
         """The streamed answer block is complete: what is still pending is drawn, and new text starts a block."""
@@ -315,16 +335,20 @@ class ChatPane(ChatConversations):
             await self._end_answer()  # text after a tool call starts a new block
             line = tool_line(event.call, loc)
             self._lines[event.call.call_id] = line
+            self._views[event.call.call_id] = event.call
             await self.add(line)
             self.query_one(WorkingLine).show(clean(event.call.title))
         elif event.kind == "tool_end" and event.call is not None:
             self.query_one(WorkingLine).show("")  # the model reads the result next
             old = self._lines.pop(event.call.call_id, None)
+            self._views.pop(event.call.call_id, None)
             new = tool_line(event.call, loc)
             log = self.log_view
             if old is not None and old.parent is log:
-                await log.mount(new, after=old)
-                await old.remove()
+                try:
+                    await log.mount(new, after=old)
+                finally:  # also when Esc lands between the two: never a 运行中 line beside its result
+                    old.remove()
             else:
                 await self.add(new)
         elif event.kind == "usage" and event.usage is not None:
@@ -380,6 +404,10 @@ class ChatPane(ChatConversations):
             self.screen.set_focus(self.screen.query("ContentTabs").first())
 
     async def action_new(self) -> None:
+        """Ctrl+N: an empty chat, saying what an empty chat says (the demo's hint included)."""
+        await self.clear_log(intro=True)
+
+    async def clear_log(self, intro: bool) -> None:
         self.cid = None
         self.last_answer = ""
         log = self.log_view
@@ -387,6 +415,9 @@ class ChatPane(ChatConversations):
         self.said_left_out = 0
         log.anchor(False)
         await log.remove_children()
+        widgets = self._intro() if intro else []
+        if widgets:
+            await log.mount_all(widgets)
 
     def action_retry(self) -> None:
         """Run the last turn again (asking first when a change was already made in it)."""

@@ -31,9 +31,11 @@ PAUSE_S = 0.012
 class DemoModel:
     """Answers like a model server, offline (module docstring)."""
 
-    def __init__(self, pause_s: float = PAUSE_S) -> None:
+    def __init__(self, pause_s: float = PAUSE_S, locale: str = "zh") -> None:
         self.config = DEMO_CONFIG
         self.pause_s = pause_s
+        self.locale = locale
+        """The app's language: the answer's, when the student's message has no words to tell (a code)."""
 
     async def close(self) -> None:
         """Nothing to close (the same call as `ModelClient.close`)."""
@@ -41,7 +43,7 @@ class DemoModel:
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], emit: Emit) -> Completion:
         """The next step of the conversation: tool calls, or an answer streamed through `emit`."""
         offered = {str(t.get("function", {}).get("name")) for t in tools}
-        plan = plan_for(messages, offered)
+        plan = plan_for(messages, offered, self.locale)
         out = Completion()
         if plan.calls:
             out.tool_calls = [
@@ -53,7 +55,7 @@ class DemoModel:
                 out.content = plan.text
                 await self._stream(plan.text, emit)
         else:
-            out.content = plan.text or answer_for(messages)
+            out.content = plan.text or answer_for(messages, self.locale)
             out.finish_reason = "stop"
             await self._stream(out.content, emit)
         # No usage: the demo spends no tokens, and a made-up count would only be noise under each answer.
@@ -72,10 +74,11 @@ def open_client(
     model: str | None = None,
     api_key_env: str | None = None,
     provider: str | None = None,
+    locale: str = "zh",
 ) -> ModelClient | DemoModel | None:
     """The model that answers: the configured one (with this run's overrides), else in demo mode the demo
     model, else None (nothing can answer: the caller says how to set one up)."""
     config = with_overrides(load_config(store), base_url, model, provider)
     if config is not None:
         return ModelClient(config, load_key(config.provider, api_key_env))
-    return DemoModel() if demo else None
+    return DemoModel(locale=locale) if demo else None

@@ -24,12 +24,17 @@ CAMPUSES = {"昌平": "昌平校区", "医学部": "医学部", "万柳": "万�
 _BUILDING = re.compile(r"(一教|二教|三教|四教|理教|文史楼?|地学楼?|电教|光华楼?)")
 _CODE = re.compile(r"(?<!\d)(\d{6})(?!\d)")
 
+ASK_AMOUNT = {
+    "zh": "校园卡只能充 10、50、100、200、500 或 800 元。要充多少？",
+    "en": "The campus card takes 10, 50, 100, 200, 500 or 800 yuan. How much?",
+}
 HELP = {
     "zh": "我是离线的演示模型：不联网，按规则回答下面几类问题，用的是插件录好的数据。真正的模型在「设置 → 模型」里"
     "设置。可以试试：\n\n- 二教今天有哪些空教室？\n- 校园卡余额多少？\n- 给校园卡充值 50 元\n- 下一班去昌平的校车\n"
     "- 食堂现在人多吗？\n- 看看最新通知，把第一条记下来\n- 我的成绩",
     "en": "I am the offline demo model: no network, a few kinds of questions answered by rules from the plugins' "
-    "recorded data. Set up a real model in Settings → Model. Try:\n\n- Which classrooms are free in 二教 today?\n"
+    "recorded data. Set up a real model in Settings → Model (设置 → 模型). Try:\n\n"
+    "- Which classrooms are free in 二教 today?\n"
     "- What is my card balance?\n- Top up my card with 50 yuan\n- Next shuttle to 昌平\n- Are the canteens busy?\n"
     "- Read the latest notices and remember the first one\n- My grades",
 }
@@ -43,8 +48,18 @@ class Plan:
     text: str = ""
 
 
-def language(text: str) -> str:
-    return "zh" if re.search(r"[\u4e00-\u9fff]", text) else "en"
+def language(messages: list[dict[str, Any]], default: str = "zh") -> str:
+    """The student's language: their last message's (Chinese characters: zh; Latin letters: en), or for one with
+    neither (a verification code) the message before's, else the app's."""
+    for m in reversed(messages):
+        if m.get("role") != "user":
+            continue
+        text = str(m.get("content") or "")
+        if re.search(r"[\u4e00-\u9fff]", text):
+            return "zh"
+        if re.search(r"[A-Za-z]", text):
+            return "en"
+    return default
 
 
 def said(zh: str, en: str, lang: str) -> str:
@@ -56,8 +71,15 @@ def last_user(messages: list[dict[str, Any]]) -> str:
 
 
 def _has(text: str, *words: str) -> bool:
+    """Any of `words` in `text`: Chinese ones anywhere, English ones as whole words ("bus" is not in "busy")."""
     low = text.lower()
-    return any(w in low for w in words)
+    for w in words:
+        if re.search(r"[\u4e00-\u9fff]", w) or "\\" in w:
+            if re.search(w, low):
+                return True
+        elif re.search(rf"\b{re.escape(w)}(s|es)?\b", low):
+            return True
+    return False
 
 
 def _rooms_args(q: str) -> dict[str, Any]:
@@ -79,9 +101,12 @@ def _shuttle_args(q: str) -> dict[str, Any]:
     return {"from": origin, "to": to}
 
 
-def _amount(q: str) -> int:
+def _amount(q: str) -> int | None:
+    """The amount asked for; None when none is given; 0 when it is not one the card takes."""
     numbers = [int(n) for n in re.findall(r"\d+", q)]
-    return next((n for n in numbers if n in AMOUNTS), 50)
+    if not numbers:
+        return None
+    return next((n for n in numbers if n in AMOUNTS), 0)
 
 
 def _remember_text(q: str) -> str:
@@ -95,7 +120,7 @@ def _remember_text(q: str) -> str:
 #: (keywords, tool, arguments from the question), tried in order: the first that matches is the intent.
 INTENTS: list[tuple[tuple[str, ...], str, Callable[[str], dict[str, Any]]]] = [
     (("成绩", "绩点", "gpa", "grade", "score"), "grades__scores", lambda q: {}),
-    (("充值", "充钱", "recharge", "top up", "top-up"), "wallet__recharge", lambda q: {"amountYuan": _amount(q)}),
+    ((r"充值|充钱|充\s*\d", "recharge", "top up", "top-up"), "wallet__recharge", lambda q: {"amountYuan": _amount(q)}),
     (("余额", "校园卡", "饭卡", "balance"), "wallet__cardBalance", lambda q: {}),
     (("空教室", "空闲教室", "教室", "自习", "classroom", "room"), "classrooms__free", _rooms_args),
     (("校车", "班车", "shuttle", "bus"), "shuttle__next", _shuttle_args),
@@ -105,19 +130,45 @@ INTENTS: list[tuple[tuple[str, ...], str, Callable[[str], dict[str, Any]]]] = [
 ]
 
 
-def plan_for(messages: list[dict[str, Any]], offered: set[str]) -> Plan:
+def plan_for(messages: list[dict[str, Any]], offered: set[str], locale: str = "zh") -> Plan:
     """The next step for the conversation as it stands (module docstring)."""
     q = last_user(messages)
-    lang = language(q)
+    lang = language(messages, locale)
     if messages and messages[-1].get("role") == "tool":
         return _after_results(messages, offered, q, lang)
     code = _CODE.search(q)
     if code and any("grades__" in json.dumps(m.get("tool_calls") or "") for m in messages):
         return _call("grades__scores", {"code": code.group(1), "method": "sms"}, offered, lang)
+    earlier = _notice(messages, q)
+    if earlier is not None:  # "把第一条记下来" after the notices were read
+        return _call("memory__remember", {"text": f"通知：{earlier}"}, offered, lang)
     for words, tool, make in INTENTS:
         if _has(q, *words):
-            return _call(tool, make(q), offered, lang)
+            args = make(q)
+            if tool == "wallet__recharge" and not args["amountYuan"]:
+                return Plan(text=said(ASK_AMOUNT["zh"], ASK_AMOUNT["en"], lang))  # never a guessed amount
+            return _call(tool, args, offered, lang)
     return Plan(text=said(HELP["zh"], HELP["en"], lang))
+
+
+_NTH = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "first": 1, "second": 2, "third": 3}
+
+
+def _notice(messages: list[dict[str, Any]], q: str) -> str | None:
+    """The title of the notice a follow-up means ("记住第一条", "remember the second one"), when the notices were
+    read earlier in this conversation; None otherwise."""
+    if not _has(q, "记", "remember", "note"):
+        return None
+    which = re.search(r"第\s*([一二两三四五\d])\s*条|(first|second|third)", q.lower())
+    if which is None:
+        return None
+    word = which.group(1) or which.group(2)
+    n = int(word) if word.isdigit() else _NTH.get(word, 1)
+    for name, _args, data in reversed(_results(messages, since_user=False)):
+        if name == "notices__latest" and isinstance(data, list) and 0 < n <= len(data):
+            item = data[n - 1]
+            return str(item.get("title", "")) if isinstance(item, dict) else None
+    return None
 
 
 def _call(tool: str, args: dict[str, Any], offered: set[str], lang: str) -> Plan:
@@ -129,16 +180,17 @@ def _call(tool: str, args: dict[str, Any], offered: set[str], lang: str) -> Plan
                           "set to deny).", lang))  # fmt: skip
 
 
-def answer_for(messages: list[dict[str, Any]]) -> str:
+def answer_for(messages: list[dict[str, Any]], locale: str = "zh") -> str:
     """The help text (what the demo model understands)."""
-    lang = language(last_user(messages))
+    lang = language(messages, locale)
     return said(HELP["zh"], HELP["en"], lang)
 
 
-def _results(messages: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any], Any]]:
-    """The calls since the student's last message, in order: (tool name, arguments, the result as data, or the
-    raw text)."""
-    since = len(messages) - next((i for i, m in enumerate(reversed(messages)) if m.get("role") == "user"), 0)
+def _results(messages: list[dict[str, Any]], since_user: bool = True) -> list[tuple[str, dict[str, Any], Any]]:
+    """The calls since the student's last message (or in the whole conversation), in order: (tool name,
+    arguments, the result as data, or the raw text)."""
+    last = next((i for i, m in enumerate(reversed(messages)) if m.get("role") == "user"), 0)
+    since = len(messages) - last if since_user else 0
     replies = {str(m.get("tool_call_id")): m.get("content") for m in messages[since:] if m.get("role") == "tool"}
     out = []
     for m in messages[since:]:

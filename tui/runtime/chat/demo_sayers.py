@@ -137,6 +137,10 @@ def failure(data: Any, lang: str) -> str | None:
     if not isinstance(data, dict) or len(data) != 1:
         return None
     ((kind, message),) = data.items()
+    if kind == "declined" and "no one is there to approve" in str(message):  # `chat --once`: nobody could say yes
+        return _t("这一步要你同意，命令行里没法问你，所以没有运行：在 App 的「助手」里再问我一次。",
+                  "This step needs your approval, which the command line cannot ask for, so it did not run: ask me "
+                  "again in the app's 助手 tab.", lang)  # fmt: skip
     if kind == "declined":  # the gate's sentence is for a model, in English: the student knows they said no
         return _t("你没有同意，所以没有运行。", "You said no, so it did not run.", lang)
     if kind in ("refused", "error"):
