@@ -98,8 +98,10 @@ def test_a_snippet_is_a_window_around_the_first_word_found() -> None:
     assert shown.startswith("…") and shown.endswith("…") and "二教 有空" in shown and "\n" not in shown
     assert len(shown) == 22
     assert search.snippet("short 二教", "二教") == "short 二教"
-    assert search.snippet("ends with 二教", "二教", chars=6) == "…ith 二教"  # the window ends at the text's end
+    assert search.snippet("ends with 二教", "二教", chars=6) == "…二教"  # filled to the end, "with" not cut
     assert search.snippet("nothing here", "二教", chars=7) == "nothing…"
+    long = "The library's east wing has printers on every floor; 二教 has none, 理教 has one near room 101."
+    assert search.snippet(long, "二教", chars=48) == "…floor; 二教 has none, 理教 has one near room…"
 
 
 def test_the_index_follows_truncate_and_delete(history: ChatHistory) -> None:

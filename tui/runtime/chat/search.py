@@ -165,5 +165,15 @@ def snippet(text: str, query: str, chars: int = SNIPPET_CHARS) -> str:
     places = [p for p in (folded.find(w.casefold()) for w in words(query)) if p >= 0]
     at = min(places, default=0)
     start = max(0, min(at - chars // 4, len(flat) - chars))  # some words before the hit, the window filled
-    part = flat[start : start + chars]
-    return ("…" if start > 0 else "") + part + ("…" if start + chars < len(flat) else "")
+    end = min(len(flat), start + chars)
+    # An English word is not cut in half where a space is near (Chinese has none: any place is a word's edge).
+    if start > 0 and _inside_word(flat, start) and (space := flat.find(" ", start, at)) >= 0:
+        start = space + 1
+    if end < len(flat) and _inside_word(flat, end) and (space := flat.rfind(" ", start, end)) > at:
+        end = space
+    return ("…" if start > 0 else "") + flat[start:end] + ("…" if end < len(flat) else "")
+
+
+def _inside_word(text: str, at: int) -> bool:
+    """A cut at `at` would split a word of Latin letters or digits."""
+    return all(c.isascii() and c.isalnum() for c in text[at - 1 : at + 1])
