@@ -103,6 +103,7 @@ async def test_typing_narrows_the_list_and_the_keyboard_opens_a_conversation(tmp
         assert [r.split("  ")[0] for r in rows(app)] == ["哪里可以打印"]
         await typed(pilot, app, "没说过的话")
         assert rows(app) == [] and "没有对话提到「没说过的话」" in status(app)
+        assert not search.query_one(ResultList).display  # no empty frame under the box
 
         await typed(pilot, app, "二教")
         await pilot.press("down", "down")  # into the list, then its second row

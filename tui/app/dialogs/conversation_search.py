@@ -38,9 +38,10 @@ if TYPE_CHECKING:
 #: The most rows the list holds: the newest ones; a search finds older ones.
 LIMIT = 100
 
-#: Cells a row's title and its snippet take at most (the dialog is 90 wide: the date follows the title).
-TITLE_CELLS = 62
-SNIPPET_CELLS = 78
+#: Cells a row's title and its snippet take at most: a row stays one line (two with a snippet) in an 80-column
+#: terminal, where the list is 72 cells wide and the date after the title takes up to 16.
+TITLE_CELLS = 54
+SNIPPET_CELLS = 68
 
 #: How a word found is marked in a row (bold and underlined reads in every theme, with or without colour).
 MARK = "bold underline"
@@ -159,6 +160,7 @@ class ConversationSearch(LocalBindings, Dialog[str | None]):
         results.clear_options()
         results.add_options(self._options())
         results.highlighted = 0 if self.found else None
+        results.display = bool(self.found)  # no empty frame: the line under it says nothing was found
         self.query_one("#conversation-status", Static).update(plain(self._status()))
 
     @on(Input.Submitted, "#conversation-query")
