@@ -166,3 +166,71 @@ def test_a_store_that_fails_after_the_key_was_saved_gets_the_old_key_back(
     with pytest.raises(OSError):
         providers.save_config(Store(":memory:"), "qwen", key="sk-new")
     assert ("pku-harness", "model:qwen") not in memory_keyring.items
+
+
+def spoken(request: dict[str, Any]) -> list[tuple[str, str]]:
+    """The student's and the assistant's words in a request to the model, in order."""
+    return [(m["role"], m["content"]) for m in request["messages"] if m["role"] in ("user", "assistant")]
+
+
+def test_chat_list_then_continue_a_conversation_by_id_or_the_latest() -> None:
+    code, out, err = run("chat", "--list")
+    assert (code, out) == (0, "") and "no conversations yet" in err
+    fake = FakeOpenAI(text("201 和 202 空着。"), text("12:30 有一班。"), text("下午也空着。"), text("不客气。"))
+    with fake.serve() as url:
+        model = ("--base-url", url, "--model", "any")
+        assert run("chat", "--once", "二教有空教室吗", *model)[0] == 0
+        assert run("chat", "--once", "去昌平的校车几点", *model)[0] == 0
+        code, out, _ = run("chat", "--list")
+        assert code == 0
+        rows = out.splitlines()
+        assert [r.split("  ")[2] for r in rows] == ["去昌平的校车几点", "二教有空教室吗"]  # newest first
+        bus, rooms = (r.split("  ")[0] for r in rows)
+        listed = json.loads(run("chat", "--list", "--json")[1])
+        assert [(c["id"], c["title"]) for c in listed] == [(bus, "去昌平的校车几点"), (rooms, "二教有空教室吗")]
+        assert listed[0]["updatedMs"] >= listed[1]["updatedMs"]
+
+        code, out, _ = run("chat", "--continue", rooms, "--once", "下午呢", *model)
+        assert code == 0 and out.strip() == "下午也空着。"
+        assert spoken(fake.requests[2]) == [
+            ("user", "二教有空教室吗"),
+            ("assistant", "201 和 202 空着。"),
+            ("user", "下午呢"),
+        ]
+        code, out, _ = run("chat", "--once", "谢谢", "--continue", *model)  # no id: the latest, now the rooms
+        assert code == 0 and spoken(fake.requests[3])[-2:] == [("assistant", "下午也空着。"), ("user", "谢谢")]
+    assert len(json.loads(run("chat", "--list", "--json")[1])) == 2  # continued, not started anew
+
+    code, out, _ = run("chat", "--list", "--search", "二教")  # two characters
+    assert code == 0 and out.splitlines() == [next(r for r in out.splitlines() if r.startswith(rooms))]
+    code, out, _ = run("chat", "--search", "下午也")  # --search lists by itself; the hit under its row
+    assert code == 0 and out.splitlines()[1:] == ["    下午也空着。"]
+    [hit] = json.loads(run("chat", "--search", "12:30", "--json")[1])
+    assert (hit["id"], hit["snippet"]) == (bus, "12:30 有一班。")
+    code, out, err = run("chat", "--list", "--search", "图书馆")
+    assert (code, out) == (0, "") and "no conversation mentions '图书馆'" in err
+
+
+def test_continue_names_an_unknown_conversation_and_sends_nothing() -> None:
+    fake = FakeOpenAI(text("ok"))
+    with fake.serve() as url:
+        code, _, err = run("chat", "--continue", "--once", "hi", "--base-url", url, "--model", "any")
+        assert code == 1 and "there is no conversation to continue yet" in err
+        assert run("chat", "--once", "hi", "--base-url", url, "--model", "any")[0] == 0
+        code, out, err = run("chat", "--continue", "c-nope", "--once", "hi", "--base-url", url, "--model", "any")
+    assert code == 1 and out == "" and "there is no conversation 'c-nope'" in err and "chat --list" in err
+    assert len(fake.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        ((), "give --once MESSAGE"),
+        (("--continue", "c-1"), "--continue goes with --once"),
+        (("--list", "--once", "hi"), "cannot go with them"),
+        (("--search", "二教", "--continue"), "cannot go with them"),
+    ],
+)
+def test_chat_used_the_wrong_way_says_how(args: tuple[str, ...], says: str) -> None:
+    code, _, err = run("chat", *args)
+    assert code == 2 and says in err

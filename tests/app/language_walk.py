@@ -19,12 +19,14 @@ from rich.console import Console
 
 from tui.app.app import PkuHarnessApp
 from tui.app.dialogs.check import CheckDialog
+from tui.app.dialogs.conversation_search import ConversationSearch
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
 from tui.app.dialogs.review import InstallReviewDialog, UpdateApprovalDialog
 from tui.app.i18n import t
 from tui.app.samples import SAMPLE_INSTALL, SAMPLE_UPDATE
 from tui.app.screens.tool_form import ToolFormScreen
+from tui.runtime.chat.history import ChatHistory
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (120, 120)  # tall, so the settings page is read whole without scrolling
@@ -163,6 +165,7 @@ async def walk(app: PkuHarnessApp, pilot: Any) -> AsyncIterator[tuple[str, str]]
     yield await _modal(pilot, app, CheckDialog(app.runtime.store, tool, given, loc), "check dialog")
     yield await _modal(pilot, app, ConfirmDialog(t("delete_question", loc), loc), "confirm")
     yield await _modal(pilot, app, ChooseDialog(t("copy_which", loc), ["…"]), "choose")
+    yield await _modal(pilot, app, ConversationSearch(ChatHistory(app.runtime.store), loc), "conversation search")
     await pilot.press("n")
     await _settle(pilot, app)
     yield "notifications", screen_text(app)

@@ -13,10 +13,12 @@ from textual.screen import ModalScreen
 from tests.app.helpers import settle
 from tui.app.app import make_app
 from tui.app.dialogs.check import RunLogDialog
+from tui.app.dialogs.conversation_search import ConversationSearch
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.dialogs.prompts import ChooseDialog, CodePrompt, ConfirmDialog
 from tui.app.dialogs.review import InstallReviewDialog
 from tui.app.samples import SAMPLE_INSTALL
+from tui.runtime.chat.history import ChatHistory
 from tui.runtime.scheduler.checks import Checks
 
 NOW = "2026-11-30T12:00:00+08:00"
@@ -44,10 +46,11 @@ def dialogs(app: Any) -> list[ModalScreen[Any]]:
         NotificationCentre(app.runtime.notices, "zh"),
         RunLogDialog(Checks(app.runtime.store), check, "zh"),
         InstallReviewDialog(SAMPLE_INSTALL, "zh"),
+        ConversationSearch(ChatHistory(app.runtime.store), "zh"),
     ]
 
 
-@pytest.mark.parametrize("index", range(6))
+@pytest.mark.parametrize("index", range(7))
 async def test_a_dialogs_backdrop_shows_the_screen_behind_dimmed(tmp_path: Path, index: int) -> None:
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)
     async with app.run_test(size=(120, 40)) as pilot:

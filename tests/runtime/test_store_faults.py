@@ -31,8 +31,11 @@ def made_store(path: Path, upto: int = len(MIGRATIONS)) -> None:
     """A database as the app at schema `upto` leaves it (closed cleanly: no log beside it)."""
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
-    for number, sql in enumerate(MIGRATIONS[:upto], start=1):
-        db.executescript(sql)
+    for number, step in enumerate(MIGRATIONS[:upto], start=1):
+        if callable(step):
+            step(db)
+        else:
+            db.executescript(step)
         db.execute(f"PRAGMA user_version = {number}")
     db.execute("INSERT INTO memory VALUES ('m1', '住 45 楼', 1)")
     db.close()

@@ -1,4 +1,5 @@
-"""`pku-harness chat --once …` (one turn, no UI) and `pku-harness model …` (the provider, the key in keyring)."""
+"""`pku-harness chat --once …` (one turn, no UI; `--continue` to go on with an earlier conversation), `chat --list`
+(earlier conversations, `--search` to find one) and `pku-harness model …` (the provider, the key in keyring)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ from typing import Any
 
 import click
 
-from tui.cli.output import echo, echo_json, fail, line, pad
+from tui.cli.output import echo, echo_json, fail, line, pad, usage_error
 from tui.cli.tools import _open
 from tui.runtime.chat.agent import Agent, AgentEvent, TurnResult
 from tui.runtime.chat.demo_model import DemoModel, open_client
-from tui.runtime.chat.history import ChatHistory, for_model
+from tui.runtime.chat.history import ChatHistory, Conversation, for_model
 from tui.runtime.chat.providers import (
     PRESETS,
     KeyringUnavailable,
@@ -22,6 +23,8 @@ from tui.runtime.chat.providers import (
     save_config,
 )
 from tui.runtime.runtime import DEMO_NOW
+from tui.runtime.scheduler.timing import beijing
+from tui.runtime.store import Store
 
 NO_MODEL = (
     "no model is set up: run `pku-harness model set deepseek` (or qwen, openai, ollama, vllm, llamacpp, custom), "
@@ -29,8 +32,23 @@ NO_MODEL = (
 )
 
 
+#: What `--continue` without an id stands for: the conversation written to last.
+LATEST = "latest"
+
+
 @click.command("chat")
-@click.option("--once", "message", required=True, help="Run one user turn with this message and print the answer.")
+@click.option("--once", "message", help="Run one user turn with this message and print the answer.")
+@click.option(
+    "--continue",
+    "continue_id",
+    is_flag=False,
+    flag_value=LATEST,
+    default=None,
+    metavar="[ID]",
+    help="With --once: go on with conversation ID (from --list), or with the latest one when no ID is given.",
+)
+@click.option("--list", "as_list", is_flag=True, help="List earlier conversations: id, date, title; newest first.")
+@click.option("--search", "query", metavar="TEXT", help="List the conversations that mention TEXT (implies --list).")
 @click.option("--base-url", help="An OpenAI-compatible server for this run (…/v1).")
 @click.option("--model", help="The model for this run.")
 @click.option(
@@ -45,9 +63,17 @@ NO_MODEL = (
     help="Tools answer from the plugins' recordings (no campus network); without a model set up, the offline "
     "demo model answers.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print messages, tool calls with decisions, and usage.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON: the turn's messages, tool calls with decisions, and usage; with --list, the conversations.",
+)
 def chat(
-    message: str,
+    message: str | None,
+    continue_id: str | None,
+    as_list: bool,
+    query: str | None,
     base_url: str | None,
     model: str | None,
     provider: str | None,
@@ -55,9 +81,58 @@ def chat(
     demo: bool,
     as_json: bool,
 ) -> None:
-    """One turn of the assistant without the app: tools that would ask are not run (reported)."""
+    """One turn of the assistant without the app (tools that would ask are not run: reported), or the list of
+    earlier conversations."""
+    if as_list or query is not None:
+        if message is not None or continue_id is not None:
+            raise usage_error("--list and --search show conversations; --once and --continue cannot go with them")
+        list_conversations(query or "", as_json)
+        return
+    if message is None and continue_id is not None:
+        raise usage_error("--continue goes with --once MESSAGE: the message to send in that conversation")
+    if message is None:
+        raise usage_error("give --once MESSAGE (one turn with the assistant), or --list (earlier conversations)")
     rt = _open((), demo=demo)  # no approver: "ask" means no, and the answer says so
-    one_turn(rt, message, base_url, model, api_key_env, demo, as_json, provider)
+    cid = None if continue_id is None else continued(ChatHistory(rt.store), continue_id).id
+    one_turn(rt, message, base_url, model, api_key_env, demo, as_json, cid, provider)
+
+
+def continued(history: ChatHistory, cid: str) -> Conversation:
+    """The conversation `--continue` names (LATEST: the one written to last); a clear error when there is none."""
+    if cid == LATEST:
+        latest = next(iter(history.conversations()), None)
+        if latest is None:
+            raise fail("there is no conversation to continue yet: leave out --continue to start one")
+        return latest
+    found = history.find(cid)
+    if found is None:
+        raise fail(f"there is no conversation {cid!r}: `pku-harness chat --list` shows their ids")
+    return found
+
+
+def list_conversations(query: str, as_json: bool) -> None:
+    """Print the conversations (those mentioning `query` when it has words), newest first."""
+    store = Store()  # the store alone: a listing needs no plugin loaded
+    try:
+        found = ChatHistory(store).search(query)
+    finally:
+        store.close()
+    if as_json:
+        echo_json([_listed(c) for c in found])
+        return
+    if not found:
+        echo(f"no conversation mentions {query.strip()!r}" if query.strip() else "no conversations yet", err=True)
+    for c in found:
+        line(f"{c.id}  {beijing(c.updated_ms)}  {c.title}")
+        if c.snippet:
+            line(f"    {c.snippet}")
+
+
+def _listed(c: Conversation) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": c.id, "title": c.title, "createdMs": c.created_ms, "updatedMs": c.updated_ms}
+    if c.snippet is not None:
+        out["snippet"] = c.snippet
+    return out
 
 
 def one_turn(
@@ -68,10 +143,11 @@ def one_turn(
     api_key_env: str | None = None,
     demo: bool = False,
     as_json: bool = False,
+    cid: str | None = None,
     provider: str | None = None,
 ) -> None:
-    """Send MESSAGE to the model as a new conversation and print the answer (or the report); a model error exits 1.
-    `chat --once` and a prompt command (`commands run`) are both this."""
+    """Send MESSAGE to the model, in conversation `cid` or a new one, and print the answer (or the report); a model
+    error exits 1. `chat --once` and a prompt command (`commands run`) are both this."""
     if not message.strip():
         raise fail("the message is empty: say what to ask, e.g. --once '二教今天有哪些空教室?'")
     client = open_client(rt.store, demo, base_url, model, api_key_env, provider)
@@ -97,17 +173,17 @@ def one_turn(
 
     agent = Agent(rt, client, history, show)
     agent.now = DEMO_NOW if demo else None
-    cid = history.start(message)
+    turn = cid if cid is not None else history.start(message)
 
     async def run() -> TurnResult:
         try:
-            return await agent.send(cid, message)
+            return await agent.send(turn, message)
         finally:
             await client.close()
 
     result = asyncio.run(run())
     if as_json:
-        echo_json(_report(history, cid, result))
+        echo_json(_report(history, turn, result))
     elif result.answer:
         echo()
     if result.error is not None:

@@ -16,8 +16,10 @@ import contextlib
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
+from tui.runtime.chat.search import create_index
 from tui.runtime.store_faults import (
     ELSEWHERE,
     MIN_FREE_BYTES,
@@ -34,8 +36,11 @@ from tui.runtime.store_faults import (
     translate,
 )
 
+#: A migration: SQL statements, or a step in Python given the connection (for one SQL alone cannot write).
+Migration = str | Callable[[sqlite3.Connection], None]
+
 #: Each migration moves the schema from version N-1 to N; never edit one that has shipped, add another.
-MIGRATIONS: list[str] = [
+MIGRATIONS: list[Migration] = [
     # 1: the first schema
     """
     CREATE TABLE plugin_kv (
@@ -132,6 +137,9 @@ MIGRATIONS: list[str] = [
     """
     INSERT OR IGNORE INTO app_settings (key, value) VALUES ('store_id', '"' || lower(hex(randomblob(16))) || '"');
     """,
+    # 9: the search over earlier conversations: a full-text index (FTS5, trigram) of the words of each message,
+    # filled from the messages already stored; none on an SQLite without FTS5 (chat/search.py)
+    create_index,
 ]
 
 #: How many copies made before a migration are kept beside the database (the newest ones).
@@ -337,14 +345,17 @@ class Store:
     def migrate(self) -> None:
         """Apply every migration the file has not seen, each in its own transaction."""
         with self.lock:
-            for number, sql in enumerate(MIGRATIONS, start=1):
+            for number, step in enumerate(MIGRATIONS, start=1):
                 if self.version >= number:
                     continue
                 self.db.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in sql.split(";"):
-                        if statement.strip():
-                            self.db.execute(statement)
+                    if callable(step):
+                        step(self.db)
+                    else:
+                        for statement in step.split(";"):
+                            if statement.strip():
+                                self.db.execute(statement)
                     self.db.execute(f"PRAGMA user_version = {number}")
                     self.db.execute("COMMIT")
                 except BaseException:

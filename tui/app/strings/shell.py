@@ -102,6 +102,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "no_history": {"zh": "还没有对话记录", "en": "No conversations yet"},
     "history": {"zh": "对话记录", "en": "Conversations"},
     "chat_earlier": {"zh": "↑ 更早的消息（还有 {turns} 轮）", "en": "↑ Earlier messages ({turns} more turns)"},
+    "history_search": {"zh": "搜索说过的话，如：空教室", "en": "Search what was said, e.g. free rooms"},
+    "history_keys": {
+        "zh": "输入文字查找 · ↓ 进入列表 · 回车打开 · Esc 关闭",
+        "en": "Type to search · ↓ to the list · Enter opens · Esc closes",
+    },
+    "history_into_list": {"zh": "进入列表", "en": "To the list"},
+    "history_all": {"zh": "共 {count} 段对话，最新的在前", "en": "{count} in all, newest first"},
+    "history_newest": {
+        "zh": "最新的 {count} 段对话；输入文字可找到更早的",
+        "en": "The newest {count}; type to find older ones",
+    },
+    "history_hits": {"zh": "{count} 段对话提到「{query}」", "en": "{count} mention “{query}”"},
+    "history_none": {"zh": "没有对话提到「{query}」", "en": "No conversation mentions “{query}”"},
     "retry_after_write": {
         "zh": "上一轮已经执行了会修改数据的工具，重试会再执行一次。确定重试？",
         "en": "The last turn already ran a tool that changes things; retrying runs it again. Retry?",

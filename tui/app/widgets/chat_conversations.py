@@ -1,5 +1,5 @@
-"""The 助手 tab's conversations: earlier ones opened again (Ctrl+O) and shown as they were, the one in view
-deleted (Ctrl+D, asked first), exported as Markdown (Ctrl+S) or one of its messages copied (Ctrl+Y).
+"""The 助手 tab's conversations: earlier ones found and opened again (Ctrl+O) and shown as they were, the one in
+view deleted (Ctrl+D, asked first), exported as Markdown (Ctrl+S) or one of its messages copied (Ctrl+Y).
 `ChatPane` (chat_pane.py) is the pane these act on."""
 
 from __future__ import annotations
@@ -41,15 +41,15 @@ class ChatConversations(Vertical):
 
     @work(group="chat-dialog", exclusive=True)
     async def action_open_conversation(self) -> None:
-        conversations = self.history.conversations()
-        if not conversations:
+        """Find an earlier conversation (a search box over the list: conversation_search.py) and show it."""
+        from tui.app.dialogs.conversation_search import ConversationSearch
+
+        if not self.history.conversations():
             self.app.notify(t("no_history", self.locale), timeout=3)
             return
-        labels = [clean(c.title) for c in conversations[:50]]
-        choice = await self.app.push_screen_wait(ChooseDialog(t("history", self.locale), labels))
-        if choice is None:
-            return
-        await self.resume(conversations[labels.index(choice)].id)
+        cid = await self.app.push_screen_wait(ConversationSearch(self.history, self.locale))
+        if cid is not None:
+            await self.resume(cid)
 
     async def resume(self, cid: str) -> None:
         """Show a stored conversation (its latest turns; older ones behind 更早的消息) and continue it."""

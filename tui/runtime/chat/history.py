@@ -1,29 +1,40 @@
-"""Conversations in the one store: list, resume, delete, export to Markdown.
+"""Conversations in the one store: list, find, resume, delete, export to Markdown.
 
 A message is kept whole, as the JSON the model API uses (`role`, `content`, `tool_calls`, `tool_call_id`,
 `reasoning_content`), plus `_ui`: what only the student sees (a tool's full result, its status and duration,
 token usage). Keys starting with `_` never go to the model.
+
+The words of each message are also kept in a full-text index (`search.py`), written in the same transaction as
+the message, so a search never finds a message that is gone nor misses one that was stored.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from tui.runtime.audit import now_ms
+from tui.runtime.chat import search
 from tui.runtime.store import Store
+from tui.runtime.store_faults import GuardedConnection
 
 TITLE_CHARS = 40
 
 
 @dataclass(frozen=True)
 class Conversation:
+    """A conversation as lists show it; `snippet` is the text a search found in it (None for a listing, or when
+    the title itself holds every word searched for)."""
+
     id: str
     title: str
     created_ms: int
     updated_ms: int
+    snippet: str | None = None
 
 
 def for_model(message: dict[str, Any]) -> dict[str, Any]:
@@ -31,11 +42,38 @@ def for_model(message: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in message.items() if not k.startswith("_")}
 
 
+@contextlib.contextmanager
+def _writing(store: Store) -> Iterator[GuardedConnection]:
+    """The store's lock and one transaction around what the block writes: all of it is stored, or none."""
+    with store.lock:
+        db = store.db
+        if db.in_transaction:  # part of a caller's transaction
+            yield db
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:  # SQLite may have rolled back itself (a full disk)
+                db.execute("ROLLBACK")
+            raise
+
+
 class ChatHistory:
     """Conversations and their messages."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._indexed: bool | None = None
+
+    @property
+    def indexed(self) -> bool:
+        """The messages' words are in a full-text index this SQLite can use (else a search reads the messages)."""
+        if self._indexed is None:
+            with self.store.lock:
+                self._indexed = search.index_usable(self.store.db)
+        return self._indexed
 
     def start(self, first_text: str) -> str:
         """A new conversation titled after its first message; returns its id."""
@@ -56,6 +94,32 @@ class ChatHistory:
                 "SELECT id, title, created_ms, updated_ms FROM chat_sessions ORDER BY updated_ms DESC, id"
             ).fetchall()
         return [Conversation(*r) for r in rows]
+
+    def find(self, cid: str) -> Conversation | None:
+        """The conversation with this id, or None."""
+        with self.store.lock:
+            row = self.store.db.execute(
+                "SELECT id, title, created_ms, updated_ms FROM chat_sessions WHERE id = ?", (cid,)
+            ).fetchone()
+        return Conversation(*row) if row else None
+
+    def search(self, query: str, limit: int | None = None) -> list[Conversation]:
+        """The conversations whose title, or one of whose messages, holds every word of `query` (newest first),
+        each with the text found (`snippet`); every conversation when `query` has no words."""
+        if not search.words(query):
+            return self.conversations()[:limit]
+        with self.store.lock:
+            found = search.hits(self.store.db, query, self.indexed)
+            titled = search.titled(self.store.db, query)
+        out = []
+        for c in self.conversations():
+            if c.id not in found and c.id not in titled:
+                continue
+            text = found.get(c.id)
+            # A title that shows every word needs no second line (it is the first question, usually the hit).
+            shown = None if text is None or search.holds_all(c.title, query) else search.snippet(text, query)
+            out.append(Conversation(c.id, c.title, c.created_ms, c.updated_ms, shown))
+        return out[:limit]
 
     def messages(self, cid: str) -> list[dict[str, Any]]:
         """The conversation's messages in order, each with `_id` (its row, for edit and retry)."""
@@ -78,27 +142,36 @@ class ChatHistory:
         """Store a message; returns its row id."""
         body = json.dumps({k: v for k, v in message.items() if k != "_id"}, ensure_ascii=False)
         now = now_ms()
-        with self.store.lock:
-            cur = self.store.db.execute(
+        with _writing(self.store) as db:
+            cur = db.execute(
                 "INSERT INTO chat_messages (session, at_ms, role, content) VALUES (?, ?, ?, ?)",
                 (cid, now, str(message.get("role", "")), body),
             )
-            self.store.db.execute("UPDATE chat_sessions SET updated_ms = ? WHERE id = ?", (now, cid))
-        return int(cur.lastrowid or 0)
+            row_id = int(cur.lastrowid or 0)
+            if self.indexed:
+                search.add(db, row_id, message)
+            db.execute("UPDATE chat_sessions SET updated_ms = ? WHERE id = ?", (now, cid))
+        return row_id
 
     def truncate_from(self, cid: str, row_id: int) -> None:
         """Forget a message and everything after it (edit and resend, retry)."""
-        with self.store.lock:
-            self.store.db.execute("DELETE FROM chat_messages WHERE session = ? AND id >= ?", (cid, row_id))
+        with _writing(self.store) as db:
+            if self.indexed:
+                search.remove(db, cid, row_id)
+            db.execute("DELETE FROM chat_messages WHERE session = ? AND id >= ?", (cid, row_id))
 
     def delete(self, cid: str) -> None:
-        with self.store.lock:
-            self.store.db.execute("DELETE FROM chat_messages WHERE session = ?", (cid,))
-            self.store.db.execute("DELETE FROM chat_sessions WHERE id = ?", (cid,))
+        """Delete the conversation and its messages."""
+        with _writing(self.store) as db:
+            if self.indexed:
+                search.remove(db, cid)
+            db.execute("DELETE FROM chat_messages WHERE session = ?", (cid,))
+            db.execute("DELETE FROM chat_sessions WHERE id = ?", (cid,))
 
     def export_markdown(self, cid: str) -> str:
         """The conversation as Markdown: the student's words, the answers, and each tool call with its result."""
-        title = next((c.title for c in self.conversations() if c.id == cid), cid)
+        found = self.find(cid)
+        title = found.title if found is not None else cid
         lines = [f"# {title}", ""]
         for m in self.messages(cid):
             role = m.get("role")
