@@ -120,7 +120,7 @@ async def test_the_approval_card_allow_once_always_and_deny(tmp_path: Path, fake
         await pilot.click(app.query(ApprovalCard).last().query_one("#always"))
         await until(pilot, lambda: "也记住了。" in shown(app), 10)
         assert app.runtime.grants.mode("memory", "write", True, None) == "allow"
-        assert "已在设置里把 记忆 的 write 工具改为「允许」" in shown(app)
+        assert "已在设置里把 记忆 的 修改 工具改为「允许」" in shown(app)  # the app's word, not `write`
 
         await ask(pilot, app, "删掉它")  # forget is a write too: now allowed, so it runs without a card
         await until(pilot, lambda: "好，不删。" in shown(app), 10)
