@@ -176,4 +176,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "key_to_sections": {"zh": "返回分区", "en": "Sections"},
     "key_reload": {"zh": "重新载入", "en": "Reload"},
     "no_matches": {"zh": "没有找到", "en": "No matches found"},
+    # --- 设置 → 提醒 (attention.py) ---
+    "attention_via": {"zh": "桌面通知经由：{via}", "en": "Desktop notifications go through: {via}"},
+    "attention_via_terminal": {"zh": "终端（{code}）", "en": "the terminal ({code})"},
+    "attention_via_none": {
+        "zh": "这里发不了桌面通知（没有 notify-send 或 osascript，也不是已知能显示通知的终端）",
+        "en": "No way to send desktop notifications here (no notify-send or osascript, and not a terminal known "
+        "to show them)",
+    },
 }
