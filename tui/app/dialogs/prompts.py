@@ -80,7 +80,8 @@ class CodePrompt(LocalBindings, Dialog[str | None]):
         # Focused here, not left to Textual: it focuses a new screen's first field only while the terminal has the
         # focus, and a prompt that opened while the student was in another window took no typing once they came
         # back. From that window they are told a code is needed (attention.py).
-        self.query_one("#code", Input).focus()
+        for box in self.query("#code"):  # none when the app quit before the prompt was mounted
+            box.focus()
         if isinstance(self.app, HarnessApp):
             self.app.attention.waiting("code", self.message)
 
