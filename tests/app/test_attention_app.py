@@ -1,6 +1,6 @@
 """The student in another window is told when the app waits for them (issue 19 item 6): an approval card, a
 verification code, a long answer. The bell, the window title and a desktop notification (a fake `notify-send` on
-PATH records its arguments)."""
+PATH records its arguments), each switched off in 设置 → 提醒."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from textual import events
+from textual.widgets import Switch
 
-from tests.app.helpers import settle, until
+from tests.app.helpers import open_settings_section, settle, until
 from tests.app.test_chat_pane import card_ready, chat_app, chat_ready, shown
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tui.app import attention
@@ -96,6 +97,33 @@ async def test_an_approval_card_calls_the_student_back(
         await pilot.click("#once")
         await until(pilot, lambda: "记住了。" in shown(app), 10)
         assert bells == [1] and len(app.attention.sent) == 1  # the answer was quick: nothing more
+
+
+async def test_switched_off_in_settings_nothing_is_said(
+    tmp_path: Path, fake: tuple[FakeOpenAI, str], notify_send: Path
+) -> None:
+    server, url = fake
+    server.add(calls(call("memory__remember", '{"text": "x"}')), text("好。"))
+    app = chat_app(tmp_path, url)
+    bells, written = watched(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_settings_section(pilot, app, "alerts")
+        switches = [app.query_one(f"#attention-{name}", Switch) for name in attention.SWITCHES]
+        assert all(s.value for s in switches)  # on by default
+        await pilot.press("enter")  # into the section: its first switch
+        assert switches[0].has_focus
+        await pilot.press("space", "tab", "space", "tab", "space")
+        await until(pilot, lambda: not any(s.value for s in switches))
+        assert not any(app.attention.enabled(name) for name in attention.SWITCHES)  # kept in the store
+
+        await pilot.press("escape", "2")
+        await chat_ready(pilot, app)
+        await blur(pilot, app)
+        await send(pilot, app, "记住 x")
+        await until(pilot, lambda: card_ready(app), 10)  # the card waits: told before it came, or never
+        await pilot.pause(0.3)
+        assert bells == [] and written == [] and app.attention.sent == []
+        assert not notify_send.exists()
 
 
 async def test_a_long_answer_is_announced_only_to_a_student_elsewhere(
