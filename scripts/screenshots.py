@@ -21,6 +21,7 @@ from tui.app.dialogs.review import InstallReviewDialog, UpdateApprovalDialog
 from tui.app.preview import PreviewApp
 from tui.app.samples import SAMPLE_INSTALL, SAMPLE_UPDATE
 from tui.app.screens.tool_form import ToolFormScreen
+from tui.app.widgets.settings_page import SECTIONS
 from widgets_render.textual_render import GenButton, WidgetFrame
 
 NOW = "2026-11-30T12:00:00+08:00"
@@ -93,7 +94,7 @@ async def assistant(pilot: Any, app: PkuHarnessApp) -> None:
 async def settings(pilot: Any, app: PkuHarnessApp) -> None:
     """设置 on its 权限 section: the section list (focused) and a table beside it."""
     await tab("4")(pilot, app)
-    await pilot.press("down", "down", "down", "down")
+    await pilot.press(*["down"] * [key for key, _, _ in SECTIONS].index("permissions"))  # the list's order may change
     await settle(pilot, app)
 
 

@@ -14,12 +14,13 @@ import pytest
 from keyring.backends import fail
 from textual.widgets import Button, DataTable, Input, Static
 
-from tests.app.helpers import open_settings_section, until
+from tests.app.helpers import open_settings_section, settle, until
 from tests.conftest import MemoryKeyring
 from tests.runtime.fake_campus import FakeCampus
 from tui.app.app import make_app
 from tui.app.dialogs.credentials import TokenScreen, VaultFileScreen
 from tui.app.dialogs.login import LoginScreen
+from widgets_render.textual_render import WidgetFrame
 
 USER, PASSWORD = "2100012345", "correct horse"
 SIZE = (120, 45)
@@ -207,6 +208,10 @@ def test_login_screen_snapshot(snap_compare: object, tmp_path: Path) -> None:
     app = make_app(demo=True, data_dir=tmp_path)
 
     async def run_before(pilot: object) -> None:
+        # the dashboard behind the dialog is in the picture: filled first (under a loaded suite the dialog came
+        # before the widgets, 1 run in 3 with -n 4)
+        await until(pilot, lambda: len(app.query(WidgetFrame)) >= 7, 30)
+        await settle(pilot, app)
         app.login_needed("card", "not logged in to 校园卡 (card): log in first")
         await until(pilot, lambda: isinstance(app.focused, Input))  # mounted, its blink timer running
         for box in app.screen.query(Input):

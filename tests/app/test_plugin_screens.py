@@ -333,7 +333,9 @@ async def test_verification_then_needs_input_then_the_answer(lab_app: PkuHarness
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await push_lab(pilot, app, "main")
         await pilot.click(screen.query_one(GenButton))
-        await until(pilot, lambda: isinstance(app.screen, CodePrompt))  # verification_required asks for the code
+        # verification_required asks for the code; the prompt is on top a moment before its content is there (under
+        # a loaded suite its text was read, and found empty, in that moment)
+        await until(pilot, lambda: isinstance(app.screen, CodePrompt) and app.screen.query("#code"))
         assert "验证码已发到 138****0000" in texts(app.screen)
         await pilot.press(*"4321", "enter")
         await settle(pilot, app)
@@ -343,7 +345,7 @@ async def test_verification_then_needs_input_then_the_answer(lab_app: PkuHarness
         assert "请填写教室" in texts(screen)
         screen.query_one(Input).value = "二教201"
         await pilot.click(screen.query_one(GenButton))
-        await until(pilot, lambda: isinstance(app.screen, CodePrompt))
+        await until(pilot, lambda: isinstance(app.screen, CodePrompt) and app.screen.query("#code"))
         await pilot.press(*"4321", "enter")
         await settle(pilot, app)
         assert "结果 二教201/4321" in texts(screen)

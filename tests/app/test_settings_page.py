@@ -37,10 +37,13 @@ async def test_the_section_list_moves_between_sections_by_keyboard(tmp_path: Pat
     async with app.run_test(size=size) as pilot:
         sections = await open_settings(pilot, app)
         labels = [str(sections.get_option_at_index(i).prompt) for i in range(sections.option_count)]
-        assert labels == ["外观", "模型", "校园账号", "定时检查", "权限", "插件设置", "可访问范围", "更新", "审计"]
+        assert labels == ["外观", "提醒", "模型", "校园账号", "定时检查", "权限", "插件设置", "可访问范围", "更新",
+                          "审计"]  # fmt: skip
         assert shown(app) == "appearance" and app.query_one("#language", Select).region.width > 0
         await pilot.press("down")
-        assert shown(app) == "model" and sections.has_focus  # ↓ shows the section, the list keeps the focus
+        assert shown(app) == "alerts" and sections.has_focus  # ↓ shows the section, the list keeps the focus
+        await pilot.press("down")
+        assert shown(app) == "model"
         await pilot.press("down", "down", "down")
         assert shown(app) == "permissions"
         permissions = app.query_one("#permissions", DataTable)
@@ -55,7 +58,7 @@ async def test_the_section_list_moves_between_sections_by_keyboard(tmp_path: Pat
         assert shown(app) == "reach"
         await pilot.press("right")
         assert app.query_one("#reach", DataTable).has_focus  # → goes in too
-        await pilot.press("escape", "up", "up", "up", "up", "up", "up")
+        await pilot.press("escape", *["up"] * 7)
         assert shown(app) == "appearance"
         await pilot.press("tab")
         assert app.query_one("#language", Select).has_focus  # and Tab
@@ -69,8 +72,8 @@ async def test_the_section_list_moves_between_sections_by_keyboard(tmp_path: Pat
 
 async def test_every_section_shows_its_own_content(tmp_path: Path) -> None:
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)
-    inside = {"appearance": "#theme", "model": "#model-provider", "campus": "#campus-services",
-              "checks": "#checks", "permissions": "#permissions", "reach": "#reach",
+    inside = {"appearance": "#theme", "alerts": "#attention-bell", "model": "#model-provider",
+              "campus": "#campus-services", "checks": "#checks", "permissions": "#permissions", "reach": "#reach",
               "updates": "#auto-update-all", "audit": "#audit"}  # fmt: skip
     async with app.run_test(size=(120, 40)) as pilot:
         await open_settings(pilot, app)
@@ -101,7 +104,7 @@ async def test_a_language_switch_stays_in_settings(tmp_path: Path) -> None:
         def english() -> bool:
             # asked afresh each time: the list found first may be the old one, about to be replaced
             sections = app.query_one("#settings-sections", OptionList)
-            return sections.option_count > 7 and str(sections.get_option_at_index(7).prompt) == "Updates"
+            return sections.option_count > 8 and str(sections.get_option_at_index(8).prompt) == "Updates"
 
         await until(pilot, english, 10)
         await until(pilot, lambda: app.query_one("#settings-content", ContentSwitcher).current is not None)
@@ -116,7 +119,7 @@ async def test_a_mode_cycled_to_a_longer_word_is_shown_whole(tmp_path: Path) -> 
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_settings(pilot, app)
-        await pilot.press("down", "down", "down", "down", "enter")
+        await pilot.press(*["down"] * 5, "enter")
         table = app.query_one("#permissions", DataTable)
         assert table.has_focus and shown(app) == "permissions"
         await pilot.press("right")  # onto the 读取 mode of the first plugin

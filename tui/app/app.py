@@ -36,6 +36,7 @@ from tui.app.widgets.plugins_page import plugins_page
 from tui.app.widgets.quick_command_ui import carry_out
 from tui.app.widgets.settings_page import SettingsPage
 from tui.app.words import colon
+from tui.runtime.campus.services import SERVICES
 from tui.runtime.commands import QuickCommand, quick_commands
 from tui.runtime.message import say
 from tui.runtime.runtime import DEMO_NOW, Runtime
@@ -211,12 +212,11 @@ class PkuHarnessApp(HarnessApp):
             else:
                 self.login_declined_at = time.monotonic()
 
-        from tui.runtime.campus.services import SERVICES
-
         known = SERVICES.get(service)
         title = known.title_for(self.locale) if known else service
-        reason = t("otp_needed" if "mobile-token" in message else "login_needed", self.locale).format(service=title)
-        screen = LoginScreen(self.runtime.campus, self.runtime.campus_services(), self.locale, reason=reason)
+        otp = "mobile-token" in message
+        reason = t("otp_needed" if otp else "login_needed", self.locale).format(service=title)
+        screen = LoginScreen(self.runtime.campus, self.runtime.campus_services(), self.locale, reason, otp)
         self.push_screen(screen, done)
 
     async def rebuild(self, tab: str | None) -> None:

@@ -7,8 +7,12 @@ the app imports `app.py` back (the file circles the house plan forbids), and a t
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual import events
 from textual.content import Content
 
+from tui.app.attention import Attention
 from tui.app.keys import LocalTextual
 from tui.runtime.commands import QuickCommand
 from tui.runtime.runtime import Runtime
@@ -24,6 +28,26 @@ class HarnessApp(LocalTextual):
     now: str | None
     #: `--demo`: recorded answers and no network at all (no installs from links, no logins, no update checks).
     demo: bool
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.attention = Attention(self)
+        """Tells the student when the app waits for them while they look at another window (attention.py)."""
+
+    def on_app_focus(self, event: events.AppFocus) -> None:
+        self.attention.focus_reported()
+
+    def on_app_blur(self, event: events.AppBlur) -> None:
+        self.attention.focus_reported()
+
+    def watch_app_focus(self, focused: bool) -> None:
+        """Back in the app — told by the terminal, or by a key or a click (Textual takes those as focus) — the
+        window title is the terminal's own again."""
+        if focused:
+            self.attention.back()
+
+    def on_unmount(self) -> None:
+        self.attention.back()  # the app quits: the window title it set must not outlive it
 
     async def rebuild(self, tab: str | None) -> None:
         """Recompose the tabs after a change of plugins, locale or theme, landing on `tab` (None: where it was)."""

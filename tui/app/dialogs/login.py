@@ -14,6 +14,7 @@ from textual.widgets import Button, Checkbox, Input, Static
 
 from tui.app.dialogs.base import Dialog
 from tui.app.dialogs.prompts import DIALOG_CSS
+from tui.app.harness import HarnessApp
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.runtime.campus.iaaa import LoginError, QrLogin
@@ -56,12 +57,17 @@ class LoginScreen(LocalBindings, Dialog[bool]):
     )
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
-    def __init__(self, session: CampusSession, services: list[str], locale: str, reason: str = "") -> None:
+    def __init__(
+        self, session: CampusSession, services: list[str], locale: str, reason: str = "", otp: bool = False
+    ) -> None:
+        """`reason`: why the screen opened by itself; `otp`: for the mobile-token code, which only the student
+        can give (from another window they are told: attention.py)."""
         super().__init__()
         self.session = session
         self.services = services
         self.locale = locale
         self.reason = reason
+        self.otp = otp
         self.sms_sent_at: float | None = None
         """When this dialog last texted a code (the loop's clock): the code field then holds an SMS code."""
 
@@ -100,6 +106,8 @@ class LoginScreen(LocalBindings, Dialog[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#login-password" if self.session.username() else "#login-user", Input).focus()
+        if self.otp and isinstance(self.app, HarnessApp):
+            self.app.attention.waiting("code", self.reason)
 
     def action_cancel(self) -> None:
         self.workers.cancel_all()

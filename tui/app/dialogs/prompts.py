@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
 
 from tui.app.dialogs.base import Dialog
+from tui.app.harness import HarnessApp
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from widgets_render.steady_options import SteadyOptionList
@@ -74,6 +75,15 @@ class CodePrompt(LocalBindings, Dialog[str | None]):
             with Horizontal():
                 yield Button(t("no", self.locale), id="cancel")
                 yield Button(t("yes", self.locale), id="ok", variant="primary")
+
+    def on_mount(self) -> None:
+        # Focused here, not left to Textual: it focuses a new screen's first field only while the terminal has the
+        # focus, and a prompt that opened while the student was in another window took no typing once they came
+        # back. From that window they are told a code is needed (attention.py).
+        for box in self.query("#code"):  # none when the app quit before the prompt was mounted
+            box.focus()
+        if isinstance(self.app, HarnessApp):
+            self.app.attention.waiting("code", self.message)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

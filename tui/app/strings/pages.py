@@ -33,6 +33,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "widget_size": {"zh": "{widget}：{size}", "en": "{widget}: {size}"},
     # --- settings sections, table headers, empty tables (issue 16.10) ---
     "section_appearance": {"zh": "外观", "en": "Appearance"},
+    "section_alerts": {"zh": "提醒", "en": "Alerts"},
     "section_model": {"zh": "模型", "en": "Model"},
     "section_campus": {"zh": "校园账号", "en": "Campus account"},
     "section_checks": {"zh": "定时检查", "en": "Scheduled checks"},
@@ -176,4 +177,26 @@ STRINGS: dict[str, dict[str, str]] = {
     "key_to_sections": {"zh": "返回分区", "en": "Sections"},
     "key_reload": {"zh": "重新载入", "en": "Reload"},
     "no_matches": {"zh": "没有找到", "en": "No matches found"},
+    # --- 设置 → 提醒 (attention.py) ---
+    "alerts": {"zh": "助手等你的时候", "en": "When the assistant waits for you"},
+    "alerts_when": {
+        "zh": "确认卡片出现时响铃。你在别的窗口时（终端会报告窗口切换时），确认卡片、验证码和超过 10 秒的回答"
+        "还会标在窗口标题上、发桌面通知。",
+        "en": "An approval card rings the bell. While you are in another window (when the terminal reports "
+        "window switches), approval cards, verification codes and answers that took over 10 s also mark the "
+        "window title and send a desktop notification.",
+    },
+    "attention_switch_bell": {"zh": "响铃", "en": "Ring the bell"},
+    "attention_switch_title": {
+        "zh": "标在窗口标题上（● PKU harness — …）",
+        "en": "Mark the window title (● PKU harness — …)",
+    },
+    "attention_switch_desktop": {"zh": "桌面通知", "en": "Desktop notification"},
+    "attention_via": {"zh": "桌面通知经由：{via}", "en": "Desktop notifications go through: {via}"},
+    "attention_via_terminal": {"zh": "终端（{code}）", "en": "the terminal ({code})"},
+    "attention_via_none": {
+        "zh": "这里发不了桌面通知（没有 notify-send 或 osascript，也不是已知能显示通知的终端）",
+        "en": "No way to send desktop notifications here (no notify-send or osascript, and not a terminal known "
+        "to show them)",
+    },
 }

@@ -180,4 +180,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "effect": {"zh": "效果", "en": "Effect"},
     "mode": {"zh": "授权", "en": "Mode"},
     "demo": {"zh": "演示模式：数据来自录制，不联网", "en": "Demo mode: recorded data, no network"},
+    # --- telling the student the app waits for them (attention.py; issue 19 item 6) ---
+    # the window title: "● PKU harness — …"
+    "attention_window": {"zh": "● PKU harness — {what}", "en": "● PKU harness — {what}"},
+    "attention_window_approval": {"zh": "等待你的确认", "en": "waiting for your approval"},
+    "attention_window_code": {"zh": "等待你输入验证码", "en": "waiting for a code"},
+    "attention_window_answer": {"zh": "助手已回答", "en": "answered"},
+    # the desktop notification's title
+    "attention_approval": {"zh": "助手等你确认", "en": "The assistant waits for your approval"},
+    "attention_code": {"zh": "需要你输入验证码", "en": "A verification code is needed"},
+    "attention_answer": {"zh": "助手回答完了", "en": "The assistant has answered"},
+    "attention_come_back": {"zh": "回到 PKU harness 查看", "en": "Back in PKU harness to see it"},
+    "attention_took": {"zh": "用了 {seconds} 秒", "en": "It took {seconds} s"},
 }

@@ -10,6 +10,7 @@ form. Every text from the model, a plugin or a server is cleaned of terminal con
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
@@ -54,16 +55,18 @@ ERROR_ACTIONS = {
 
 
 class ChatApprover:
-    """The gate's approver while the app runs: a card in the chat, a bell, and the student's answer."""
+    """The gate's approver while the app runs: a card in the chat, a bell (attention.py), the student's answer."""
 
     def __init__(self, pane: ChatPane) -> None:
         self.pane = pane
 
     async def approve(self, request: ApprovalRequest) -> Approval:
-        card = ApprovalCard(request, self.pane.locale, self.pane.runtime.registry.plugin_name(request.tool.plugin_id))
+        plugin = self.pane.runtime.registry.plugin_name(request.tool.plugin_id)
+        card = ApprovalCard(request, self.pane.locale, plugin)
         working = self.pane.query_one(WorkingLine)
         working.hide()  # the student is asked: the assistant waits, it does not work
-        self.pane.app.bell()  # before the card: whoever sees the card has been told
+        # before the card: whoever sees the card has been told (a bell; from another window, the title too)
+        self.pane.shell.attention.waiting("approval", f"{plugin} · {request.tool.title}")
         await self.pane.add(card)
         card.focus_default()
         try:
@@ -270,10 +273,12 @@ class ChatPane(ChatConversations):
         working = self.query_one(WorkingLine)
         working.begin()
         self._answer = self._reasoning = self._wait = None
+        started = time.monotonic()
         try:
             result = await start(agent)
             self.last_answer = result.answer or self.last_answer
             self.last_wrote = result.wrote
+            self.shell.attention.answered(time.monotonic() - started)  # a long one, to a student gone elsewhere
         except asyncio.CancelledError:
             # Not awaited: when the app is quitting, waiting for a mount would wait for a loop that has stopped.
             for call_id in list(self._lines):  # a tool line still running says it was stopped

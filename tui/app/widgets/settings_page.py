@@ -1,5 +1,5 @@
-"""设置: a list of sections on the left (外观, 模型, 校园账号, 定时检查, 权限, 可访问范围, 更新, 审计) and the chosen
-section on the right, as posting and harlequin lay out their settings.
+"""设置: a list of sections on the left (外观, 提醒, 模型, 校园账号, 定时检查, 权限, 可访问范围, 更新, 审计) and the
+chosen section on the right, as posting and harlequin lay out their settings.
 
 ↑/↓ in the list shows a section at once; Enter, → or Tab goes into it; Esc comes back to the list. Every section
 stays mounted (a ContentSwitcher only hides the others), so the panes keep their state and ids while hidden.
@@ -21,6 +21,7 @@ from textual.events import Resize
 from textual.widgets import ContentSwitcher, DataTable, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
+from tui.app.attention import SWITCHES, backend_words
 from tui.app.dialogs.prompts import ConfirmDialog
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t, term
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 #: The sections in the list's order: the option id, its short label, the heading over its content.
 SECTIONS = (
     ("appearance", "section_appearance", "appearance"),
+    ("alerts", "section_alerts", "alerts"),
     ("model", "section_model", "model"),
     ("campus", "section_campus", "campus_account"),
     ("checks", "section_checks", "scheduled_checks"),
@@ -134,6 +136,8 @@ class SettingsPage(Horizontal):
                 ),
                 id="appearance",
             )
+        elif key == "alerts":
+            yield from self.alert_switches()
         elif key == "model":
             yield ModelSettings(rt.store, loc)
         elif key == "campus":
@@ -155,6 +159,20 @@ class SettingsPage(Horizontal):
             yield installed_table(self.harness)
         elif key == "audit":
             yield self.audit_table()
+
+    def alert_switches(self) -> ComposeResult:
+        """提醒: when the bell, the window title and a desktop notification tell the student the app waits for
+        them, each switched on or off; and which way desktop notifications go here."""
+        loc, attention = self.locale, self.harness.attention
+        yield Static(t("alerts_when", loc), markup=False, classes="alerts-hint")
+        for switch in SWITCHES:
+            yield Horizontal(
+                Switch(attention.enabled(switch), id=f"attention-{switch}"),
+                Static(t(f"attention_switch_{switch}", loc), markup=False),
+                classes="switch-row",
+            )
+        via = backend_words(attention.backend(), loc)
+        yield Static(plain(via), markup=False, classes="alerts-hint", id="attention-via")
 
     async def run_check_now(self, check_id: str) -> RunReport | None:
         """立即运行: one check through the scheduler, as a due run would go (the gate as the scheduler)."""
@@ -259,8 +277,12 @@ class SettingsPage(Horizontal):
             self.app.run_worker(self.set_language(str(event.value)), group="language", exclusive=True)
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
-        if event.switch.id == "auto-update-all":
+        """自动更新 and the three ways of 提醒 are kept the moment they change."""
+        name = str(event.switch.id)
+        if name == "auto-update-all":
             self.admin.installer.set_auto_update(None, event.value)
+        elif name.startswith("attention-") and name.removeprefix("attention-") in SWITCHES:
+            self.harness.attention.set_enabled(name.removeprefix("attention-"), event.value)
 
     @on(DataTable.RowSelected, "#installed")
     def manage_installed(self, event: DataTable.RowSelected) -> None:
