@@ -83,7 +83,8 @@ async def test_the_notices_command_is_in_the_palette_and_is_sent_to_the_assistan
         assert app.query_one("#chat-input", ChatInput).text == ""  # sent, not left in the box
 
 
-async def test_without_a_model_a_prompt_command_waits_in_the_box_and_says_why(tmp_path: Path) -> None:
+async def test_without_a_model_a_prompt_command_waits_in_the_box_and_says_why(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr("tui.runtime.chat.demo_model.DEMO_CONFIG", None)  # as outside the demo: no model at all
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)
     async with app.run_test(size=SIZE) as pilot:
         await from_palette(pilot, app, "今天的通知")
@@ -145,7 +146,8 @@ async def test_a_click_on_a_listed_command_chooses_it(tmp_path: Path) -> None:
         await until(pilot, lambda: isinstance(app.screen, PluginScreen))
 
 
-async def test_enter_on_a_slash_that_names_no_command_sends_the_text(tmp_path: Path) -> None:
+async def test_enter_on_a_slash_that_names_no_command_sends_the_text(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr("tui.runtime.chat.demo_model.DEMO_CONFIG", None)  # as outside the demo: no model at all
     app = prefs_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         listed = await slash(pilot, app, "/zzz")

@@ -155,7 +155,7 @@ class ChatLog(ScrollStop):
         if not self.hidden:
             await button.remove()
             return
-        label = t("chat_earlier", self.locale).format(turns=self.hidden)
+        label = plain(t("chat_earlier", self.locale).format(turns=self.hidden))
         if button:
             button.first(Button).label = label
         else:

@@ -52,13 +52,13 @@ class ModelSettings(Vertical):
         yield Static(t("model_tokens", loc), markup=False, classes="label")
         with Horizontal(classes="tokens"):
             yield Input(
-                self._figure(config, "context_window"),
-                placeholder=str(preset.context_window),
+                clean(self._figure(config, "context_window")),
+                placeholder=clean(str(preset.context_window)),
                 type="integer",
                 id="model-window",
                 tooltip=t("model_window", loc),
             )
-            yield Input(self._figure(config, "max_tokens"), placeholder=str(preset.max_tokens),
+            yield Input(clean(self._figure(config, "max_tokens")), placeholder=clean(str(preset.max_tokens)),
                         type="integer", id="model-answer", tooltip=t("model_answer", loc))  # fmt: skip
         yield Static(t("api_key", loc), markup=False, classes="label")
         with Horizontal():
@@ -96,8 +96,8 @@ class ModelSettings(Vertical):
         if preset is not None:
             self.query_one("#model-url", Input).value = preset.base_url
             self.query_one("#model-name", Input).value = preset.model
-            self.query_one("#model-window", Input).placeholder = str(preset.context_window)
-            self.query_one("#model-answer", Input).placeholder = str(preset.max_tokens)
+            self.query_one("#model-window", Input).placeholder = clean(str(preset.context_window))
+            self.query_one("#model-answer", Input).placeholder = clean(str(preset.max_tokens))
 
     @on(Input.Submitted)
     async def submitted(self, event: Input.Submitted) -> None:
