@@ -102,9 +102,15 @@ async def test_a_language_switch_stays_in_settings(tmp_path: Path) -> None:
         await until(pilot, rebuilt)
 
         def english() -> bool:
-            # asked afresh each time: the list found first may be the old one, about to be replaced
-            sections = app.query_one("#settings-sections", OptionList)
-            return sections.option_count > 8 and str(sections.get_option_at_index(8).prompt) == "Updates"
+            # asked afresh each time: the list found first may be the old one, about to be replaced (and between
+            # the two there is none: CI saw NoMatches here)
+            found = app.query("#settings-sections")
+            sections = found.first(OptionList) if found else None
+            return (
+                sections is not None
+                and sections.option_count > 8
+                and str(sections.get_option_at_index(8).prompt) == "Updates"
+            )
 
         await until(pilot, english, 10)
         await until(pilot, lambda: app.query_one("#settings-content", ContentSwitcher).current is not None)
