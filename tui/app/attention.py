@@ -196,6 +196,7 @@ class Attention:
 
     @property
     def locale(self) -> str:
+        """The app's locale now (a language switch changes it while the app runs)."""
         return self.app.locale
 
     def _tell(self, kind: str, detail: str, ring: bool) -> None:

@@ -168,7 +168,7 @@ class SettingsPage(Horizontal):
         for switch in SWITCHES:
             yield Horizontal(
                 Switch(attention.enabled(switch), id=f"attention-{switch}"),
-                Static(t(f"attention_switch_{switch}", loc), markup=False),
+                Static(plain(t(f"attention_switch_{switch}", loc)), markup=False),
                 classes="switch-row",
             )
         via = backend_words(attention.backend(), loc)
