@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 SWITCHES = ("bell", "title", "desktop")
 #: What the app can wait for: an approval card, a verification code, and a finished long answer.
 KINDS = ("approval", "code", "answer")
-#: An answer that took at least this long is announced when it finishes (a quick one the student waited for).
+#: An answer that took longer than this is announced when it finishes (a quick one the student waited for).
 LONG_TURN_S = 10.0
 #: A notification command that has not finished by then is stopped (a hung notification daemon).
 COMMAND_TIMEOUT_S = 5.0
@@ -191,11 +191,12 @@ class Attention:
 
     def answered(self, seconds: float) -> None:
         """A turn of the assistant finished after `seconds`: said only when it was long and the student away."""
-        if seconds >= LONG_TURN_S:
+        if seconds > LONG_TURN_S:
             self._tell("answer", t("attention_took", self.locale).format(seconds=round(seconds)), ring=False)
 
     @property
     def locale(self) -> str:
+        """The app's locale now (a language switch changes it while the app runs)."""
         return self.app.locale
 
     def _tell(self, kind: str, detail: str, ring: bool) -> None:

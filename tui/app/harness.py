@@ -19,7 +19,8 @@ from tui.runtime.runtime import Runtime
 
 
 class HarnessApp(LocalTextual):
-    """The shell the app's parts live in: the runtime, the UI locale, the pinned clock, and a rebuild."""
+    """The shell the app's parts live in: the runtime, the UI locale, the pinned clock, a rebuild, and its way of
+    calling the student back from another window (`attention`)."""
 
     runtime: Runtime
     #: "zh" or "en": every visible string is looked up in this locale.
