@@ -5,6 +5,8 @@ that older turns were summarised is a collapsed line."""
 
 from __future__ import annotations
 
+import itertools
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,10 +37,12 @@ async def test_a_long_stream_is_drawn_in_batches(
     parts = [f"第{i}段" if i % 50 else "\n\n" for i in range(800)]
     server.add(text(*parts))
     appends: list[str] = []
+    times: list[float] = []
     real = Markdown.append
 
     def counted(self: Markdown, markdown: str) -> Any:
         appends.append(markdown)
+        times.append(time.monotonic())
         return real(self, markdown)
 
     monkeypatch.setattr(Markdown, "append", counted)
@@ -51,7 +55,10 @@ async def test_a_long_stream_is_drawn_in_batches(
         answer = app.query_one(".answer", Markdown)
         assert answer.source == "".join(parts)  # nothing lost or reordered by the batching
         # Per-chunk appends would be 800: the stream joins what arrived while the last append was drawn.
-        assert len(appends) < 300, len(appends)
+        assert 1 < len(appends) < 300, len(appends)  # drawn as it came, not all at the end
+        # At most one append a frame: appending again as soon as one ends starved the read (chat_log.py).
+        gaps = [b - a for a, b in itertools.pairwise(times)]
+        assert min(gaps) >= chat_log.FRAME_S * 0.9, gaps
         log = app.query_one(ChatLog)
         assert log.scroll_y == log.max_scroll_y > 0  # it followed the answer to its end
 

@@ -11,14 +11,13 @@ from textual.widgets import Collapsible, Static
 from tui.app.i18n import t
 from tui.app.widgets.chat_conversations import ChatConversations
 from tui.app.widgets.chat_input import WorkingLine
-from tui.app.widgets.chat_log import ChatLog, StreamedText, tool_line
+from tui.app.widgets.chat_log import ChatLog, PacedStream, StreamedText, tool_line
 from tui.runtime.message import say_error
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
-    from textual.widgets._markdown import MarkdownStream
 
     from tui.runtime.chat.agent import AgentEvent, ToolView
     from tui.runtime.chat.client import ModelError
@@ -41,7 +40,7 @@ class ChatEvents(ChatConversations):
     """The drawing half of the chat pane (module docstring)."""
 
     _answer: Markdown | None
-    _stream: MarkdownStream | None
+    _stream: PacedStream | None
     _reasoning: StreamedText | None
     _wait: Static | None
     _lines: dict[str, Collapsible]
@@ -78,8 +77,8 @@ class ChatEvents(ChatConversations):
 
                 self._answer = Markdown("", open_links=False, classes="answer")
                 await self.add(self._answer)
-                self._stream = Markdown.get_stream(self._answer)
-            # Queued, never awaited per chunk: the stream joins what arrives while it draws (module docstring).
+                self._stream = PacedStream(self._answer)
+            # Queued, never awaited per chunk: the stream joins what arrives while it draws (chat_log.py).
             await self._stream.write(clean(event.text))
             self.log_view.follow()
         elif event.kind == "reasoning":

@@ -24,7 +24,7 @@ from tui.app.i18n import t
 from tui.app.widgets.approval_card import ApprovalCard
 from tui.app.widgets.chat_events import ChatEvents
 from tui.app.widgets.chat_input import ChatInput, WorkingLine
-from tui.app.widgets.chat_log import ChatLog, StreamedText
+from tui.app.widgets.chat_log import ChatLog, PacedStream, StreamedText
 from tui.app.widgets.quick_command_list import QuickCommandList
 from tui.runtime.chat.context_window import split_turns
 from tui.runtime.gate import Approval, ApprovalRequest
@@ -33,7 +33,6 @@ from widgets_render.textual_render import plain
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
-    from textual.widgets._markdown import MarkdownStream
 
     from tui.app.harness import HarnessApp
     from tui.runtime.chat.agent import ToolView
@@ -108,7 +107,7 @@ class ChatPane(ChatEvents):
         self.last_answer = ""
         self.last_wrote = False
         self._answer: Markdown | None = None
-        self._stream: MarkdownStream | None = None
+        self._stream: PacedStream | None = None
         self._reasoning: StreamedText | None = None
         self._wait: Static | None = None
         self._lines: dict[str, Collapsible] = {}
@@ -269,8 +268,8 @@ class ChatPane(ChatEvents):
             for call_id in list(self._lines):  # a tool line still running says it was stopped
                 self._stopped_line(call_id)
             self.log_view.mount(Static(t("stopped", self.locale), markup=False, classes="muted"))
-            if self._stream is not None and self._stream._task is not None:
-                self._stream._task.cancel()  # what arrived stays drawn; nothing more is awaited while stopping
+            if self._stream is not None:
+                self._stream.cancel()  # what arrived stays drawn; nothing more is awaited while stopping
             self._stream = self._answer = None
             raise
         finally:
