@@ -211,6 +211,22 @@ def test_chat_list_then_continue_a_conversation_by_id_or_the_latest() -> None:
     assert (code, out) == (0, "") and "no conversation mentions '图书馆'" in err
 
 
+def test_a_new_conversation_is_named_by_the_model_and_listed_so() -> None:
+    fake = FakeOpenAI(text("下一班 12:30 从燕园出发。"), text("13:30 还有一班。"))
+    fake.titles.append(text("标题：去昌平的校车"))
+    with fake.serve() as url:
+        model = ("--base-url", url, "--model", "any")
+        code, out, _ = run("chat", "--once", "去昌平的校车几点发车？", *model, "--json")
+        assert code == 0
+        report = json.loads(out)
+        assert report["conversation"]["title"] == "去昌平的校车" and report["answer"] == "下一班 12:30 从燕园出发。"
+        cid = report["conversation"]["id"]
+        code, out, _ = run("chat", "--continue", cid, "--once", "下一班呢", *model, "--json")
+        assert code == 0 and json.loads(out)["conversation"] == {"id": cid, "title": "去昌平的校车"}
+    assert len(fake.title_requests) == 1  # a continued conversation is not renamed
+    assert [(c["id"], c["title"]) for c in json.loads(run("chat", "--list", "--json")[1])] == [(cid, "去昌平的校车")]
+
+
 def test_continue_names_an_unknown_conversation_and_sends_nothing() -> None:
     fake = FakeOpenAI(text("ok"))
     with fake.serve() as url:

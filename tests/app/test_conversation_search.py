@@ -175,3 +175,28 @@ async def test_without_conversations_ctrl_o_says_so_and_in_english_the_dialog_sp
         assert "3 in all, newest first" in status(app)
         await typed(pilot, app, "library")
         assert "No conversation mentions “library”" in status(app)
+
+
+async def test_a_configured_model_names_a_new_conversation_and_ctrl_o_lists_it_so(tmp_path: Path) -> None:
+    """After the first answer the model is asked for a title (its own short request); Ctrl+O then lists the
+    conversation by it, and the second question asks for none."""
+    from tests.app.test_chat_pane import ask, chat_app
+    from tests.runtime.fake_openai import FakeOpenAI, text
+
+    fake = FakeOpenAI(text("二教现在空着 201 和 202。"), text("下午也空着。"))
+    fake.titles.append(text("「二教空教室」"))
+    with fake.serve() as url:
+        app = chat_app(tmp_path, url)
+        async with app.run_test(size=SIZE) as pilot:
+            await ask(pilot, app, "二教今天有空教室吗？我想下午自习")
+            pane = app.query_one(ChatPane)
+            await until(pilot, lambda: len(fake.title_requests) == 1 and not pane.running)
+            history = ChatHistory(app.runtime.store)
+            await until(pilot, lambda: history.conversations()[0].title == "二教空教室")
+            await ask(pilot, app, "下午呢")
+            await until(pilot, lambda: not pane.running and "下午也空着" in pane.last_answer)
+            await opened(pilot, app)
+            assert rows(app)[0].startswith("二教空教室  ")
+            await typed(pilot, app, "空教室")
+            await until(pilot, lambda: len(rows(app)) == 1)
+    assert len(fake.title_requests) == 1 and len(fake.requests) == 2

@@ -1,5 +1,6 @@
 """A fake OpenAI-compatible server on 127.0.0.1 that replays scripted answers to /v1/chat/completions and records
-every request it received. Streams are real SSE over chunked HTTP, so a dropped stream is a real broken body."""
+every request it received. Streams are real SSE over chunked HTTP, so a dropped stream is a real broken body.
+A request for a conversation's title is answered from its own queue (`titles`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tui.runtime.chat.titles import TITLE_PROMPT
 
 
 def text(*parts: str, finish: str = "stop", usage: dict[str, int] | None = None) -> dict[str, Any]:
@@ -28,6 +31,12 @@ def call(name: str, arguments: str = "{}", id: Any = "call_1", index: int = 0) -
 
 def calls(*deltas: dict[str, Any], finish: str = "tool_calls", **extra: Any) -> dict[str, Any]:
     return {"chunks": list(deltas), "finish": finish, **extra}
+
+
+def is_title_request(body: dict[str, Any]) -> bool:
+    """The app asks for a conversation's title (titles.py), not for the next turn."""
+    messages = body.get("messages") or [{}]
+    return messages[0].get("role") == "system" and messages[0].get("content") == TITLE_PROMPT
 
 
 def history_problem(messages: list[dict[str, Any]]) -> str | None:
@@ -69,6 +78,10 @@ class FakeOpenAI:
         self.strict = strict
         self.refused: list[str] = []
         """Why requests were answered 400 (a malformed history)."""
+        self.titles: list[dict[str, Any]] = []
+        """Answers to the requests for a conversation's title (titles.py); an empty answer when none is left
+        (the title stays the first question). Those requests are kept in `title_requests`, not `requests`."""
+        self.title_requests: list[dict[str, Any]] = []
 
     def add(self, *answers: dict[str, Any]) -> None:
         self.answers.extend(answers)
@@ -85,11 +98,14 @@ class FakeOpenAI:
                 length = int(self.headers.get("content-length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 fake.sizes.append(length)
-                if fake.keep:
+                if fake.keep and not is_title_request(body):
                     fake.requests.append(body)
                 fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                 problem = history_problem(body.get("messages") or []) if fake.strict else None
-                if problem is not None:
+                if is_title_request(body):  # answered from its own queue: scripted turns stay in order
+                    fake.title_requests.append(body)
+                    answer = fake.titles.pop(0) if fake.titles else text("")
+                elif problem is not None:
                     fake.refused.append(problem)
                     answer: dict[str, Any] = {"status": 400, "body": {"error": {"message": problem}}}
                 else:

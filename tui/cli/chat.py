@@ -22,6 +22,7 @@ from tui.runtime.chat.providers import (
     load_key,
     save_config,
 )
+from tui.runtime.chat.titles import retitle
 from tui.runtime.runtime import DEMO_NOW
 from tui.runtime.scheduler.timing import beijing
 from tui.runtime.store import Store
@@ -177,7 +178,10 @@ def one_turn(
 
     async def run() -> TurnResult:
         try:
-            return await agent.send(turn, message)
+            result = await agent.send(turn, message)
+            if cid is None:  # a new conversation: the model names it (titles.py)
+                await retitle(history, client, turn)
+            return result
         finally:
             await client.close()
 
@@ -193,7 +197,9 @@ def one_turn(
 
 
 def _report(history: ChatHistory, cid: str, result: TurnResult) -> dict[str, Any]:
+    found = history.find(cid)
     return {
+        "conversation": {"id": cid, "title": found.title if found else None},
         "answer": result.answer,
         "messages": [for_model(m) for m in history.messages(cid)],
         "toolCalls": [

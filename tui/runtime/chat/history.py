@@ -75,10 +75,15 @@ class ChatHistory:
                 self._indexed = search.index_usable(self.store.db)
         return self._indexed
 
+    @staticmethod
+    def first_title(first_text: str) -> str:
+        """The title a conversation starts with: its first message, on one line, cut to `TITLE_CHARS`."""
+        return " ".join(first_text.split())[:TITLE_CHARS] or "…"
+
     def start(self, first_text: str) -> str:
         """A new conversation titled after its first message; returns its id."""
         cid = "c-" + uuid.uuid4().hex[:12]
-        title = " ".join(first_text.split())[:TITLE_CHARS] or "…"
+        title = self.first_title(first_text)
         now = now_ms()
         with self.store.lock:
             self.store.db.execute(
@@ -86,6 +91,13 @@ class ChatHistory:
                 (cid, title, now, now),
             )
         return cid
+
+    def retitle(self, cid: str, title: str, was: str) -> bool:
+        """Title the conversation `title` if it is still titled `was` (a title made while the student renamed
+        it does not overwrite theirs); True when it changed."""
+        with _writing(self.store) as db:
+            changed = db.execute("UPDATE chat_sessions SET title = ? WHERE id = ? AND title = ?", (title, cid, was))
+            return changed.rowcount == 1
 
     def conversations(self) -> list[Conversation]:
         """Newest first."""
