@@ -119,6 +119,18 @@ class StreamedText(Static):
         self.update(plain(self.text))
 
 
+def _release_rendered() -> None:
+    """Let removed widgets' rendered lines go. Textual 8.2.8 memoises `StylesCache.get_inner_outer` with
+    `functools.lru_cache(1024)` on the method, so its keys hold each widget's `StylesCache` (and the lines in
+    it) until 1,024 newer ones push them out: ~6 a turn, ~75 KB a turn of a long chat (bench_chat.py). Clearing
+    the memo costs two `Style`s per colour pair on the next frame."""
+    from textual._styles_cache import StylesCache
+
+    clear = getattr(StylesCache.get_inner_outer, "cache_clear", None)
+    if clear is not None:  # another Textual may not memoise it
+        clear()
+
+
 class PacedStream:
     """Streams Markdown into a widget: chunks are queued, never awaited one by one; what arrived meanwhile is
     appended at once, at most once a `FRAME_S` (module docstring)."""
@@ -207,6 +219,7 @@ class ChatLog(ScrollStop):
                 gone.append(w)
         self.hidden += len(starts) - keep
         await self.remove_children(gone)
+        _release_rendered()
         await self.show_earlier()
 
     async def show_earlier(self) -> None:

@@ -150,14 +150,19 @@ class ModelClient:
         import openai
 
         stream = self.config.preset.stream_tools or not tools
+        # The conversation and the tools go in `extra_body`, which the SDK sends as given: passed as `messages`
+        # and `tools` it first walks them against its TypedDicts (`_transform_recursive`), a no-op for these
+        # types that cost ~60 ms a request at turn 200 and made a long chat's turns 1.5x slower (bench_chat.py).
+        body: dict[str, Any] = {"messages": messages}
         request: dict[str, Any] = {
             "model": self.config.model,
-            "messages": messages,
+            "messages": [],
             "stream": stream,
             "max_tokens": self.config.answer_tokens,
+            "extra_body": body,
         }
         if tools:
-            request["tools"] = tools
+            body["tools"] = tools
             if self.config.preset.tool_choice:
                 request["tool_choice"] = self.config.preset.tool_choice
         if stream:
