@@ -73,7 +73,7 @@ class FakeOpenAI:
         self.sizes: list[int] = []
         """Each request's size in bytes."""
         self.keep = True
-        """Keep each request's body in `requests` (a benchmark of memory turns it off)."""
+        """Keep each request's body and headers (`requests`, `headers`; a benchmark of memory turns it off)."""
         self.headers: list[dict[str, str]] = []
         self.strict = strict
         self.refused: list[str] = []
@@ -100,7 +100,8 @@ class FakeOpenAI:
                 fake.sizes.append(length)
                 if fake.keep and not is_title_request(body):
                     fake.requests.append(body)
-                fake.headers.append({k.lower(): v for k, v in self.headers.items()})
+                if fake.keep:
+                    fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                 problem = history_problem(body.get("messages") or []) if fake.strict else None
                 if is_title_request(body):  # answered from its own queue: scripted turns stay in order
                     fake.title_requests.append(body)
