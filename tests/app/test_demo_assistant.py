@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tests.app.helpers import open_settings_section, settle, until
@@ -156,3 +157,21 @@ async def test_enter_in_the_reason_box_denies_with_the_reason(tmp_path: Path) ->
         pane = app.query_one(ChatPane)
         await until(pilot, lambda: not pane.running and pane.last_answer, 10)
         assert "已拒绝：太私密" in shown(app) and "你没有同意" in pane.last_answer
+
+
+async def test_quitting_while_a_card_waits_runs_nothing_and_fails_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The app closed under a waiting card: the card's buttons were gone before the stop reached it, and the gate
+    reported an internal error in wallet.recharge instead of a stopped call."""
+    from tui.runtime.chat.history import ChatHistory
+
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "给校园卡充值 50 元")
+        await until(pilot, lambda: card_ready(app), 10)
+        store = app.runtime.store
+    [conversation] = ChatHistory(store).conversations()
+    [reply] = [m for m in ChatHistory(store).messages(conversation.id) if m["role"] == "tool"]
+    assert reply["_ui"]["status"] == "error" and "stopped before it finished" in reply["content"]
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text

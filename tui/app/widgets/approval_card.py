@@ -95,5 +95,7 @@ class ApprovalCard(Vertical):
             decided = t("decided_once", loc)
         else:
             decided = t("decided_deny", loc) + (f"：{choice.reason}" if choice.reason.strip() else "")
-        self.query_one(".choices").remove()
+        if not self.is_attached:  # the app is closing (q while the card waited): nothing to redraw
+            return
+        self.query(".choices").remove()
         self.mount(Static(plain(decided), markup=False, classes="decided"))

@@ -57,7 +57,8 @@ class ChatApprover:
             answer = await card.answer
         except asyncio.CancelledError:
             card.decide(Approval(False), stopped=True)  # Esc stopped the reply: what was asked is not run
-            self.pane.query_one(ChatInput).focus()  # typing goes to the box, not to the tabs' keys
+            for box in self.pane.query(ChatInput):  # none when the app is closing
+                box.focus()  # typing goes to the box, not to the tabs' keys
             raise
         working.show(working.doing)
         self.pane.query_one(ChatInput).focus()  # the card is decided: back to writing
