@@ -11,9 +11,9 @@
 #   3. runs the app's one-turn chat (`pku-harness chat --once`, demo tools, an isolated PKU_HARNESS_DATA):
 #      the free-classroom question in text mode and with --json, a plain question that needs no tool, a
 #      message longer than the server's context (as a long conversation would be), then —
-#      since the app never sends `tool_choice` and so cannot force a call — the app's own request replayed with
-#      tool_choice set (forced, "auto" streamed, "auto" unstreamed) to see what the server does when asked, and
-#      last the question with the `llamacpp` preset (which sends requests that offer tools unstreamed);
+#      since the app never forces a call (only the `llamacpp` preset sends tool_choice, "auto") — the app's own
+#      request replayed with tool_choice set (forced, "auto" streamed, "auto" unstreamed) to see what the server
+#      does when asked, and last the question with the `llamacpp` preset (tools offered unstreamed, "auto");
 #   4. prints a summary: chunks and their timing, whether a usage chunk came, finish_reason (was the answer
 #      cut?), tokens generated (counted by the server's tokenizer), the answer, tool calls, errors.
 #
@@ -141,7 +141,7 @@ LONG="$(printf 'hello %.0s' $(seq "$N_CTX"))"
 runapp overflow-json "${chat[@]}" "Count the words: $LONG" "${common[@]}" --json
 # Forcing a call: the app sends no tool_choice (see tui/runtime/chat/client.py), so it cannot; replay its request
 # with tool_choice set instead (before the preset's run below, which may keep the server busy for minutes).
-log "replaying the app's request with tool_choice (the app itself never sends one)"
+log "replaying the app's request with tool_choice (the app itself never forces a call)"
 "$PY" "$PROBE" forced "$BASE" "$RUN/exchanges.jsonl" "$RUN" || true
 # The preset a student would choose for llama.cpp: it sends requests that offer tools without streaming.
 app model set llamacpp --base-url "$BASE" --model smollm2 >/dev/null

@@ -187,7 +187,8 @@ def run(out: str, label: str, command: list[str]) -> None:
 
 
 def forced(proxy_url: str, log_path: str, out: str) -> None:
-    """The app never sends `tool_choice` (so it cannot force a call): replay its first request that offered tools,
+    """The app never forces a call (only its `llamacpp` preset sends tool_choice "auto"): replay its first request
+    that offered tools,
     as the server saw it, with tool_choice set — forcing classrooms__free (streamed, as the app streams), "auto"
     streamed, and "auto" unstreamed (as the app's `llamacpp` preset sends requests that offer tools) — to see what
     the server does when asked."""

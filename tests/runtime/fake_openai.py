@@ -39,6 +39,15 @@ def is_title_request(body: dict[str, Any]) -> bool:
     return messages[0].get("role") == "system" and messages[0].get("content") == TITLE_PROMPT
 
 
+def content_problem(messages: list[dict[str, Any]]) -> str | None:
+    """What llama-cpp-python's server refuses in a request (HTTP 500): a message whose content is not a string
+    (OpenAI allows null beside tool calls; the app stores it so, and sends "")."""
+    for i, m in enumerate(messages):
+        if not isinstance(m.get("content"), (str, list)):
+            return f"messages.{i}.content: Input should be a valid string"
+    return None
+
+
 def history_problem(messages: list[dict[str, Any]]) -> str | None:
     """What a real server (OpenAI, DeepSeek) refuses in a history: a tool call without its tool message right
     after the assistant message, or a tool message that answers no call. None when the history is well-formed."""
@@ -102,7 +111,8 @@ class FakeOpenAI:
                     fake.requests.append(body)
                 if fake.keep:
                     fake.headers.append({k.lower(): v for k, v in self.headers.items()})
-                problem = history_problem(body.get("messages") or []) if fake.strict else None
+                sent = body.get("messages") or []
+                problem = (history_problem(sent) or content_problem(sent)) if fake.strict else None
                 if is_title_request(body):  # answered from its own queue: scripted turns stay in order
                     fake.title_requests.append(body)
                     answer = fake.titles.pop(0) if fake.titles else text("")

@@ -98,7 +98,13 @@ def model_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 out.append(for_model(m))
             continue  # a reply whose call is gone would be refused
         close()
-        out.append(for_model(m))
+        sent = for_model(m)
+        if sent.get("role") == "assistant" and sent.get("content") is None:
+            # A call without text is stored as null (as servers send it); llama-cpp-python's server refuses null
+            # in a request (HTTP 500, "Input should be a valid string": scripts/real_model_check.sh), "" passes
+            # everywhere.
+            sent["content"] = ""
+        out.append(sent)
         if m.get("role") == "assistant":
             pending.extend(str(c.get("id")) for c in m.get("tool_calls") or [] if isinstance(c, dict))
     close()
