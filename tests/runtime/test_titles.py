@@ -72,13 +72,15 @@ async def test_the_first_question_stays_the_title_when_the_model_has_none(tmp_pa
     store = Store(tmp_path / "db.sqlite3")
     history, cid = conversation(store, (QUESTION, ANSWER))
     fake = FakeOpenAI()
-    fake.titles += [text(""), {"status": 401, "body": {"error": {"message": "bad key"}}}]
+    rambling = text("你可以在学义晚上走到最新的空教室，对诸如适合每天", finish="length")
+    fake.titles += [text(""), {"status": 401, "body": {"error": {"message": "bad key"}}}, rambling]
     with fake.serve() as url:
         assert await retitle(history, client(url), cid) is None  # said nothing
         assert await retitle(history, client(url), cid) is None  # refused
+        assert await retitle(history, client(url), cid) is None  # cut at the limit: a ramble, not a title
     found = history.find(cid)
     assert found is not None and found.title == QUESTION
-    assert len(fake.title_requests) == 2
+    assert len(fake.title_requests) == 3
 
 
 async def test_only_a_first_answer_still_titled_by_its_question_is_renamed(tmp_path: Path) -> None:

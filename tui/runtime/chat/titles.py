@@ -3,9 +3,9 @@
 A conversation starts titled with its first question (`ChatHistory.start`), which is what Ctrl+O and
 `chat --list` show and search. When a model server answers (not the offline demo model, which would only
 repeat the question), one short extra request asks it for a title of a few words, in the question's
-language; the first question stays the title when that fails, comes back empty (a reasoning model may spend
-`TITLE_TOKENS` thinking) or the student retitled meanwhile (`ChatHistory.retitle` only replaces the title it
-was made from).
+language. The first question stays the title when that fails, comes back empty (a reasoning model may spend
+`TITLE_TOKENS` thinking), is cut at that limit (a ramble, not a title), or the student retitled meanwhile
+(`ChatHistory.retitle` only replaces the title it was made from).
 
 What the model says is treated as what it is — text from a server, perhaps steered by a tool result it read:
 one line, no escapes or invisible characters (`clean`), no Markdown or quotes around it, at most
@@ -83,6 +83,8 @@ async def model_title(client: Model, question: str, answer: str) -> str | None:
         return None
     finally:
         await short.close()
+    if done.finish_reason == "length":  # it rambled past a dozen words: not a title (SmolLM2 does)
+        return None
     return tidy_title(done.content)
 
 
