@@ -4,7 +4,7 @@ A conversation starts titled with its first question (`ChatHistory.start`), whic
 `chat --list` show and search. When a model server answers (not the offline demo model, which would only
 repeat the question), one short extra request asks it for a title of a few words, in the question's
 language. The first question stays the title when that fails, comes back empty (a reasoning model may spend
-`TITLE_TOKENS` thinking), is cut at that limit (a ramble, not a title), or the student retitled meanwhile
+`TITLE_TOKENS` thinking), is cut at that limit (a ramble, not a title), or the title changed meanwhile
 (`ChatHistory.retitle` only replaces the title it was made from).
 
 What the model says is treated as what it is — text from a server, perhaps steered by a tool result it read:
