@@ -169,7 +169,7 @@ async def test_export_and_the_other_pane_keys_act_from_the_box(tmp_path: Path, f
         await pilot.press("ctrl+s")  # export
         exported = tmp_path / f"{pane.cid}.md"
         await until(pilot, exported.exists)
-        assert "**Assistant:** 二教有 201" in exported.read_text(encoding="utf-8")
+        assert "**助手:** 二教有 201" in exported.read_text(encoding="utf-8")  # in the app's language
         await pilot.press("a", "b", "c", "home", "ctrl+e", "d")  # Ctrl+E stays the box's end of line
         assert box.text == "abcd"
         await pilot.press("ctrl+y")  # copy a message

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Static
@@ -157,6 +158,8 @@ async def test_enter_in_the_reason_box_denies_with_the_reason(tmp_path: Path) ->
         pane = app.query_one(ChatPane)
         await until(pilot, lambda: not pane.running and pane.last_answer, 10)
         assert "已拒绝：太私密" in shown(app) and "你没有同意" in pane.last_answer
+        # The tool line says the student's reason, not what the model is told ("do not try this call again").
+        assert "你拒绝了：太私密" in shown(app) and "不要再试" not in shown(app)
 
 
 async def test_quitting_while_a_card_waits_runs_nothing_and_fails_nothing(
@@ -175,3 +178,63 @@ async def test_quitting_while_a_card_waits_runs_nothing_and_fails_nothing(
     [reply] = [m for m in ChatHistory(store).messages(conversation.id) if m["role"] == "tool"]
     assert reply["_ui"]["status"] == "error" and "stopped before it finished" in reply["content"]
     assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+
+
+def keys_line(app: Any) -> str:
+    return str(app.query_one(ApprovalCard).query_one(".keys", Static).render())
+
+
+async def test_the_card_says_what_enter_does_arrows_move_and_typing_is_kept(tmp_path: Path) -> None:
+    """Found by an outsider: Enter on the top-up card denied it (the focused button was 拒绝, shown only by
+    reversed text), and what they typed while the card waited vanished."""
+    from tui.app.widgets.chat_input import ChatInput
+
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "给校园卡充值 50 元")
+        await until(pilot, lambda: card_ready(app), 10)
+        await pilot.pause(0.2)  # not settle(): the turn's worker waits for the card
+        assert keys_line(app).startswith("⏎ 拒绝")  # money: a reflexive Enter says no, and the card says so
+        await pilot.press("left")
+        assert app.focused is not None and app.focused.id == "always"
+        assert keys_line(app).startswith("⏎ 总是允许")
+        await pilot.press("left", "left")
+        assert app.focused is not None and app.focused.id == "reason"  # around the end, to the reason box
+        assert "理由告诉助手" in keys_line(app)
+        await pilot.press("right")  # in the box ←/→ move its cursor, not the focus
+        assert app.focused is not None and app.focused.id == "reason"
+        app.query_one("#deny").focus()
+        await pilot.press(*"先等等")
+        box = app.query_one(ChatInput)
+        assert app.focused is box and box.text == "先等等"
+        card = app.query_one(ApprovalCard)
+        assert not card.decided
+        await pilot.press("enter")  # the card still waits: the text stays, and the app says why
+        await pilot.pause(0.2)  # not settle(): the turn's worker waits for the card
+        assert box.text == "先等等" and not card.decided
+        assert any("先回答上面的卡片" in str(n.message) for n in app._notifications)
+        await pilot.click("#once")
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: not pane.running and pane.last_answer, 10)
+        assert pane.last_answer.startswith("【演示模型】充值 50 元") and box.text == "先等等"
+
+
+async def test_esc_on_a_card_at_80x24_shows_what_the_stop_did(tmp_path: Path) -> None:
+    """Found by an outsider at 80×24: after Esc the card's 已停止 and the tool line were under the bottom edge."""
+    from tui.app.widgets.chat_log import ChatLog
+
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for question in ("二教今天有哪些空教室?", "校园卡余额多少"):
+            await ask(pilot, app, question)
+            pane = app.query_one(ChatPane)
+            await until(pilot, lambda pane=pane: not pane.running and pane.last_answer, 10)
+        await ask(pilot, app, "给校园卡充值 50 元")
+        await until(pilot, lambda: card_ready(app), 10)
+        await pilot.press("escape")
+        await until(pilot, lambda: not pane.running, 10)
+        await settle(pilot, app)
+        log = app.query_one(ChatLog)
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        stopped = [w for w in log.query(Static) if "已停止" in str(w.render())]
+        assert stopped and all(w.region.height > 0 for w in stopped[-1:])

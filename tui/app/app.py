@@ -375,22 +375,31 @@ class PkuHarnessApp(HarnessApp):
 
 
 def make_app(
-    demo: bool = False, locale: str | None = None, data_dir: Path | None = None, now: str | None = None, **kwargs: Any
+    demo: bool = False,
+    locale: str | None = None,
+    data_dir: Path | None = None,
+    now: str | None = None,
+    throwaway: bool = False,
+    **kwargs: Any,
 ) -> PkuHarnessApp:
     """The one factory the CLI, the tests and the screenshot script use.
 
-    Demo mode keeps its data in a throw-away directory and answers from the plugins' recordings.
+    Demo mode keeps its data in a throw-away directory (made here when `data_dir` is None; `throwaway` says the
+    one given is such, as `pku-harness --demo` makes it) and answers from the plugins' recordings; a model the
+    student set up in their own data is copied in, so it answers in the demo too.
 
     Raises:
         StoreError: the database cannot be used, or only read (the caller prints the sentence).
     """
     own_model = None
     if demo and data_dir is None:
+        data_dir = Path(tempfile.mkdtemp(prefix="pku-harness-demo-"))
+        throwaway = True
+    if demo and throwaway:
         from tui.runtime.chat.providers import configured_in
         from tui.runtime.store import default_path
 
         own_model = configured_in(default_path())  # a model the student set up answers in the demo too
-        data_dir = Path(tempfile.mkdtemp(prefix="pku-harness-demo-"))
     db = data_dir / "pku-harness.sqlite3" if data_dir is not None else None
     kwargs.setdefault("offload", True)  # plugin computation on worker threads: the screen never waits for it
     runtime = Runtime.open(db, demo=demo, locale=locale or "zh", **kwargs)
@@ -406,4 +415,6 @@ def make_app(
     if demo and now is None:
         now = DEMO_NOW  # the recordings' own day, so "today" and "next bus" match their data
     runtime.registry.set_locale(chosen)
-    return PkuHarnessApp(runtime, locale=chosen, demo=demo, now=now)
+    app = PkuHarnessApp(runtime, locale=chosen, demo=demo, now=now)
+    app.throwaway = throwaway
+    return app

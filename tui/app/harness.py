@@ -34,6 +34,10 @@ class HarnessApp(LocalTextual):
         super().__init__(*args, **kwargs)
         self.attention = Attention(self)
         """Tells the student when the app waits for them while they look at another window (attention.py)."""
+        self.chat_cid: str | None = None
+        """The conversation 助手 shows (kept across rebuilds of the shell)."""
+        self.throwaway = False
+        """The data directory goes when the app quits (`--demo`): what the student keeps is written elsewhere."""
 
     def on_app_focus(self, event: events.AppFocus) -> None:
         self.attention.focus_reported()

@@ -88,7 +88,7 @@ def cli(ctx: click.Context, demo: bool, lang: str | None) -> None:
     # The demo's throw-away data lives exactly as long as the app: removed on quit, on a crash, on Ctrl+C, and when
     # the terminal closes or the process is asked to end (SIGHUP, SIGTERM ended it at once and left the folder).
     with tempfile.TemporaryDirectory(prefix="pku-harness-demo-", ignore_cleanup_errors=True) as data:
-        app = make_app(demo=True, locale=lang, data_dir=Path(data))
+        app = make_app(demo=True, locale=lang, data_dir=Path(data), throwaway=True)
         with _ends_on_hangup(app):
             _run_app(ctx, app)
 

@@ -35,6 +35,23 @@ STRINGS: dict[str, dict[str, str]] = {
     "allow_always": {"zh": "总是允许（{effect}）", "en": "Always allow ({effect})"},
     "deny": {"zh": "拒绝", "en": "Deny"},
     "deny_reason": {"zh": "拒绝的理由（可选，会告诉助手）", "en": "Why not (optional; the assistant is told)"},
+    "preset_custom": {"zh": "其他 OpenAI 兼容服务", "en": "Other OpenAI-compatible"},
+    "busy_kept": {
+        "zh": "助手还在回答：这段话留在输入框里，回答完再发（Esc 停止回答）",
+        "en": "The assistant is still answering: your text stays in the box (Esc stops the answer)",
+    },
+    "busy_card_kept": {
+        "zh": "先回答上面的卡片：这段话留在输入框里，之后再发",
+        "en": "Answer the card above first: your text stays in the box until then",
+    },
+    "card_keys": {
+        "zh": "⏎ {choice}　←→ 换一个　打字会写进下面的输入框",
+        "en": "⏎ {choice}   ←→ another answer   typing goes to the message box",
+    },
+    "card_keys_reason": {
+        "zh": "⏎ 拒绝，并把理由告诉助手　Tab 回到按钮",
+        "en": "⏎ Deny and tell the assistant why   Tab back to the buttons",
+    },
     "decided_once": {"zh": "已允许一次", "en": "Allowed once"},
     "decided_always": {
         "zh": "已允许，并已在设置里把 {plugin} 的 {effect} 工具改为「允许」",

@@ -1,12 +1,20 @@
-"""The approval card in the chat: what the assistant wants to run, and allow once / always / deny with a reason."""
+"""The approval card in the chat: what the assistant wants to run, and allow once / always / deny with a reason.
+
+The card takes the focus when it comes; Enter answers with the focused button — deny for money and public
+tools, allow once for the rest — and the line under the buttons says which (an outsider pressed Enter on a
+top-up card to approve it and had it denied: reversed text was the only sign). ←/→ move between the answers.
+Letters typed meanwhile are not lost on the buttons: they go to the message box below, where they wait.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
@@ -26,7 +34,15 @@ class ApprovalCard(Vertical):
     ApprovalCard Button { margin-right: 1; }
     ApprovalCard Input { width: 1fr; }
     ApprovalCard .decided { color: $accent; text-style: bold; }
+    ApprovalCard .keys { color: $text-muted; }
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+    ]
+    #: The answers in the order ←/→ walk them.
+    ORDER = ("once", "always", "deny", "reason")
 
     def __init__(self, request: ApprovalRequest, locale: str, plugin_name: str) -> None:
         super().__init__(classes="approval")
@@ -50,12 +66,49 @@ class ApprovalCard(Vertical):
             yield Button(plain(t("allow_always", loc).format(effect=effect)), id="always")
             yield Button(t("deny", loc), id="deny", variant="error")
             yield Input(placeholder=t("deny_reason", loc), id="reason")
+        yield Static("", markup=False, classes="keys")
 
     def focus_default(self) -> None:
         """Focus the answer a reflexive Enter should give: deny when the tool spends money or publishes,
         allow once for reads and writes (the card asks for those too, and Enter is then the quick yes)."""
         risky = self.request.tool.effect in ("money", "public")
         self.query_one("#deny" if risky else "#once", Button).focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The line under the buttons says what Enter answers now."""
+        widget = event.widget
+        if widget.id == "reason":
+            said = t("card_keys_reason", self.locale)
+        elif isinstance(widget, Button):
+            said = t("card_keys", self.locale).format(choice=widget.label)
+        else:
+            return
+        for line in self.query(".keys").results(Static):
+            line.update(plain(said))
+
+    def action_move(self, step: int) -> None:
+        """←/→: the answer before or after the focused one."""
+        focused = self.app.focused
+        at = self.ORDER.index(focused.id) if focused is not None and focused.id in self.ORDER else 0
+        target = self.ORDER[(at + step) % len(self.ORDER)]
+        for widget in self.query(f"#{target}"):
+            widget.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter typed on the buttons goes to the message box (and the focus with it): nothing typed is lost
+        while the card waits. Space and Enter stay the buttons'."""
+        if self.decided or not event.is_printable or not event.character or event.character == " ":
+            return
+        if self.app.focused is None or self.app.focused.id == "reason":
+            return
+        from tui.app.widgets.chat_input import ChatInput
+
+        for box in self.screen.query(ChatInput):
+            event.stop()
+            event.prevent_default()
+            box.focus()
+            box.insert(event.character)
+            return
 
     @on(Input.Submitted, "#reason")
     def reason_given(self, event: Input.Submitted) -> None:
@@ -94,8 +147,9 @@ class ApprovalCard(Vertical):
         elif choice.allow:
             decided = t("decided_once", loc)
         else:
-            decided = t("decided_deny", loc) + (f"：{choice.reason}" if choice.reason.strip() else "")
+            colon = "：" if loc == "zh" else ": "
+            decided = t("decided_deny", loc) + (f"{colon}{choice.reason}" if choice.reason.strip() else "")
         if not self.is_attached:  # the app is closing (q while the card waited): nothing to redraw
             return
-        self.query(".choices").remove()
+        self.query(".choices, .keys").remove()
         self.mount(Static(plain(decided), markup=False, classes="decided"))

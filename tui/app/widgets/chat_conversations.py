@@ -16,6 +16,7 @@ from tui.runtime.chat.context_window import split_turns
 from widgets_render.safe_text import clean
 
 if TYPE_CHECKING:
+    from tui.app.harness import HarnessApp
     from tui.runtime.chat.history import ChatHistory
     from tui.runtime.runtime import Runtime
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 class ChatConversations(Vertical):
     """The conversation actions of the chat pane; the pane itself (sending, streaming) is `ChatPane`'s."""
 
+    shell: HarnessApp
     runtime: Runtime
     locale: str
     history: ChatHistory
@@ -70,14 +72,20 @@ class ChatConversations(Vertical):
             await self.action_new()
 
     def action_export(self) -> None:
-        """Write the conversation as Markdown beside the database and say where."""
+        """Write the conversation as Markdown beside the database (in the demo, whose data folder goes when the
+        app quits, in the folder the app was started from) and say where."""
         if self.cid is None:
             return
         from pathlib import Path
 
-        folder = Path(self.runtime.store.path).parent if self.runtime.store.path != ":memory:" else Path.cwd()
+        stored = self.runtime.store.path
+        folder = Path.cwd() if self.shell.throwaway or stored == ":memory:" else Path(stored).parent
         path = folder / f"{self.cid}.md"
-        path.write_text(self.history.export_markdown(self.cid), encoding="utf-8")
+        try:
+            path.write_text(self.history.export_markdown(self.cid, self.locale), encoding="utf-8")
+        except OSError as e:  # a read-only folder, a full disk: said, the app goes on
+            self.app.notify(clean(f"{path}: {e.strerror or e}"), severity="error", timeout=10, markup=False)
+            return
         self.app.notify(clean(t("exported", self.locale).format(path=path)), timeout=6, markup=False)
 
     @work(group="chat-dialog", exclusive=True)

@@ -62,6 +62,9 @@ class ChatInput(TextArea):
         Binding("up", "cursor_up", "key_edit"),
         # The pane's keys, not the TextArea's delete-right and redo (the Delete key and Super+Y still do those).
         Binding("ctrl+d,ctrl+y", "leave_to_pane", show=False),
+        # A page of the box when its text is longer than it shows; else a page of the chat (the pane's keys).
+        Binding("pageup", "page(-1)", show=False),
+        Binding("pagedown", "page(1)", show=False),
     ]
 
     class Submitted(Message):
@@ -123,6 +126,16 @@ class ChatInput(TextArea):
 
     def action_send(self) -> None:
         self.post_message(self.Submitted(self, self.text))
+
+    def action_page(self, step: int) -> None:
+        """PageUp/PageDown: through the box's own text when it scrolls, otherwise the chat scrolls (an
+        outsider found no way to page the chat from the box, where the focus stays)."""
+        if self.max_scroll_y <= 0:
+            raise SkipAction()
+        if step < 0:
+            self.action_cursor_page_up()
+        else:
+            self.action_cursor_page_down()
 
     def action_leave_to_pane(self) -> None:
         raise SkipAction()  # the binding chain goes on to the chat pane's binding of the same key

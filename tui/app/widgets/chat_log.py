@@ -26,7 +26,7 @@ from textual.widgets import Button, Collapsible, Static
 
 from tui.app.i18n import t
 from tui.app.navigation import ScrollStop
-from tui.runtime.message import say
+from tui.runtime.message import Message, say
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
 
@@ -82,15 +82,26 @@ def tool_line(view: ToolView, locale: str) -> Collapsible:
         if view.status in ("running", "stopped")
         else f"{view.title} · {status} · {view.duration_ms} ms"
     )
-    args = view.arguments if view.arguments is not None else view.arguments_text
+    args = view.arguments if view.arguments is not None else (view.arguments_text or {})
     body = [Static(plain(f"{t('arguments', locale)}: {json.dumps(args, ensure_ascii=False)}"), markup=False)]
     if view.result is not None:
         shown = json.dumps(view.result, ensure_ascii=False, indent=2)
         body.append(Static(plain(shown), markup=False, classes="result"))
     if view.message:
-        body.append(Static(plain(say(view.message, locale)), markup=False, classes="tone-bad"))
+        body.append(Static(plain(say(_for_student(view.message), locale)), markup=False, classes="tone-bad"))
     failed = view.status in ("error", "refused", "declined")
     return Collapsible(*body, title=plain(title), collapsed=not failed, classes=f"tool tool-{view.status}")  # type: ignore[arg-type]
+
+
+def _for_student(message: Any) -> Any:
+    """What the student reads of the gate's words to the model: a denial with the student's reason, without
+    what the model is told ("do not try this call again") or why the card asked (the card showed both)."""
+    if isinstance(message, Message) and message.key == "not_run":
+        why = message.args.get("why")
+        if isinstance(why, Message) and why.key == "not_run_because":
+            return Message("declined_because", reason=why.args.get("reason", ""))
+        return why if why is not None else message
+    return message
 
 
 class StreamedText(Static):

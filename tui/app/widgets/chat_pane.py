@@ -56,9 +56,11 @@ class ChatApprover:
         try:
             answer = await card.answer
         except asyncio.CancelledError:
-            card.decide(Approval(False), stopped=True)  # Esc stopped the reply: what was asked is not run
+            # The focus leaves the card's buttons before they go: a removed focused button made Textual focus
+            # and scroll to another widget, which unanchored the log above what the stop said (80×24).
             for box in self.pane.query(ChatInput):  # none when the app is closing
                 box.focus()  # typing goes to the box, not to the tabs' keys
+            card.decide(Approval(False), stopped=True)  # Esc stopped the reply: what was asked is not run
             raise
         working.show(working.doing)
         self.pane.query_one(ChatInput).focus()  # the card is decided: back to writing
@@ -93,6 +95,8 @@ class ChatPane(ChatEvents):
         Binding("ctrl+y", "copy_answer", "key_copy", show=False),
         Binding("ctrl+t", "run_tool", "run_tool"),
         Binding("ctrl+d", "delete_conversation", "key_delete", show=False),
+        Binding("pageup", "page_log(-1)", show=False),
+        Binding("pagedown", "page_log(1)", show=False),
     ]
 
     def __init__(self, app: HarnessApp) -> None:
@@ -103,7 +107,6 @@ class ChatPane(ChatEvents):
         from tui.runtime.chat.history import ChatHistory
 
         self.history = ChatHistory(self.runtime.store)
-        self.cid: str | None = None
         self.running = False
         self.last_answer = ""
         self.last_wrote = False
@@ -121,6 +124,23 @@ class ChatPane(ChatEvents):
         """Earlier turns the model gets only a summary of, as last said in the log."""
         self.editing: int | None = None
         """The row of the user message being edited: sending replaces it and everything after it."""
+
+    @property
+    def cid(self) -> str | None:
+        """The conversation in view. Kept by the shell: a pane rebuilt (another language, a plugin installed)
+        shows it again instead of an empty chat."""
+        return self.shell.chat_cid
+
+    @cid.setter
+    def cid(self, value: str | None) -> None:
+        self.shell.chat_cid = value
+
+    async def on_mount(self) -> None:
+        if self.cid is not None:
+            if self.history.find(self.cid) is None:  # deleted meanwhile (a CLI run)
+                self.cid = None
+            else:
+                await self.resume(self.cid)
 
     def compose(self) -> ComposeResult:
         self._log = ChatLog(self.locale, id="chat-log")  # kept: looked up per streamed chunk otherwise
@@ -192,7 +212,12 @@ class ChatPane(ChatEvents):
     def submit(self) -> None:
         box = self.query_one("#chat-input", ChatInput)
         text = box.text.strip()
-        if not text or self.running:
+        if not text:
+            return
+        if self.running:  # said, not silently ignored: the text waits in the box
+            waiting = any(not c.decided for c in self.query(ApprovalCard).results(ApprovalCard))
+            said = t("busy_card_kept", self.locale) if waiting else t("busy_kept", self.locale)
+            self.app.notify(said, severity="warning", timeout=6, markup=False)
             return
         if self.config() is None:  # nothing could answer: the message stays in the box, not lost
             self.app.notify(t("no_model_kept", self.locale), severity="warning", timeout=8, markup=False)
@@ -282,6 +307,10 @@ class ChatPane(ChatEvents):
             self.shell.attention.answered(time.monotonic() - started)  # a long one, to a student gone elsewhere
         except asyncio.CancelledError:
             # Not awaited: when the app is quitting, waiting for a mount would wait for a loop that has stopped.
+            # What the stop did is shown, not left under the bottom edge (at 80×24 the log was scrolled to the
+            # card's buttons, above it): the student just stopped this turn, its end is what they look for.
+            log = self.log_view
+            log.call_after_refresh(log.anchor)
             for call_id in list(self._lines):  # a tool line still running says it was stopped
                 self._stopped_line(call_id)
             self.log_view.mount(Static(t("stopped", self.locale), markup=False, classes="muted"))
@@ -304,6 +333,11 @@ class ChatPane(ChatEvents):
         if action == "cancel":
             return True if self.running or isinstance(self.app.focused, ChatInput) else None
         return True
+
+    def action_page_log(self, step: int) -> None:
+        """PageUp/PageDown from the message box (or anywhere in the pane): a page of the chat."""
+        log = self.log_view
+        log.scroll_page_up(animate=False) if step < 0 else log.scroll_page_down(animate=False)
 
     def action_cancel(self) -> None:
         """Esc stops a running reply (what was asked is answered no); otherwise it leaves the text box for the

@@ -8,12 +8,25 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Select, Static
 
 from tui.app.i18n import t
-from tui.runtime.chat.providers import PRESETS, KeyringUnavailable, ModelConfig, load_config, load_key, save_config
+from tui.runtime.chat.providers import (
+    PRESETS,
+    KeyringUnavailable,
+    ModelConfig,
+    Preset,
+    load_config,
+    load_key,
+    save_config,
+)
 from tui.runtime.message import say_error
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
 from widgets_render.steady_select import SteadySelect
 from widgets_render.textual_render import literal, plain
+
+
+def preset_label(preset: Preset, locale: str) -> str:
+    """A provider's name as the list shows it: the product's own name, or for `custom` the app's words."""
+    return t("preset_custom", locale) if preset.id == "custom" else preset.label
 
 
 class ModelSettings(Vertical):
@@ -43,7 +56,10 @@ class ModelSettings(Vertical):
         yield Static(t("model_compatible", loc), markup=False, classes="muted")
         yield Static(t("model_provider", loc), markup=False, classes="label")
         yield SteadySelect(
-            [(literal(p.label), p.id) for p in PRESETS.values()], value=provider, allow_blank=False, id="model-provider"
+            [(literal(preset_label(p, loc)), p.id) for p in PRESETS.values()],
+            value=provider,
+            allow_blank=False,
+            id="model-provider",
         )
         yield Static(t("model_url", loc), markup=False, classes="label")
         yield Input(clean(config.base_url if config else preset.base_url), placeholder="https://…/v1", id="model-url")
@@ -87,7 +103,9 @@ class ModelSettings(Vertical):
             return t("model_none", self.locale)
         key = t("key_saved", self.locale) if load_key(config.provider) else t("key_missing", self.locale)
         tokens = t("model_tokens_state", self.locale).format(window=config.window, answer=config.answer_tokens)
-        return clean(f"{config.preset.label} · {config.model} · {config.base_url} · {key} · {tokens}")
+        return clean(
+            f"{preset_label(config.preset, self.locale)} · {config.model} · {config.base_url} · {key} · {tokens}"
+        )
 
     @on(Select.Changed, "#model-provider")
     def preset_chosen(self, event: Select.Changed) -> None:

@@ -19,10 +19,13 @@ from typing import Any
 
 from tui.runtime.audit import now_ms
 from tui.runtime.chat import search
+from tui.runtime.message import Message
 from tui.runtime.store import Store
 from tui.runtime.store_faults import GuardedConnection
 
 TITLE_CHARS = 40
+#: Tool statuses an export names in the reader's language.
+STATUSES = ("ok", "error", "refused", "declined")
 
 
 @dataclass(frozen=True)
@@ -180,23 +183,28 @@ class ChatHistory:
             db.execute("DELETE FROM chat_messages WHERE session = ?", (cid,))
             db.execute("DELETE FROM chat_sessions WHERE id = ?", (cid,))
 
-    def export_markdown(self, cid: str) -> str:
-        """The conversation as Markdown: the student's words, the answers, and each tool call with its result."""
+    def export_markdown(self, cid: str, locale: str = "en") -> str:
+        """The conversation as Markdown, in `locale`'s words: the student's messages, the answers, each tool call
+        with its arguments and what came of it."""
         found = self.find(cid)
         title = found.title if found is not None else cid
+        you, assistant = Message("export_you").text(locale), Message("export_assistant").text(locale)
         lines = [f"# {title}", ""]
         for m in self.messages(cid):
             role = m.get("role")
             if role == "user":
-                lines += [f"**You:** {m.get('content', '')}", ""]
+                lines += [f"**{you}:** {m.get('content', '')}", ""]
             elif role == "assistant":
                 if m.get("content"):
-                    lines += [f"**Assistant:** {m['content']}", ""]
+                    lines += [f"**{assistant}:** {m['content']}", ""]
                 for call in m.get("tool_calls") or []:
                     fn = call.get("function", {})
-                    lines += [f"- tool `{fn.get('name')}` with `{fn.get('arguments') or '{}'}`"]
+                    said = Message("export_call", name=fn.get("name"), arguments=fn.get("arguments") or "{}")
+                    lines += [f"- {said.text(locale)}"]
             elif role == "tool":
                 ui = m.get("_ui") or {}
                 shown = json.dumps(ui.get("result"), ensure_ascii=False) if "result" in ui else m.get("content", "")
-                lines += [f"  - {ui.get('status', 'done')}: `{str(shown)[:2000]}`", ""]
+                status = str(ui.get("status", "ok"))
+                word = Message(f"export_status_{status}").text(locale) if status in STATUSES else status
+                lines += [f"  - {word}: `{str(shown)[:2000]}`", ""]
         return "\n".join(lines).rstrip() + "\n"

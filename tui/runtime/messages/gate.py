@@ -49,6 +49,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "你拒绝了：{reason}（不要再试这个调用）",
         "en": "you declined: {reason} (do not try this call again)",
     },
+    "declined_because": {"zh": "你拒绝了：{reason}", "en": "you declined: {reason}"},
     "stopped_early": {"zh": "结束前被停止了", "en": "stopped before it ended"},
     # -- what an unattended run may send where (flows) --------------------------------------------------
     "flow_cross_plugin": {

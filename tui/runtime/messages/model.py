@@ -62,6 +62,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "--api-key-env VAR. The app never stores keys in plain text.",
     },
     "model_no_keyring_because": {"zh": "{sentence}（{error}）", "en": "{sentence} ({error})"},
+    # -- a conversation exported as Markdown (history.export_markdown) -----------------------------------
+    "export_you": {"zh": "你", "en": "You"},
+    "export_assistant": {"zh": "助手", "en": "Assistant"},
+    "export_call": {"zh": "工具 `{name}`，参数 `{arguments}`", "en": "tool `{name}` with `{arguments}`"},
+    "export_status_ok": {"zh": "完成", "en": "done"},
+    "export_status_error": {"zh": "失败", "en": "failed"},
+    "export_status_refused": {"zh": "被拒绝", "en": "refused"},
+    "export_status_declined": {"zh": "未同意", "en": "declined"},
     "model_rounds": {
         "zh": "连续 {rounds} 轮工具调用后停下了；再问一次可以继续",
         "en": "stopped after {rounds} rounds of tool calls; ask again to continue",
