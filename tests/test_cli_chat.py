@@ -250,3 +250,17 @@ def test_continue_names_an_unknown_conversation_and_sends_nothing() -> None:
 def test_chat_used_the_wrong_way_says_how(args: tuple[str, ...], says: str) -> None:
     code, _, err = run("chat", *args)
     assert code == 2 and says in err
+
+
+def test_model_clear_forgets_the_model_and_the_demo_model_answers_again(isolated_data_dir: Path) -> None:
+    """Found by an outsider: once a model was set up nothing could remove it (neither 设置 nor the CLI)."""
+    assert run("model", "set", "ollama", "--model", "qwen2.5")[0] == 0
+    assert "qwen2.5" in run("model", "show")[1]
+    code, out, _ = run("model", "clear")
+    assert code == 0 and "model removed" in out
+    code, _, err = run("model", "show")
+    assert code == 1 and "no model is set up" in err.lower()
+    code, _, err = run("model", "clear")
+    assert code == 0 and "no model was set up" in err
+    code, out, err = run("chat", "--once", "二教今天有哪些空教室?", "--demo")
+    assert code == 0 and "demo model answers" in err and "【演示模型】" in out

@@ -117,3 +117,24 @@ async def test_the_command_lines_demo_answers_with_the_students_own_model(
         async with app.run_test(size=SIZE) as pilot:
             pane = await answered(pilot, app, "你好")
         assert pane.last_answer == "真模型在回答。" and len(server.requests) == 1
+
+
+async def test_removing_the_model_in_settings_brings_the_demo_model_back(tmp_path: Path) -> None:
+    """Found by an outsider: a model set up in the demo (Ollama, not running) answered every question with a
+    connection error, and nothing could remove it but restarting."""
+    from textual.widgets import Button
+
+    from tui.runtime.chat.providers import load_config, save_config
+
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        save_config(app.runtime.store, "ollama", model="qwen2.5")
+        await open_settings_section(pilot, app, "model")
+        remove = app.query_one("#model-clear", Button)
+        assert not remove.disabled and "qwen2.5" in str(app.query_one("#model-state", Static).render())
+        await pilot.click("#model-clear")
+        await settle(pilot, app)
+        assert load_config(app.runtime.store) is None and app.query_one("#model-clear", Button).disabled
+        assert "演示模型" in str(app.query_one("#model-state", Static).render())
+        pane = await answered(pilot, app, "二教今天有哪些空教室?")
+        assert pane.last_answer.startswith("【演示模型】")

@@ -238,3 +238,17 @@ async def test_esc_on_a_card_at_80x24_shows_what_the_stop_did(tmp_path: Path) ->
         assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
         stopped = [w for w in log.query(Static) if "已停止" in str(w.render())]
         assert stopped and all(w.region.height > 0 for w in stopped[-1:])
+
+
+async def test_always_on_a_card_asked_for_third_party_text_says_it_will_still_ask(tmp_path: Path) -> None:
+    """Found by an outsider: 总是允许 said the setting changed, and the next change asked again without a word
+    why (a conversation holding third-party text asks before every change)."""
+    app = chat_app(tmp_path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, app, "看看最新通知，把第一条记下来")
+        await until(pilot, lambda: card_ready(app), 10)
+        await pilot.click("#always")
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: not pane.running and pane.last_answer, 10)
+        said = "\n".join(str(s.render()) for s in app.query_one(ApprovalCard).query(Static))
+        assert "已允许，并已在设置里" in said and "之后的修改仍会先问你" in said

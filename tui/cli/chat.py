@@ -18,6 +18,7 @@ from tui.runtime.chat.history import ChatHistory, Conversation, for_model
 from tui.runtime.chat.providers import (
     PRESETS,
     KeyringUnavailable,
+    clear_config,
     load_config,
     load_key,
     save_config,
@@ -280,6 +281,16 @@ def model_set(
         echo("API key saved in keyring")
     elif config.preset.needs_key and load_key(provider) is None:
         echo("no API key saved yet: pass --api-key-env VAR or --api-key-stdin", err=True)
+
+
+@model.command("clear")
+def model_clear() -> None:
+    """Forget the model set up (its API key stays in keyring; `model set` with the same provider uses it)."""
+    rt = _open(())
+    if clear_config(rt.store):
+        echo("model removed; its API key stays in keyring (pku-harness model set … uses it again)")
+    else:
+        echo("no model was set up", err=True)
 
 
 @model.command("show")

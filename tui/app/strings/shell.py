@@ -35,6 +35,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "allow_always": {"zh": "总是允许（{effect}）", "en": "Always allow ({effect})"},
     "deny": {"zh": "拒绝", "en": "Deny"},
     "deny_reason": {"zh": "拒绝的理由（可选，会告诉助手）", "en": "Why not (optional; the assistant is told)"},
+    "model_clear": {"zh": "移除", "en": "Remove"},
+    "model_cleared": {
+        "zh": "已移除模型（API key 仍在钥匙串里）",
+        "en": "Model removed (its API key stays in the keyring)",
+    },
     "preset_custom": {"zh": "其他 OpenAI 兼容服务", "en": "Other OpenAI-compatible"},
     "busy_kept": {
         "zh": "助手还在回答：这段话留在输入框里，回答完再发（Esc 停止回答）",
@@ -56,6 +61,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "decided_always": {
         "zh": "已允许，并已在设置里把 {plugin} 的 {effect} 工具改为「允许」",
         "en": "Allowed; Settings now allow {plugin}'s {effect} tools",
+    },
+    "decided_always_tainted": {
+        "zh": "；不过这段对话里有第三方的文字，之后的修改仍会先问你",
+        "en": "; but while this conversation holds third-party text, changes still ask first",
     },
     "decided_deny": {"zh": "已拒绝", "en": "Denied"},
     "decided_stopped": {"zh": "已停止：没有运行", "en": "Stopped: not run"},

@@ -20,7 +20,7 @@ from textual.widgets import Button, Input, Static
 
 from tui.app.i18n import t, term
 from tui.runtime.gate import Approval, ApprovalRequest
-from tui.runtime.message import say
+from tui.runtime.message import Message, say
 from widgets_render.textual_render import plain
 
 
@@ -144,6 +144,9 @@ class ApprovalCard(Vertical):
         elif choice.allow and choice.always:
             effect = term(self.request.tool.effect, loc)  # the app's word, not `money`
             decided = t("decided_always", loc).format(plugin=self.plugin_name, effect=effect)
+            reason = self.request.reason
+            if isinstance(reason, Message) and reason.key == "why_tainted_by":  # asked again, and it says why
+                decided += t("decided_always_tainted", loc)
         elif choice.allow:
             decided = t("decided_once", loc)
         else:

@@ -13,6 +13,7 @@ from tui.runtime.chat.providers import (
     KeyringUnavailable,
     ModelConfig,
     Preset,
+    clear_config,
     load_config,
     load_key,
     save_config,
@@ -80,6 +81,7 @@ class ModelSettings(Vertical):
         with Horizontal():
             yield Input(password=True, placeholder=t("api_key_hint", loc), id="model-key")
             yield Button(t("save", loc), id="model-save", variant="primary")
+            yield Button(t("model_clear", loc), id="model-clear", disabled=config is None)
         yield Static(plain(self.state_text()), markup=False, classes="muted", id="model-state")
 
     def _number(self, box: str) -> int | None:
@@ -123,6 +125,17 @@ class ModelSettings(Vertical):
         event.stop()
         await self.save()
 
+    @on(Button.Pressed, "#model-clear")
+    async def clear(self) -> None:
+        """Forget the model (the key stays in keyring): in the demo the offline model answers again."""
+        clear_config(self.store)
+        self.query_one("#model-state", Static).update(plain(self.state_text()))
+        self.query_one("#model-clear", Button).disabled = True
+        self.app.notify(t("model_cleared", self.locale), timeout=4)
+        chat = self.app.query("#chat")
+        if chat:
+            await chat.first().recompose()  # the chat pane says again what answers
+
     @on(Button.Pressed, "#model-save")
     async def save(self) -> None:
         provider = str(self.query_one("#model-provider", Select).value)
@@ -140,6 +153,7 @@ class ModelSettings(Vertical):
             key_box.value = ""  # the key never stays on screen
         self.query_one("#model-state", Static).update(plain(self.state_text()))
         self.app.notify(t("model_saved", self.locale), timeout=3)
+        self.query_one("#model-clear", Button).disabled = False
         chat = self.app.query("#chat")
         if chat:
             await chat.first().recompose()  # the chat pane drops its "no model" note

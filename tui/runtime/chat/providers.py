@@ -234,6 +234,14 @@ def save_config(
     return config
 
 
+def clear_config(store: Store) -> bool:
+    """Forget the model choice (the provider's API key stays in keyring for a later `save_config`); True when
+    there was one. Without one, the demo's offline model answers again, and outside the demo nothing does."""
+    had = load_config(store) is not None
+    write_setting(store, "model", None)
+    return had
+
+
 def with_overrides(
     config: ModelConfig | None, base_url: str | None, model: str | None, provider: str | None = None
 ) -> ModelConfig | None:
