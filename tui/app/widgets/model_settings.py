@@ -81,7 +81,9 @@ class ModelSettings(Vertical):
         with Horizontal():
             yield Input(password=True, placeholder=t("api_key_hint", loc), id="model-key")
             yield Button(t("save", loc), id="model-save", variant="primary")
-            yield Button(t("model_clear", loc), id="model-clear", disabled=config is None)
+            remove = Button(t("model_clear", loc), id="model-clear")
+            remove.display = config is not None  # shown only with something to remove (a dimmed one is unreadable)
+            yield remove
         yield Static(plain(self.state_text()), markup=False, classes="muted", id="model-state")
 
     def _number(self, box: str) -> int | None:
@@ -130,7 +132,7 @@ class ModelSettings(Vertical):
         """Forget the model (the key stays in keyring): in the demo the offline model answers again."""
         clear_config(self.store)
         self.query_one("#model-state", Static).update(plain(self.state_text()))
-        self.query_one("#model-clear", Button).disabled = True
+        self.query_one("#model-clear", Button).display = False
         self.app.notify(t("model_cleared", self.locale), timeout=4)
         chat = self.app.query("#chat")
         if chat:
@@ -153,7 +155,7 @@ class ModelSettings(Vertical):
             key_box.value = ""  # the key never stays on screen
         self.query_one("#model-state", Static).update(plain(self.state_text()))
         self.app.notify(t("model_saved", self.locale), timeout=3)
-        self.query_one("#model-clear", Button).disabled = False
+        self.query_one("#model-clear", Button).display = True
         chat = self.app.query("#chat")
         if chat:
             await chat.first().recompose()  # the chat pane drops its "no model" note
