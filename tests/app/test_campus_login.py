@@ -253,3 +253,18 @@ async def test_a_picture_code_at_iaaa_is_said_with_what_to_do(fake: FakeCampus, 
         submit(screen)
         await until(pilot, lambda: "浏览器里登录一次 IAAA" in str(screen.query_one("#login-error", Static).render()))
         assert fake.count("/oauthlogin.do") == 1 and login_screen(app) is not None
+
+
+async def test_the_campus_section_shown_while_its_children_are_gone_does_not_fail(tmp_path: Path) -> None:
+    """CI saw `pku-harness --demo` end with NoMatches('#campus-services') when SIGTERM arrived: the section was
+    shown (its on_show filled it) while the app was tearing its screens down."""
+    from tui.app.widgets.campus_settings import CampusSettings
+
+    app = make_app(demo=True, data_dir=tmp_path, now="2026-11-30T12:00:00+08:00")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_settings_section(pilot, app, "campus")
+        section = app.query_one(CampusSettings)
+        await section.remove_children()
+        section.on_show()  # what the teardown did: no table, no account line, and nothing raised
+        await settle(pilot, app)
+        assert app.is_running and app._exception is None

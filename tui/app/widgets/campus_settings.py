@@ -81,7 +81,10 @@ class CampusSettings(Vertical):
         return clean(f"{t('student_id', loc)}: {user or '—'} · {token} · {where}")
 
     def fill(self) -> None:
-        table = self.query_one("#campus-services", DataTable)
+        tables = list(self.query("#campus-services").results(DataTable))
+        if not tables:  # shown while the app tears its screens down (CI: SIGTERM to the demo): nothing to fill
+            return
+        table = tables[0]
         table.clear()
         for row in self.session.status():
             until = ""
@@ -90,7 +93,8 @@ class CampusSettings(Vertical):
             title = SERVICES[row.name].title_for(self.locale)
             cells = (row.name, title, t(f"campus_{row.state}", self.locale), until)
             table.add_row(*map(literal, cells), key=row.name)
-        self.query_one("#campus-account", Static).update(plain(self.account_text()))
+        for account in self.query("#campus-account").results(Static):
+            account.update(plain(self.account_text()))
 
     def _after(self, changed: bool | None) -> None:
         if changed:
