@@ -93,8 +93,9 @@ async def test_a_wider_update_waits_for_approval_then_rollback_and_uninstall(
         github.push("someone", "campus-plugins", plugin_files(version="2.0.0", campus=("card",)),
                     prefix="plugins/notes/")  # fmt: skip
         await app.admin.check()  # what opening the plugins page does
-        await settle(pilot, app)
+        # Read before settling: the notice lasts 6 s, and a loaded CI machine settled for longer (it was gone).
         assert any("笔记 2.0.0 需要你审核" in n.message for n in app._notifications)
+        await settle(pilot, app)
         assert app.runtime.registry.plugins["notes"].plugin.manifest.version == "1.0.0"
         await pilot.press("4")
         assert rows(app, "installed")[0][4] == "2.0.0 待审核"
