@@ -71,6 +71,19 @@ class ChatConversations(Vertical):
             self.history.delete(self.cid)
             await self.action_new()
 
+    @work(group="title", exit_on_error=False)
+    async def name_conversation(self, cid: str) -> None:
+        """The model names the conversation after its first answer (titles.py); Ctrl+O shows it then."""
+        from tui.runtime.chat.demo_model import open_client
+        from tui.runtime.chat.titles import retitle
+
+        client = open_client(self.runtime.store, self.shell.demo, locale=self.locale)
+        if client is not None:
+            try:
+                await retitle(self.history, client, cid)
+            finally:
+                await client.close()
+
     def action_export(self) -> None:
         """Write the conversation as Markdown beside the database (in the demo, whose data folder goes when the
         app quits, in the folder the app was started from) and say where."""

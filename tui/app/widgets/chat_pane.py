@@ -268,20 +268,7 @@ class ChatPane(ChatEvents):
         await self.add(Static(plain(text), markup=False, classes="user"))
         await self._turn(lambda agent: agent.send(self.cid, text))
         if first:
-            self._title(self.cid)
-
-    @work(group="title", exit_on_error=False)
-    async def _title(self, cid: str) -> None:
-        """The model names the conversation after its first answer (titles.py); Ctrl+O shows it then."""
-        from tui.runtime.chat.demo_model import open_client
-        from tui.runtime.chat.titles import retitle
-
-        client = open_client(self.runtime.store, self.shell.demo, locale=self.locale)
-        if client is not None:
-            try:
-                await retitle(self.history, client, cid)
-            finally:
-                await client.close()
+            self.name_conversation(self.cid)
 
     async def _turn(self, start: Any) -> None:
         from tui.runtime.chat.agent import Agent
