@@ -51,6 +51,11 @@ def working(app: PkuHarnessApp) -> bool:
     return bool(app.query_one("#chat-working").display)
 
 
+def card_text(card: ApprovalCard) -> str:
+    """What an approval card says, line by line."""
+    return "\n".join(str(s.render()) for s in card.query(Static))
+
+
 def card_ready(app: PkuHarnessApp, n: int = 1) -> bool:
     """The `n`th approval card is on screen: its buttons have a place a click can reach (a card just mounted
     has none yet, and a click there lands elsewhere)."""
@@ -107,9 +112,9 @@ async def test_the_approval_card_allow_once_always_and_deny(tmp_path: Path, fake
         await until(pilot, lambda: card_ready(app), 10)
         assert bells == [1]  # the student is told something waits
         card = app.query_one(ApprovalCard)
-        card_text = "\n".join(str(s.render()) for s in card.query(Static))
-        assert "记忆 · 记住一件事 (memory.remember) · 修改" in card_text and '"我住 45 楼"' in card_text
-        assert "这个插件的修改工具设为「先询问」" in card_text  # the gate's reason, in the app's language
+        said = card_text(card)
+        assert "记忆 · 记住一件事 (memory.remember) · 修改" in said and '"我住 45 楼"' in said
+        assert "这个插件的修改工具设为「先询问」" in said  # the gate's reason, in the app's language
         await pilot.click("#once")
         await until(pilot, lambda: "记住了。" in shown(app), 10)
         assert "已允许一次" in shown(app)  # the card stays, saying what was decided

@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import Select, Static
 
 from tests.app.helpers import open_settings_section, settle, until
-from tests.app.test_chat_pane import SIZE, ask, card_ready, chat_app, shown
+from tests.app.test_chat_pane import SIZE, ask, card_ready, card_text, chat_app, shown
 from tui.app.widgets.approval_card import ApprovalCard
 from tui.app.widgets.chat_log import ChatLog
 from tui.app.widgets.chat_pane import ChatPane
@@ -88,7 +88,7 @@ async def test_an_english_denial_and_a_chinese_provider_list_use_their_own_words
         await pilot.press(*"too much", "enter")
         pane = app.query_one(ChatPane)
         await until(pilot, lambda: not pane.running and pane.last_answer, 10)
-        said = "\n".join(str(s.render()) for s in app.query_one(ApprovalCard).query(Static))
+        said = card_text(app.query_one(ApprovalCard))
         assert "Denied: too much" in said and "：" not in said
     zh = chat_app(tmp_path / "zh", None)
     async with zh.run_test(size=SIZE) as pilot:

@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import Static
 
 from tests.app.helpers import open_settings_section, settle, until
-from tests.app.test_chat_pane import SIZE, ask, card_ready, chat_app, shown
+from tests.app.test_chat_pane import SIZE, ask, card_ready, card_text, chat_app, shown
 from tests.runtime.fake_openai import FakeOpenAI, text
 from tui.app.widgets.approval_card import ApprovalCard
 from tui.app.widgets.chat_pane import ChatPane
@@ -39,7 +39,7 @@ async def test_the_recharge_question_shows_the_money_approval_card(tmp_path: Pat
         await ask(pilot, app, "给校园卡充值 100 元")
         await until(pilot, lambda: card_ready(app), 10)
         card = app.query_one(ApprovalCard)
-        said = "\n".join(str(s.render()) for s in card.query(Static))
+        said = card_text(card)
         assert "校园卡充值 (wallet.recharge) · 花钱" in said and '"amountYuan": 100' in said
         await pilot.click("#once")
         pane = app.query_one(ChatPane)
@@ -52,7 +52,7 @@ async def test_an_untrusted_notice_then_a_change_shows_the_taint_warning(tmp_pat
     async with app.run_test(size=SIZE) as pilot:
         await ask(pilot, app, "看看最新通知，把第一条记下来")
         await until(pilot, lambda: card_ready(app), 10)
-        said = "\n".join(str(s.render()) for s in app.query_one(ApprovalCard).query(Static))
+        said = card_text(app.query_one(ApprovalCard))
         assert "memory.remember" in said and "notices.latest" in said  # the reason names the third-party text
         await pilot.click("#deny")
         pane = app.query_one(ChatPane)
@@ -141,7 +141,7 @@ async def test_esc_while_a_card_waits_leaves_no_live_buttons(tmp_path: Path) -> 
         await until(pilot, lambda: not pane.running, 10)
         await settle(pilot, app)
         card = app.query_one(ApprovalCard)
-        assert not card.query(Button) and "已停止：没有运行" in "\n".join(str(s.render()) for s in card.query(Static))
+        assert not card.query(Button) and "已停止：没有运行" in card_text(card)
         assert "校园卡充值 · 已停止" in shown(app) and "运行中" not in shown(app)
         assert isinstance(app.focused, ChatInput)
 
@@ -250,5 +250,5 @@ async def test_always_on_a_card_asked_for_third_party_text_says_it_will_still_as
         await pilot.click("#always")
         pane = app.query_one(ChatPane)
         await until(pilot, lambda: not pane.running and pane.last_answer, 10)
-        said = "\n".join(str(s.render()) for s in app.query_one(ApprovalCard).query(Static))
+        said = card_text(app.query_one(ApprovalCard))
         assert "已允许，并已在设置里" in said and "之后的修改仍会先问你" in said

@@ -117,13 +117,14 @@ class FakeOpenAI:
                 length = int(self.headers.get("content-length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 fake.sizes.append(length)
-                if fake.keep and not is_title_request(body):
+                titling = is_title_request(body)
+                if fake.keep and not titling:
                     fake.requests.append(body)
                 if fake.keep:
                     fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                 sent = body.get("messages") or []
                 problem = (history_problem(sent) or content_problem(sent)) if fake.strict else None
-                if is_title_request(body):  # answered from its own queue: scripted turns stay in order
+                if titling:  # answered from its own queue: scripted turns stay in order
                     fake.title_requests.append(body)
                     answer = fake.titles.pop(0) if fake.titles else text("")
                 elif problem is not None:

@@ -127,6 +127,12 @@ class ModelSettings(Vertical):
         event.stop()
         await self.save()
 
+    async def _refresh_chat(self) -> None:
+        """The chat pane says again what answers (its "no model" note, or the demo model's hint)."""
+        chat = self.app.query("#chat")
+        if chat:
+            await chat.first().recompose()
+
     @on(Button.Pressed, "#model-clear")
     async def clear(self) -> None:
         """Forget the model (the key stays in keyring): in the demo the offline model answers again."""
@@ -134,9 +140,7 @@ class ModelSettings(Vertical):
         self.query_one("#model-state", Static).update(plain(self.state_text()))
         self.query_one("#model-clear", Button).display = False
         self.app.notify(t("model_cleared", self.locale), timeout=4)
-        chat = self.app.query("#chat")
-        if chat:
-            await chat.first().recompose()  # the chat pane says again what answers
+        await self._refresh_chat()
 
     @on(Button.Pressed, "#model-save")
     async def save(self) -> None:
@@ -156,6 +160,4 @@ class ModelSettings(Vertical):
         self.query_one("#model-state", Static).update(plain(self.state_text()))
         self.app.notify(t("model_saved", self.locale), timeout=3)
         self.query_one("#model-clear", Button).display = True
-        chat = self.app.query("#chat")
-        if chat:
-            await chat.first().recompose()  # the chat pane drops its "no model" note
+        await self._refresh_chat()
