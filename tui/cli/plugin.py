@@ -73,7 +73,8 @@ def eval_one(expr: str, context: dict[str, Any]) -> Any:
     now = context.get("now")
     run = Run(now if isinstance(now, str) else beijing_now())
     value = compile_expression(expr).evaluate(context, run)
-    return to_json(value)
+    to_json(value)  # refuses what a result cannot hold (a function, a node), naming where it sits
+    return value  # printed by stringify, as JSON.stringify would (a lone surrogate stays, as its escape)
 
 
 @plugin.command("eval")
@@ -106,9 +107,18 @@ def eval_cmd(expr: str | None, context_text: str | None, batch_file: TextIO | No
 
 def run_batch(lines: TextIO, emit: Callable[[str], None]) -> None:
     """One output line per input line, in order; a failing case is an {"error"} line, never a stop."""
+    crashed = 0
     for lineno, line in enumerate(lines, 1):
         if line.strip():
-            emit(batch_line(line, lineno))
+            try:
+                out = batch_line(line, lineno)
+            except Exception as e:  # an engine bug: reported on its line, and the batch goes on
+                crashed += 1
+                out = json.dumps({"error": f"line {lineno}: internal error: {e!r}", "crash": True})
+            emit(out)
+    if crashed:
+        echo(f"{crashed} line(s) met an internal error (a bug: please report the expression)", err=True)
+        sys.exit(2)
 
 
 def batch_line(line: str, lineno: int) -> str:
@@ -125,5 +135,5 @@ def batch_line(line: str, lineno: int) -> str:
     try:
         value = eval_one(case["expr"], from_json(context))
     except LangError as e:
-        return json.dumps({"error": str(e)}, ensure_ascii=False)
+        return '{"error":' + stringify(str(e)) + "}"  # a message may quote a lone surrogate: escaped, as JSON
     return '{"value":' + stringify(value) + "}"

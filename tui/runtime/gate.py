@@ -23,7 +23,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from tui.lang.expr import to_json
+from tui.lang.expr import stringify, to_json
 from tui.lang.host import Host, HostError
 from tui.lang.steps.errors import CAUSE_OF_KIND, Cause, ToolError
 from tui.lang.steps.inputs import check_input
@@ -39,6 +39,8 @@ from tui.runtime.store_faults import StoreError
 
 #: Longest copy of a result kept in the model's history; the UI keeps the whole output (seed page).
 MODEL_RESULT_CHARS = 12_000
+#: Longest JSON text of a result worked out for the model before it is cut (a result is at most 1 MB).
+MODEL_TEXT_LIMIT = 8 * 1_048_576
 #: Longest exception text an internal error shows (the traceback is in the log).
 INTERNAL_DETAIL_CHARS = 500
 #: Longest author's sentence a failure carries for the person (`CallOutcome.summary`).
@@ -151,7 +153,8 @@ def _cause(error: ToolError | HostError, secrets: Secrets) -> dict[str, Any]:
 
 def model_copy(result: Any) -> str:
     """The result as compact JSON for the model, cut at MODEL_RESULT_CHARS with a visible marker."""
-    text = json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    # as JavaScript writes JSON (1e-7, not Python's 1e-07; a lone surrogate escaped): what a plugin author sees
+    text = stringify(result, limit=MODEL_TEXT_LIMIT)
     if len(text) <= MODEL_RESULT_CHARS:
         return text
     marker = f"…[cut: {len(text):,} characters in all; ask for less, page or filter]"

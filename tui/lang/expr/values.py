@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -202,7 +203,18 @@ def stringify(v: Any, indent: int | None = None, limit: int | None = None, run: 
 
 
 #: JSON text of a string, exactly as json.dumps(s, ensure_ascii=False) writes it, without its per-call cost.
-_quote: Callable[[str], str] = json.encoder.encode_basestring
+_encode_basestring: Callable[[str], str] = json.encoder.encode_basestring
+#: A UTF-16 half on its own (legal in JSON data and in JavaScript strings; not encodable as UTF-8).
+LONE_HALF = re.compile("[\ud800-\udfff]")
+
+
+def _quote(text: str) -> str:
+    """JSON text of a string as JavaScript's JSON.stringify writes it: a lone surrogate as its `\\udXXX` escape
+    (ES2019's well-formed stringify), so the text can always be written out as UTF-8."""
+    out = _encode_basestring(text)
+    if out.isascii() or LONE_HALF.search(out) is None:
+        return out
+    return LONE_HALF.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
 
 
 class _JsonOut:
@@ -328,6 +340,12 @@ class _Misplaced(Exception):
         return self
 
 
+def well_formed(text: str) -> str:
+    """`text` as UTF-8 can carry it: each lone surrogate as U+FFFD, as JavaScript's TextEncoder (and so `fetch`)
+    sends it. Data leaving the interpreter is written as UTF-8 (a request, the store, the model)."""
+    return text if LONE_HALF.search(text) is None else LONE_HALF.sub("\ufffd", text)
+
+
 def _path_key(k: str) -> str:
     if len(k) > 64:  # a path names where the fault is; a key of a million characters would not help
         return f"[{json.dumps(k[:60] + '…', ensure_ascii=False)}]"
@@ -338,16 +356,20 @@ def _to_json(v: Any, depth: int, left: list[int]) -> Any:
     if depth > MAX_DEPTH:
         raise _Misplaced(v, True)
     c = v.__class__
-    if v is None or c is bool or c is str:
+    if c is str:
+        return v if v.isascii() else well_formed(v)
+    if v is None or c is bool:
         return v
     if c is float:
         if not math.isfinite(v):
             return None
-        if v == int(v) and abs(v) < 2**53:
-            return int(v)
+        if v == int(v) and abs(v) < 1e21:
+            # a whole number prints as JavaScript prints it: 2**53 as 9007199254740992, not ….0; 1e16 in full,
+            # not 1e+16; above 2**53 with JavaScript's digits (1.2345678901234567e20 as 123456789012345670000)
+            return int(v) if abs(v) < 2**53 else int(num_to_str(v))
         return v
     if c is int:
-        return v if abs(v) < 2**53 else int_to_float(v)
+        return v if abs(v) < 2**53 else _to_json(int_to_float(v), depth, left)
     if c is list or c is dict:
         left[0] -= len(v)
         if left[0] < 0:
@@ -359,7 +381,7 @@ def _to_json(v: Any, depth: int, left: list[int]) -> Any:
                 i = next(i for i, x in enumerate(v) if x is e.child)
                 raise e.passing(v, f"[{i}]") from None
         try:
-            return {k: _to_json(x, depth + 1, left) for k, x in v.items()}
+            return {(k if k.isascii() else well_formed(k)): _to_json(x, depth + 1, left) for k, x in v.items()}
         except _Misplaced as e:
             k = next(k for k, x in v.items() if x is e.child)
             raise e.passing(v, _path_key(k)) from None

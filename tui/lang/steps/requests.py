@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json as _json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -12,7 +11,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 import httpx
 
 from tui.lang.documents.tool import RequestSpec
-from tui.lang.expr import LangError, to_json
+from tui.lang.expr import LangError, stringify, to_json
 from tui.lang.expr.stdlib.html import parse_html
 from tui.lang.expr.stdlib.jsondata import parse_json
 from tui.lang.expr.values import to_str
@@ -20,6 +19,9 @@ from tui.lang.host import HostError, HttpRequest, HttpResponse
 from tui.lang.netpolicy import PolicyError, campus_url, check_public_url
 from tui.lang.steps.errors import ToolError
 from tui.lang.steps.state import MAX_RESPONSE_BYTES, RunState
+
+#: Longest JSON body a request may carry, in characters (four times the longest text an expression builds).
+MAX_BODY_CHARS = 4 * 1_048_576
 
 Render = Callable[[Any], Any]
 """Renders a template (a string, or strings inside lists and mappings) in the step's scope."""
@@ -80,7 +82,8 @@ def build_request(spec: RequestSpec, render: Render, network: tuple[str, ...], c
         headers[k] = value
     body: bytes | None = None
     if spec.json_body is not None:
-        body = _json.dumps(to_json(render(spec.json_body), "json"), ensure_ascii=False).encode()
+        # JSON as JavaScript writes it (1e-7, not Python's 1e-07), after to_json named anything that cannot go
+        body = stringify(to_json(render(spec.json_body), "json"), limit=MAX_BODY_CHARS).encode()
         headers.setdefault("content-type", "application/json")
     elif spec.form is not None:
         body = urlencode(query_items(render(spec.form))).encode()

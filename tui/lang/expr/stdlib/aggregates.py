@@ -38,7 +38,10 @@ def avg(run: Run, items: Any, key: Any = None) -> float | None:
     vals = _numbers(run, items, key, "avg")
     if not vals:
         return None
-    return sum(want_num(v, "avg") for v in vals) / len(vals)
+    total = 0.0
+    for v in vals:  # left to right, as JavaScript adds (Python 3.12's sum() compensates: another last bit)
+        total += want_num(v, "avg")
+    return total / len(vals)
 
 
 def _extreme(run: Run, items: Any, key: Any, fname: str, pick: Any) -> Any:
@@ -50,7 +53,11 @@ def _extreme(run: Run, items: Any, key: Any, fname: str, pick: Any) -> Any:
     nums = [want_num(v, fname) for v in vals]
     if any(x != x for x in nums):
         return math.nan
-    return pick(nums)
+    best = pick(nums)
+    if best == 0:  # Math.min/Math.max order -0 below +0; Python's min/max keep whichever zero came first
+        signs = {math.copysign(1.0, x) for x in nums if x == 0}
+        best = math.copysign(0.0, pick(signs))
+    return best
 
 
 @builtin(G, "The smallest number (or text); null for an empty list.", ("min([3, 1, 2])", 1))

@@ -66,7 +66,7 @@ def int_(run: Run, x: Any, default: Any = None) -> Any:
         return default
     if math.isinf(v):
         return v
-    return float(math.trunc(v))
+    return _signed(float(math.trunc(v)), v)
 
 
 @builtin(
@@ -85,27 +85,41 @@ def round_(run: Run, x: Any, digits: Any = None) -> float:
         return _js_round(v)
     if not -20 <= d <= 20:
         raise EvalError("round() digits must be between -20 and 20")
-    # Shift by exponent in text (as lodash does) so 1.005 rounds to 1.01, not 1.00.
-    shifted = float(f"{num_to_str(v)}e{d}") if "e" not in num_to_str(v) else v * 10.0**d
-    r = _js_round(shifted)
-    return float(f"{num_to_str(r)}e{-d}") if "e" not in num_to_str(r) else r / 10.0**d
+    # Shift the decimal exponent in the number's text (as lodash's round does) so 1.005 rounds to 1.01, not
+    # 1.00: '1.005' → '1.005e2' → 101 → '101e-2'. Both shifts are exact decimal moves, never a multiplication.
+    shifted = _move_point(v, d)
+    if not math.isfinite(shifted):
+        return v  # too large to have `digits` decimals (1e308 to 10 places): it is its own rounding
+    return _move_point(_js_round(shifted), -d)
+
+
+def _move_point(v: float, d: int) -> float:
+    """`v` with its decimal point moved `d` places, through its JavaScript text: 1.5e-7 and 2 → 0.000015."""
+    mantissa, _, exponent = num_to_str(v).partition("e")
+    return float(f"{mantissa}e{int(exponent or 0) + d}")
 
 
 def _js_round(v: float) -> float:
+    """Math.round: half up (-2.5 → -2), and -0 for -0.5 ≤ v ≤ -0."""
     f = math.floor(v)
-    return float(f + 1) if v - f >= 0.5 else float(f)
+    return _signed(float(f + 1) if v - f >= 0.5 else float(f), v)
+
+
+def _signed(r: float, v: float) -> float:
+    """A zero result takes the sign of `v`, as Math.round/floor/ceil/trunc keep -0 (Math.ceil(-0.5) is -0)."""
+    return math.copysign(0.0, v) if r == 0 else r
 
 
 @builtin(G, "Rounded down.", ("floor(2.7)", 2))
 def floor(run: Run, x: Any) -> float:
     v = want_num(x, "floor")
-    return float(math.floor(v)) if math.isfinite(v) else v
+    return _signed(float(math.floor(v)), v) if math.isfinite(v) else v
 
 
 @builtin(G, "Rounded up.", ("ceil(2.1)", 3))
 def ceil(run: Run, x: Any) -> float:
     v = want_num(x, "ceil")
-    return float(math.ceil(v)) if math.isfinite(v) else v
+    return _signed(float(math.ceil(v)), v) if math.isfinite(v) else v
 
 
 @builtin(G, "The absolute value.", ("abs(-3)", 3))
@@ -116,7 +130,25 @@ def abs_(run: Run, x: Any) -> float:
 @builtin(G, "`x` kept between `lo` and `hi`.", ("clamp(15, 0, 10)", 10))
 def clamp(run: Run, x: Any, lo: Any, hi: Any) -> float:
     v, a, b = want_num(x, "clamp"), want_num(lo, "clamp"), want_num(hi, "clamp")
-    return min(max(v, a), b)
+    return _js_min(_js_max(v, a), b)
+
+
+def _js_max(a: float, b: float) -> float:
+    """Math.max of two: NaN if either is, +0 above -0."""
+    if a != a or b != b:
+        return math.nan
+    if a == b:
+        return a if math.copysign(1.0, a) > 0 else b
+    return a if a > b else b
+
+
+def _js_min(a: float, b: float) -> float:
+    """Math.min of two: NaN if either is, -0 below +0."""
+    if a != a or b != b:
+        return math.nan
+    if a == b:
+        return a if math.copysign(1.0, a) < 0 else b
+    return a if a < b else b
 
 
 @builtin(

@@ -10,7 +10,7 @@ from tui.lang.expr.errors import RegexError
 from tui.lang.expr.limits import MAX_PATTERN, MAX_PATTERNS_PER_RUN, MAX_STRING, Run
 from tui.lang.expr.stdlib.measured import Replacement
 from tui.lang.expr.stdlib.registry import bad, builtin, want_str
-from tui.lang.expr.values import Opaque, to_str
+from tui.lang.expr.values import LONE_HALF, Opaque, to_str
 
 G = "regex"
 
@@ -60,14 +60,17 @@ class Regex(Opaque):
 
     def search(self, run: Run, text: str) -> Any:
         run.charge(self.scan_cost(text))
-        return self.re.search(text)
+        readable = _readable(text)
+        m = self.re.search(readable)
+        return m if m is None or readable is text else _OnOriginal(m, text, self.groups)
 
     def finditer(self, run: Run, text: str) -> list[Any]:
         run.charge(self.scan_cost(text))
         per_match = 1 + self.groups
         out = []
-        for m in self.re.finditer(text):
-            out.append(m)
+        readable = _readable(text)
+        for m in self.re.finditer(readable):
+            out.append(m if readable is text else _OnOriginal(m, text, self.groups))
             run.used += per_match
             if run.used > run.stop:
                 run.over()
@@ -144,6 +147,36 @@ class Regex(Opaque):
         return f"regex({self.pattern!r})"
 
 
+def _readable(text: str) -> str:
+    """`text` as RE2 can read it: each lone surrogate as U+FFFD (one code point too, so every position stays the
+    same). The text itself (the same object) when it has none, which is nearly always."""
+    if text.isascii() or LONE_HALF.search(text) is None:
+        return text
+    return LONE_HALF.sub("\ufffd", text)
+
+
+class _OnOriginal:
+    """A match found in the readable copy of a text, whose groups are cut from the original text, so a lone
+    surrogate a group captures comes back as itself, as in JavaScript."""
+
+    __slots__ = ("groups_n", "m", "text")
+
+    def __init__(self, m: Any, text: str, groups: int) -> None:
+        self.m = m
+        self.text = text
+        self.groups_n = groups
+
+    def span(self, k: int = 0) -> tuple[int, int]:
+        return self.m.span(k)
+
+    def group(self, k: int = 0) -> str | None:
+        a, b = self.m.span(k)
+        return None if a < 0 else self.text[a:b]
+
+    def groups(self) -> tuple[str | None, ...]:
+        return tuple(self.group(k) for k in range(1, self.groups_n + 1))
+
+
 def call_replacer(run: Run, fn: Any, match: str, groups: tuple[str | None, ...]) -> str:
     """The text a replacement function gives for one match (called with the match and its groups)."""
     run.charge(1)
@@ -214,6 +247,8 @@ def compile_pattern(run: Run | None, pattern: str) -> Regex:
         run.charge(1 + len(pattern))
     compiled = _CACHE.get(pattern)
     if compiled is None:
+        if not pattern.isascii() and LONE_HALF.search(pattern):
+            raise RegexError(f"invalid regular expression {pattern!r}: a lone UTF-16 surrogate cannot be matched")
         translated = translate(pattern)
         try:
             compiled = re2.compile(translated, _OPTIONS)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote, urljoin, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
+
+from ada_url import URL, join_url
 
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run, cap_text
 from tui.lang.expr.stdlib.html import HtmlNode
 from tui.lang.expr.stdlib.registry import bad, builtin, want_dict, want_str
-from tui.lang.expr.values import to_str
+from tui.lang.expr.values import LONE_HALF, to_str
 
 G = "url"
 # encodeURIComponent leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) alone; quote() keeps letters, digits and _.-~
@@ -25,11 +28,27 @@ def url(run: Run, base: Any, relative: Any = "") -> str:
     b = (base.base_url or "") if isinstance(base, HtmlNode) else want_str(base, "url")
     rel = want_str(relative, "url") if relative is not None else ""
     run.charge_text(len(b) + len(rel))
-    return urljoin(b, rel.strip())
+    try:
+        # WHATWG (ada), as new URL(rel, base): percent-encodes spaces and Chinese, drops the base's #hash,
+        # clamps `..` at the root; a lone surrogate is read as U+FFFD, as JavaScript's USVString conversion does
+        # (a page parsed from text has no address of its own: its links are read as they are)
+        out = join_url(_usv(b), _usv(rel)) if b else URL(_usv(rel)).href
+    except ValueError:
+        raise EvalError(f"url(): cannot resolve {rel!r} against {b!r} (not a valid URL)") from None
+    cap_text(len(out))
+    return out
 
 
-def _enc(v: Any) -> str:
-    return quote(to_str(v), safe=_COMPONENT_SAFE)
+def _usv(text: str) -> str:
+    return text if text.isascii() else LONE_HALF.sub("\ufffd", text)
+
+
+def _enc(v: Any, fname: str = "query") -> str:
+    text = to_str(v)
+    try:
+        return quote(text, safe=_COMPONENT_SAFE)
+    except UnicodeEncodeError:  # a lone UTF-16 surrogate: JavaScript throws "URIError: URI malformed"
+        raise EvalError(f"{fname}(): the text holds a lone UTF-16 surrogate, which cannot be URL-encoded") from None
 
 
 @builtin(
@@ -71,7 +90,7 @@ def encodeURIComponent(run: Run, s: Any) -> str:
         raise bad("encodeURIComponent", "text", s)
     text = to_str(s)
     cap_text(len(text))  # encoding never shortens text (and at most multiplies it by nine)
-    out = _enc(text)
+    out = _enc(text, "encodeURIComponent")
     run.charge_text(len(out))
     return out
 
@@ -80,10 +99,17 @@ def encodeURIComponent(run: Run, s: Any) -> str:
 def decodeURIComponent(run: Run, s: Any) -> str:
     text = want_str(s, "decodeURIComponent")
     run.charge_scan(4 * len(text))  # decoded escape by escape in Python: one evaluation per 16 characters
+    bad_escape = _BAD_ESCAPE.search(text)
+    if bad_escape:  # JavaScript: URIError (unquote would keep the '%' as it is)
+        raise EvalError(f"decodeURIComponent(): malformed percent-encoding at {bad_escape.group()!r}")
     try:
         return unquote(text, errors="strict")
     except UnicodeDecodeError:
-        raise EvalError("decodeURIComponent(): malformed percent-encoding") from None
+        raise EvalError("decodeURIComponent(): malformed percent-encoding (not UTF-8)") from None
+
+
+#: A '%' that does not start an escape of two hex digits.
+_BAD_ESCAPE = re.compile("%(?![0-9A-Fa-f]{2}).{0,2}", re.S)
 
 
 @builtin(

@@ -1,0 +1,160 @@
+"""Regression tests for the classes of disagreement with JavaScript that the differential test against node found
+(issue 20): one test per class, each with the value node gives (or the error where JavaScript throws).
+
+The differential test itself (tests/lang/differential/) finds new ones; these pin the fixed ones by name.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from tests.lang.expr.helpers import ev, raw
+from tui.lang.expr import EvalError, LangError, from_json, stringify, to_json
+
+LONE = "a\ud800b"  # legal JSON ("a\\ud800b") and a legal JavaScript string: half of a UTF-16 pair
+
+
+def js_text(src: str, **names: Any) -> str:
+    """What `'' + (src)` gives: the JavaScript text of a number, so -0 and Infinity are visible."""
+    return str(raw(f"'' + ({src})", **names))
+
+
+# --- crashes: lone surrogates and overflow -------------------------------------------------------------------
+
+
+def test_regex_functions_read_a_lone_surrogate_and_give_it_back() -> None:
+    assert ev("test(s, 'b$')", s=LONE) is True
+    assert raw("s.split(regex('b'))", s=LONE) == ["a\ud800", ""]
+    assert raw("s.replace(regex('(.)b'), (m, g) => g + '!')", s=LONE) == "a\ud800!"
+    assert raw("match(s, '(.)(b)')", s=LONE) == ["\ud800b", "\ud800", "b"]
+    assert raw("matchAll(s, '.').map(m => m[0])", s=LONE) == ["a", "\ud800", "b"]
+    assert raw("s.replace(regex('[^a]'), 'x')", s=LONE) == "axx"  # regex() replaces every match
+
+
+def test_a_pattern_holding_a_lone_surrogate_is_a_regex_error() -> None:
+    with pytest.raises(LangError, match="lone UTF-16 surrogate"):
+        raw("test('x', p)", p="\ud800")
+
+
+def test_url_encoding_a_lone_surrogate_is_an_error_as_in_javascript() -> None:
+    # JavaScript: URIError: URI malformed
+    for src in ("encodeURIComponent(s)", "query({ a: s })", "query({ [s]: 1 })"):
+        with pytest.raises(EvalError, match="lone UTF-16 surrogate"):
+            raw(src, s=LONE)
+
+
+def test_stringify_escapes_a_lone_surrogate_as_json_stringify_does() -> None:
+    assert raw("stringify([s])", s=LONE) == '["a\\ud800b"]'
+    assert stringify({"\udc00": 1}) == '{"\\udc00":1}'
+    assert raw("stringify('é\"😀')") == '"é\\"😀"'  # everything else as before: only lone halves are escaped
+
+
+def test_a_value_leaving_the_interpreter_is_utf8_text() -> None:
+    # what JavaScript's TextEncoder (and so fetch) sends for a lone surrogate: U+FFFD
+    assert to_json(from_json({"k\udfff": [LONE]})) == {"k\ufffd": ["a\ufffdb"]}
+    json.dumps(to_json(from_json([LONE])), ensure_ascii=False).encode()  # no UnicodeEncodeError
+
+
+def test_plugin_eval_batch_survives_a_lone_surrogate_and_goes_on() -> None:
+    lines = [
+        {"expr": "s", "context": {"s": LONE}},
+        {"expr": "regex(s)", "context": {"s": LONE}},
+        {"expr": "1 + 1"},
+    ]
+    text = "".join(json.dumps(line) + "\n" for line in lines)  # json.dumps writes the half as \ud800
+    out = subprocess.run(
+        [sys.executable, "-m", "tui", "plugin", "eval", "--batch", "/dev/stdin"],
+        input=text.encode(), capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr.decode()
+    got = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    assert got[0] == {"value": LONE}
+    assert "lone UTF-16 surrogate" in got[1]["error"]
+    assert got[2] == {"value": 2}
+
+
+def test_round_to_digits_of_a_number_too_large_for_decimals_is_the_number() -> None:
+    assert ev("round(1e308, 10)") == 1e308  # was OverflowError
+    assert ev("round(4294967295, 20)") == 4294967295  # was 4294967295.0000005 (divided by 10**20)
+    assert ev("round(1.005, 2)") == 1.01
+    assert ev("round(1.5e-7, 7)") == 2e-7  # the decimal point moves in the number's text, exponent and all
+    assert ev("round(123.456, -1)") == 120
+
+
+# --- -0 ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("src", "js"),
+    [
+        ("1 / round(-0.4)", "-Infinity"),  # Math.round(-0.4) is -0
+        ("1 / round(-0)", "-Infinity"),
+        ("1 / floor(-0)", "-Infinity"),
+        ("1 / ceil(-0.5)", "-Infinity"),
+        ("1 / int(-0.5)", "-Infinity"),  # Math.trunc
+        ("1 / clamp(-0, 0, 10)", "Infinity"),  # Math.min(Math.max(-0, 0), 10): max puts +0 above -0
+        ("1 / clamp(0, -0, -0)", "-Infinity"),
+        ("1 / min([0, -0])", "-Infinity"),
+        ("1 / max([-0, 0])", "Infinity"),
+        ("1 / round(-0.001, 2)", "Infinity"),  # through the text '0', as the decimal shift reads it
+        ("clamp(0 / 0, 1, 2)", "NaN"),
+    ],
+)
+def test_negative_zero_survives_rounding_as_in_javascript(src: str, js: str) -> None:
+    assert js_text(src) == js
+
+
+def test_avg_adds_left_to_right_as_javascript_does() -> None:
+    # Python 3.12's sum() compensates and gives 0.2; [0.1, 0.2, 0.3].reduce((a, b) => a + b) / 3 does not
+    assert ev("avg([0.1, 0.2, 0.3])") == 0.20000000000000004
+
+
+# --- numbers leaving the interpreter ----------------------------------------------------------------------------
+
+
+def test_whole_numbers_in_results_print_as_javascript_prints_them() -> None:
+    out = json.dumps(to_json([2.0**53, 1e16, 1.2345678901234567e20, 1e21, float(2**60), -0.0, 0.5]))
+    assert out == "[9007199254740992, 10000000000000000, 123456789012345670000, 1e+21, 1152921504606847000, 0, 0.5]"
+    assert float(json.loads(out)[2]) == 1.2345678901234567e20  # the same double, JavaScript's digits
+
+
+def test_a_result_for_the_model_writes_fractions_as_javascript_does() -> None:
+    from tui.runtime.gate import model_copy
+
+    assert model_copy({"a": 1e-7, "b": 0.000001, "c": 2**53, "d": "二"}) == (
+        '{"a":1e-7,"b":0.000001,"c":9007199254740992,"d":"二"}'
+    )
+
+
+# --- URLs --------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("src", "js"),
+    [  # what new URL(relative, base).href gives
+        ("url('https://a.pku.edu.cn/x#h', '')", "https://a.pku.edu.cn/x"),
+        ("url('https://a.pku.edu.cn', '二 教')", "https://a.pku.edu.cn/%E4%BA%8C%20%E6%95%99"),
+        ("url('https://a.pku.edu.cn', '')", "https://a.pku.edu.cn/"),
+        ("url('https://a.pku.edu.cn/a/b', '../../../x')", "https://a.pku.edu.cn/x"),
+        ("url('https://A.pku.edu.cn:443/a/./b/../c', ' ?q=1 ')", "https://a.pku.edu.cn/a/c?q=1"),
+        ("url('https://a.pku.edu.cn/x/y.html', '../z?q=1')", "https://a.pku.edu.cn/z?q=1"),
+    ],
+)
+def test_url_resolves_as_whatwg_new_url_does(src: str, js: str) -> None:
+    assert ev(src) == js
+
+
+def test_url_against_something_that_is_not_a_url_is_an_error() -> None:
+    with pytest.raises(EvalError, match="not a valid URL"):
+        ev("url('not a url', 'x')")
+
+
+@pytest.mark.parametrize("text", ["%", "%E4%BA%8C%2", "%zz", "%C3%28"])
+def test_decode_uri_component_refuses_what_javascript_refuses(text: str) -> None:
+    with pytest.raises(EvalError, match="malformed percent-encoding"):
+        ev("decodeURIComponent(t)", t=text)
