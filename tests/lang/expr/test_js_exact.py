@@ -158,3 +158,122 @@ def test_url_against_something_that_is_not_a_url_is_an_error() -> None:
 def test_decode_uri_component_refuses_what_javascript_refuses(text: str) -> None:
     with pytest.raises(EvalError, match="malformed percent-encoding"):
         ev("decodeURIComponent(t)", t=text)
+
+
+# --- optional calls ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("src", "js"),
+    [
+        ("o.zz?.().x", None),  # no such method: the rest of the chain is skipped, not read from null
+        ("o.zz?.(error('never')).x", None),  # and so are its arguments
+        ("o.n?.().x.y", None),  # a key holding null
+        ("o.keys?.()", ["n", "a"]),  # a library method is a method
+        ("[1, 2].map?.(x => x * 2)", [2, 4]),
+    ],
+)
+def test_an_optional_call_short_circuits_the_whole_chain(src: str, js: Any) -> None:
+    assert ev(src, o={"n": None, "a": 1}) == js
+
+
+def test_an_optional_call_of_a_method_that_returns_null_still_reads_on() -> None:
+    with pytest.raises(EvalError, match="of null"):
+        ev("[null].first?.().x")  # `?.()` guards the call, not what it returns
+    with pytest.raises(EvalError, match="of null"):
+        ev("[null, 1].find?.(x => true).y")
+    assert ev("o.a?.b.c?.().d", o={"a": {"b": {"c": None}}}) is None  # the key holds null: skipped
+
+
+# --- key order -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("src", "js"),
+    [  # what node gives
+        ("keys({ b: 1, 1: 2 })", ["1", "b"]),
+        ("keys(o)", ["1", "10", "b", "01", "-1", "4294967295"]),
+        ("values({ z: 1, 0: 2 })", [2, 1]),
+        ("entries(groupBy([3, 1, 'x'], x => x)).map(e => e[0])", ["1", "3", "x"]),
+        ("stringify({ ...{ b: 1 }, 2: 3 })", '{"2":3,"b":1}'),
+        ("query({ b: 1, 1: 2 })", "1=2&b=1"),
+        ("str(merge({ b: 1 }, { 0: 2 }))", '{"0":2,"b":1}'),
+    ],
+)
+def test_objects_show_array_index_keys_first_as_javascript_does(src: str, js: Any) -> None:
+    o = {"b": 1, "10": 2, "01": 3, "-1": 4, "4294967295": 5, "1": 6}
+    assert ev(src, o=o) == js
+
+
+def test_a_value_leaving_the_interpreter_has_javascript_key_order() -> None:
+    assert list(ev("({ b: 1, 2: 2, a: 3, 1: 4 })")) == ["1", "2", "b", "a"]
+
+
+# --- an explicit null is not a left-out argument ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("src", "js"),
+    [
+        ("[1, 2].join(null)", "1null2"),
+        ("'a'.padStart(6, null)", "nullna"),
+        ("'a'.padEnd(5, null)", "anull"),
+        ("'anullb'.split(null)", ["a", "b"]),
+        ("[1].concat(null)", [1, None]),
+        ("'a'.concat(null)", "anull"),
+        ("[].reduce((a, b) => a, null)", None),
+        ("'a,b'.split()", ["a,b"]),
+        ("'a,b'.split(',', -1)", ["a", "b"]),  # ToUint32(-1): no limit
+        ("'a,b,c'.split(',', 2)", ["a", "b"]),
+        ("'a,b'.split(',', 0)", []),
+    ],
+)
+def test_null_as_an_argument_is_what_javascript_reads(src: str, js: Any) -> None:
+    assert ev(src) == js
+
+
+@pytest.mark.parametrize("src", ["[1, 2].slice(0, null)", "[[1]].flat(null)", "'ab'.substring(1, null)"])
+def test_null_where_javascript_would_read_zero_is_an_error(src: str) -> None:
+    with pytest.raises(EvalError, match="expects a number, got null"):
+        ev(src)
+
+
+# --- arrows ------------------------------------------------------------------------------------------------------
+
+
+def test_a_brace_after_an_arrow_is_a_block_to_javascript_so_an_error_here() -> None:
+    with pytest.raises(LangError, match=r"to return an object write x => \(\{ … \}\)"):
+        ev("[1].map(x => { a: x })")  # JavaScript: [undefined] (a labelled statement in a block)
+    assert ev("[1].map(x => ({ a: x }))") == [{"a": 1}]
+
+
+@pytest.mark.parametrize("item", [{"a": 1}, 5, True])
+def test_an_array_pattern_over_something_that_is_not_a_list_is_an_error(item: Any) -> None:
+    with pytest.raises(EvalError, match=r"cannot take \[a\] apart: .* is not a list"):
+        ev("[x].map(([a]) => a)", x=item)
+    assert ev("['xy'].map(([a, b]) => b)") == ["y"]  # a string is iterable: its characters
+
+
+@pytest.mark.parametrize(
+    ("src", "js"),
+    [
+        ("[1, 2].map((x, i, a) => a)", [[1, 2], [1, 2]]),
+        ("[1, 2].filter((x, i, a) => len(a) == 2)", [1, 2]),
+        ("[1, 2].find((x, i, a) => a[1] == x)", 2),
+        ("[1, 2].some((x, i, a) => a[0] == 2)", False),
+        ("[1, 2].every((x, i, a) => len(a) == 2)", True),
+        ("[1, 2].reduce((s, x, i, a) => s + len(a), 0)", 4),
+        ("'abc'.replace('b', (m, i) => i)", "a1c"),
+        ("'abc'.replaceAll('b', (m, i, s) => s)", "aabcc"),
+        ("'abcb'.replace(regex('(b)'), (m, g, i, s) => i + s)", "a1abcbc3abcb"),
+    ],
+)
+def test_callbacks_get_every_argument_javascript_passes(src: str, js: Any) -> None:
+    assert ev(src) == js
+
+
+def test_includes_and_index_of_find_the_same_list_as_javascript_does() -> None:
+    assert ev("[x].includes(x)", x=[1]) is True
+    assert ev("[1, x].indexOf(x)", x=[1]) == 1
+    assert ev("[1, x].lastIndexOf(x)", x=[1]) == 1
+    assert ev("[[1]].includes([1])") is False  # another list with the same items is another list

@@ -32,6 +32,7 @@ _RUNTIME: dict[str, Any] = {
     "__builtins__": {},
     "_Closure": Closure,
     "_member": ops.member,
+    "_iterable": ops.iterable,
     "_add": ops.add,
     "_sub": ops.sub,
     "_mul": ops.mul,
@@ -433,6 +434,8 @@ class Compiler:
         self.scope = Scope(names, saved_scope)
         for var, p in unpack:
             desc = repr(self.text_of(p))
+            if p.array:
+                self.emit(f"{var} = _iterable({var}, {desc})", p.pos)
             for i, f in enumerate(p.fields or []):
                 key = repr(float(i)) if p.array else repr(f)
                 self.emit(
@@ -501,10 +504,12 @@ class Compiler:
         self.block.cost += 1  # the member node itself
         if callee.optional:
             self.open(f"if {recv} is not None:", callee.pos)
-        args = self.gen_args(node.args)
-        out = self.temp()
         name = callee.key
         assert isinstance(name, str)
+        if node.optional:  # `recv.name?.(…)`: no such method skips the arguments and the rest of the chain
+            self.open(f"if _has_method({recv}, {name!r}):", node.pos)
+        args = self.gen_args(node.args)
+        out = self.temp()
         self.emit(
             f"{out} = _method(_r, {recv}, {name!r}, {args}, {self.text_of(callee)!r}, {node.optional})",
             callee.end - len(name),

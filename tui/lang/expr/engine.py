@@ -12,11 +12,11 @@ from tui.lang.expr.compiler import LINEMAP, Compiler, install_runtime, new_filen
 from tui.lang.expr.errors import LangError, LimitError
 from tui.lang.expr.limits import Run
 from tui.lang.expr.parser import parse
-from tui.lang.expr.stdlib import apply, call_method
+from tui.lang.expr.stdlib import apply, call_method, has_method
 from tui.lang.expr.stdlib.dates import BEIJING, iso
 from tui.lang.expr.values import to_str
 
-install_runtime(_method=call_method, _apply=apply, _to_str=to_str)
+install_runtime(_method=call_method, _has_method=has_method, _apply=apply, _to_str=to_str)
 
 #: Compiled expressions by source text; bounded so plugin-built sources cannot grow it without end.
 _CACHE: dict[tuple[str, str], Expression] = {}

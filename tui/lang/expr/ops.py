@@ -193,6 +193,14 @@ def index_of_key(k: Any) -> int | None:
     return None
 
 
+def iterable(v: Any, desc: str) -> Any:
+    """`v` for an array pattern `([a, b]) => …`: a list or a text (JavaScript iterates a string's characters);
+    anything else is the error JavaScript throws ("is not iterable"), not a list of nulls."""
+    if v.__class__ is list or v.__class__ is str:
+        return v
+    raise EvalError(f"cannot take {desc} apart: {describe(v)} is not a list")
+
+
 def member(obj: Any, key: Any, desc: str) -> Any:
     """`obj.key` / `obj[key]` for everything but the dict fast path: own data only, never a host attribute."""
     c = obj.__class__

@@ -404,7 +404,7 @@ class Parser:
         if dup:
             raise ParseError(f"parameter {sorted(dup)[0]!r} is declared twice", start)
         self.expect("=>")
-        if self.at("{") and self._looks_like_block():
+        if self.at("{"):  # JavaScript reads a block there (`x => { a: x }` gives undefined), which we do not have
             raise ParseError("arrow bodies are one expression; to return an object write x => ({ … })", self.tok.pos)
         self.depth += 1
         try:
@@ -412,13 +412,6 @@ class Parser:
         finally:
             self.depth -= 1
         return ast.Arrow(start, body.end, params, body)
-
-    def _looks_like_block(self) -> bool:
-        # `x => { return … }` or `x => {}`: JavaScript reads a block there, which we do not have.
-        nxt = self.peek()
-        if nxt.kind is Kind.PUNCT and nxt.value == "}":
-            return True
-        return nxt.kind is Kind.IDENT and nxt.value in RESERVED
 
     def param(self) -> ast.Param:
         t = self.tok

@@ -116,6 +116,44 @@ def truthy(v: Any) -> bool:
     return True
 
 
+#: First characters of an array-index key ('0', '7', '42'): only these can change an object's key order.
+_DIGITS = frozenset("0123456789")
+#: Array indexes stop below 2**32 - 1 (ECMA-262); a longer run of digits is an ordinary key.
+_MAX_INDEX = 2**32 - 2
+
+
+def _index(k: str) -> int | None:
+    """The array index a key stands for ('0', '42'; not '01', '-1', '4294967295', '١'), or None."""
+    if k == "0":
+        return 0
+    if k[:1] in _DIGITS and k[0] != "0" and len(k) <= 10 and k.isascii() and k.isdigit():
+        n = int(k)
+        return n if n <= _MAX_INDEX else None
+    return None
+
+
+def js_order(d: dict[str, Any]) -> dict[str, Any]:
+    """`d` in JavaScript's key order: array-index keys first, ascending, then the others in insertion order.
+
+    Objects keep insertion order (a dict); the order is applied where it can be seen — keys(), values(),
+    entries(), stringify and a value leaving the interpreter — so building an object costs nothing more. The
+    dict itself when no key starts with a digit, which is nearly always.
+    """
+    for k in d:
+        if k[:1] in _DIGITS:
+            break
+    else:
+        return d
+    indexed = sorted((n, k) for k in d if (n := _index(k)) is not None)
+    if not indexed:
+        return d
+    out = {k: d[k] for _, k in indexed}
+    for k, v in d.items():
+        if k not in out:
+            out[k] = v
+    return out
+
+
 def num_to_str(x: float) -> str:
     """JavaScript's Number::toString(x): shortest round-trip digits, JS exponent rules."""
     if x != x:
@@ -275,7 +313,7 @@ def _stringify(v: Any, out: _JsonOut, depth: int, indent: int | None) -> None:
         sep = ":" if indent is None else ": "
         out.add("{")
         first = True
-        for k, item in v.items():
+        for k, item in js_order(v).items():
             if item.__class__ is Closure:
                 continue  # JSON.stringify drops function-valued keys
             if not first:
@@ -381,6 +419,7 @@ def _to_json(v: Any, depth: int, left: list[int]) -> Any:
                 i = next(i for i, x in enumerate(v) if x is e.child)
                 raise e.passing(v, f"[{i}]") from None
         try:
+            v = js_order(v)
             return {(k if k.isascii() else well_formed(k)): _to_json(x, depth + 1, left) for k, x in v.items()}
         except _Misplaced as e:
             k = next(k for k, x in v.items() if x is e.child)

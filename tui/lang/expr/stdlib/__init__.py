@@ -65,6 +65,14 @@ def call_method(run: Any, recv: Any, name: str, args: list[Any], desc: str, opti
     return b.impl(run, recv, *args)
 
 
+def has_method(recv: Any, name: str) -> bool:
+    """False when `recv.name?.(…)` short-circuits: the object's key holds null, or there is no such method
+    (JavaScript skips the rest of the chain, arguments included). A null receiver is called, and fails."""
+    if recv.__class__ is dict and name in recv:
+        return recv[name] is not None
+    return recv is None or name in FUNCTIONS
+
+
 def apply(run: Any, name: str, args: list[Any]) -> Any:
     """Call a library function with arguments built at run time (a call with `...spread`)."""
     b = FUNCTIONS[name]
@@ -72,4 +80,4 @@ def apply(run: Any, name: str, args: list[Any]) -> Any:
     return b.impl(run, *args)
 
 
-__all__ = ["FUNCTIONS", "Builtin", "apply", "call_method"]
+__all__ = ["FUNCTIONS", "Builtin", "apply", "call_method", "has_method"]

@@ -22,7 +22,7 @@ def results(run: Run, fn: Closure, items: list[Any]) -> list[Any]:
     """
     n = len(items)
     run.charge(n + 1)
-    f = fn.fn
+    f = with_list(fn, items)
     two = fn.nparams >= 2
     cost = max(1, fn.cost)
     if run.fits(n * cost):
@@ -42,9 +42,18 @@ def results(run: Run, fn: Closure, items: list[Any]) -> list[Any]:
     return out
 
 
+def with_list(fn: Closure, items: list[Any]) -> Callable[..., Any]:
+    """The function to call with (item, index): an arrow that declares a third parameter gets the list there,
+    as JavaScript's map, filter, find, some and every pass it (`(x, i, all) => …`)."""
+    if fn.nparams < 3:
+        return fn.fn
+    f = fn.fn
+    return lambda x, i: f(x, i, items)
+
+
 def first_true(run: Run, fn: Closure, items: list[Any]) -> int:
     """Index of the first item for which `fn` is truthy, or -1; stops at the first hit (find, some)."""
-    f = fn.fn
+    f = with_list(fn, items)
     two = fn.nparams >= 2
     for i, x in enumerate(items):
         run.used += 1

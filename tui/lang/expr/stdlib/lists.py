@@ -8,9 +8,9 @@ from typing import Any
 from tui.lang.expr.errors import EvalError, LimitError
 from tui.lang.expr.limits import MAX_ITEMS, Run
 from tui.lang.expr.ops import eq
-from tui.lang.expr.stdlib.calling import first_true, results
+from tui.lang.expr.stdlib.calling import first_true, results, with_list
 from tui.lang.expr.stdlib.measured import join_text
-from tui.lang.expr.stdlib.registry import bad, builtin, want_fn, want_int, want_list, want_num, want_str
+from tui.lang.expr.stdlib.registry import ABSENT, bad, builtin, want_fn, want_int, want_list, want_num, want_str
 from tui.lang.expr.values import MAX_DEPTH, Closure, is_num, to_str, truthy
 
 G = "lists"
@@ -78,7 +78,7 @@ def some(run: Run, items: Any, fn: Any) -> bool:
 @builtin(G, "True when `fn` is truthy for every item (true for an empty list).", ("[1, 5].every(x => x > 0)", True))
 def every(run: Run, items: Any, fn: Any) -> bool:
     lst, clo = want_list(items, "every"), want_fn(fn, "every")
-    f, two = clo.fn, clo.nparams >= 2
+    f, two = with_list(clo, lst), clo.nparams >= 2
     for i, x in enumerate(lst):
         run.used += 1
         if not truthy(f(x, float(i)) if two else f(x)):
@@ -105,20 +105,22 @@ def reduce(run: Run, items: Any, fn: Any, *init: Any) -> Any:
         if not lst:
             raise EvalError("reduce() of an empty list needs a starting value")
         acc, start = lst[0], 1
-    f, three = clo.fn, clo.nparams >= 3
+    f, three, four = clo.fn, clo.nparams >= 3, clo.nparams >= 4
     for i in range(start, len(lst)):
         run.used += 1
-        acc = f(acc, lst[i], float(i)) if three else f(acc, lst[i])
+        # (acc, item, index, list) as JavaScript passes them, to an arrow that declares them
+        acc = f(acc, lst[i], float(i), lst) if four else f(acc, lst[i], float(i)) if three else f(acc, lst[i])
         if run.used > run.stop:
             run.over()
     return acc
 
 
 def same_value_zero(a: Any, b: Any) -> bool:
-    """Equality for includes/uniq: like === but NaN matches NaN and containers never match (no error)."""
+    """Equality for includes/indexOf: like === but NaN matches NaN, and a list, object or function matches
+    only itself (JavaScript compares references: `[row].includes(row)` is true), never an error."""
     ca, cb = a.__class__, b.__class__
     if ca in (list, dict) or cb in (list, dict) or ca is Closure or cb is Closure:
-        return False
+        return a is b
     if is_num(a) and is_num(b) and a != a and b != b:
         return True
     try:
@@ -189,13 +191,13 @@ def indexOf(run: Run, hay: Any, needle: Any, *start: Any) -> float:
 )
 def join(run: Run, items: Any, sep: Any = ",") -> str:
     lst = want_list(items, "join")
-    s = "," if sep is None else to_str(sep) if sep.__class__ is not str else sep
+    s = sep if sep.__class__ is str else to_str(sep)  # join(null) joins with 'null', as in JavaScript
     return join_text(run, lst, s)
 
 
 def _slice_bounds(n: int, start: Any, end: Any) -> tuple[int, int]:
     def norm(v: Any, default: int) -> int:
-        if v is None:
+        if v is ABSENT:
             return default
         i = want_int(v, "slice")
         return max(0, n + i) if i < 0 else min(i, n)
@@ -210,7 +212,7 @@ def _slice_bounds(n: int, start: Any, end: Any) -> tuple[int, int]:
     ("'Hello'.slice(0, -1)", "Hell"),
     ("'Hello'.slice(-3)", "llo"),
 )
-def slice_(run: Run, x: Any, start: Any = None, end: Any = None) -> Any:
+def slice_(run: Run, x: Any, start: Any = ABSENT, end: Any = ABSENT) -> Any:
     if x.__class__ is str or x.__class__ is list:
         a, b = _slice_bounds(len(x), start, end)
         run.charge(1 + max(0, b - a) // 64)
@@ -262,7 +264,7 @@ def _flatten(run: Run, lst: list[Any], depth: float, level: int, out: list[Any])
     ("[[1, [2, [3]]]].flat(5)", [1, 2, 3]),
 )
 def flat(run: Run, items: Any, depth: Any = 1.0) -> list[Any]:
-    d = want_num(depth, "flat") if depth is not None else 1.0
+    d = want_num(depth, "flat")
     out: list[Any] = []
     _flatten(run, want_list(items, "flat"), d, 0, out)
     return out

@@ -8,30 +8,35 @@ from tui.lang.expr.errors import EvalError, LimitError
 from tui.lang.expr.limits import Run
 from tui.lang.expr.ops import index_of_key, prop_key
 from tui.lang.expr.stdlib.registry import bad, builtin, want_dict, want_list
-from tui.lang.expr.values import MAX_DEPTH, Closure, is_num
+from tui.lang.expr.values import MAX_DEPTH, Closure, is_num, js_order
 
 G = "objects"
 
 
-@builtin(G, "The object's keys, in insertion order.", ("keys({ a: 1, b: 2 })", ["a", "b"]))
+@builtin(
+    G,
+    "The object's keys: array-index keys ('0', '42') first, ascending, then the others in insertion order.",
+    ("keys({ a: 1, b: 2 })", ["a", "b"]),
+    ("keys({ b: 1, 10: 2, 9: 3 })", ["9", "10", "b"]),
+)
 def keys(run: Run, obj: Any) -> list[Any]:
     d = want_dict(obj, "keys")
     run.charge(1 + len(d))
-    return list(d)
+    return list(js_order(d))
 
 
 @builtin(G, "The object's values, in key order.", ("values({ a: 1, b: 2 })", [1, 2]))
 def values(run: Run, obj: Any) -> list[Any]:
     d = want_dict(obj, "values")
     run.charge(1 + len(d))
-    return list(d.values())
+    return list(js_order(d).values())
 
 
 @builtin(G, "The object's [key, value] pairs.", ("entries({ x: 1 })", [["x", 1]]))
 def entries(run: Run, obj: Any) -> list[Any]:
     d = want_dict(obj, "entries")
     run.charge(1 + len(d))
-    return [[k, v] for k, v in d.items()]
+    return [[k, v] for k, v in js_order(d).items()]
 
 
 @builtin(G, "An object from [key, value] pairs.", ("fromEntries([['a', 1], ['b', 2]])", {"a": 1, "b": 2}))

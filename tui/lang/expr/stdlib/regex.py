@@ -110,7 +110,7 @@ class Regex(Opaque):
                 a, b = m.span()
                 run.charge_scan(b - a + self.group_chars(m))  # the texts handed to the function
                 pieces.append(text[last:a])
-                pieces.append(call_replacer(run, repl, m.group(0), m.groups()))
+                pieces.append(call_replacer(run, repl, m.group(0), m.groups(), a, text))
                 last = b
             run.charge_text(sum(map(len, pieces)) + size - last)
         pieces.append(text[last:])
@@ -177,10 +177,11 @@ class _OnOriginal:
         return tuple(self.group(k) for k in range(1, self.groups_n + 1))
 
 
-def call_replacer(run: Run, fn: Any, match: str, groups: tuple[str | None, ...]) -> str:
-    """The text a replacement function gives for one match (called with the match and its groups)."""
+def call_replacer(run: Run, fn: Any, match: str, groups: tuple[str | None, ...], offset: int, text: str) -> str:
+    """The text a replacement function gives for one match, called as JavaScript calls it: (match, group1, …,
+    offset, whole text)."""
     run.charge(1)
-    return to_str(fn.fn(match, *groups))
+    return to_str(fn.fn(match, *groups, float(offset), text))
 
 
 def translate(pattern: str) -> str:

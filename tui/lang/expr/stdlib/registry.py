@@ -38,6 +38,20 @@ class Builtin:
             raise EvalError(f"{self.name}() takes {want} argument{'s' if want != '1' else ''}, got {n}")
 
 
+class _Absent:
+    """The default of an optional parameter of a JavaScript method, told apart from an explicit null: JavaScript
+    reads `join()` as ',' but `join(null)` as 'null', `slice(0)` to the end but `slice(0, null)` as nothing."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+ABSENT: Any = _Absent()
+"""The one value of a left-out argument (see _Absent)."""
+
+
 FUNCTIONS: dict[str, Builtin] = {}
 """Every function of the standard library, by name."""
 

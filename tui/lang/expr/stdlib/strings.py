@@ -9,7 +9,7 @@ from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import MAX_ITEMS, Run, cap_text
 from tui.lang.expr.stdlib.measured import Replacement
 from tui.lang.expr.stdlib.regex import Regex, call_replacer
-from tui.lang.expr.stdlib.registry import FUNCTIONS, alias, bad, builtin, want_int, want_num, want_str
+from tui.lang.expr.stdlib.registry import ABSENT, FUNCTIONS, alias, bad, builtin, want_int, want_num, want_str
 from tui.lang.expr.values import Closure, to_str, to_text
 
 G = "strings"
@@ -70,10 +70,11 @@ alias("toUpperCase", "upper", "Same as upper().", ("'abc'.toUpperCase()", "ABC")
     ("'a,b,,c'.split(',')", ["a", "b", "", "c"]),
     ("'a1b22c'.split(regex('\\d+'))", ["a", "b", "c"]),
 )
-def split(run: Run, s: Any, sep: Any = None, limit: Any = None) -> list[Any]:
+def split(run: Run, s: Any, sep: Any = ABSENT, limit: Any = ABSENT) -> list[Any]:
     text = want_str(s, "split")
-    lim = MAX_ITEMS if limit is None else max(0, want_int(limit, "split"))
-    if sep is None:
+    # JavaScript's limit is ToUint32: -1 is 4294967295, so no limit
+    lim = MAX_ITEMS if limit is ABSENT else min(MAX_ITEMS, want_int(limit, "split") % 2**32)
+    if sep is ABSENT:
         parts = [text]
     elif isinstance(sep, Regex):
         parts = sep.split(run, text, lim)
@@ -118,7 +119,7 @@ def _replace_text(run: Run, text: str, pat: str, repl: Any, every: bool) -> str:
     else:
         for p in positions:
             pieces.append(text[start:p])
-            pieces.append(call_replacer(run, repl, pat, ()))
+            pieces.append(call_replacer(run, repl, pat, (), p, text))
             start = p + width
         run.charge_text(sum(map(len, pieces)) + size - start)
     pieces.append(text[start:])
@@ -165,18 +166,18 @@ def replaceAll(run: Run, s: Any, pattern: Any, repl: Any) -> str:
 
 
 @builtin(G, "True when the text starts with `prefix` (at `position`).", ("'Hello'.startsWith('He')", True))
-def startsWith(run: Run, s: Any, prefix: Any, position: Any = None) -> bool:
+def startsWith(run: Run, s: Any, prefix: Any, position: Any = ABSENT) -> bool:
     text = want_str(s, "startsWith")
-    p = 0 if position is None else min(max(0, want_int(position, "startsWith")), len(text))
+    p = 0 if position is ABSENT else min(max(0, want_int(position, "startsWith")), len(text))
     pre = _text_pattern(prefix, "startsWith")
     run.charge_scan(min(len(pre), len(text)))
     return text.startswith(pre, p)
 
 
 @builtin(G, "True when the text ends with `suffix` (before `endPosition`).", ("'北大'.endsWith('大')", True))
-def endsWith(run: Run, s: Any, suffix: Any, end_position: Any = None) -> bool:
+def endsWith(run: Run, s: Any, suffix: Any, end_position: Any = ABSENT) -> bool:
     text = want_str(s, "endsWith")
-    e = len(text) if end_position is None else min(max(0, want_int(end_position, "endsWith")), len(text))
+    e = len(text) if end_position is ABSENT else min(max(0, want_int(end_position, "endsWith")), len(text))
     suf = _text_pattern(suffix, "endsWith")
     run.charge_scan(min(len(suf), len(text)))
     return text.endswith(suf, 0, e)  # not text[:e]: that would copy the text
@@ -185,7 +186,7 @@ def endsWith(run: Run, s: Any, suffix: Any, end_position: Any = None) -> bool:
 def _pad(run: Run, s: Any, length: Any, fill: Any, fname: str, left: bool) -> str:
     text = want_str(s, fname)
     n = want_int(length, fname)
-    f = " " if fill is None else to_str(fill)
+    f = " " if fill is ABSENT else to_str(fill)  # an explicit null pads with 'null', as in JavaScript
     if n <= len(text) or f == "":
         return text
     run.charge_text(n)  # before anything is built: raises past the string limit
@@ -195,12 +196,12 @@ def _pad(run: Run, s: Any, length: Any, fill: Any, fname: str, left: bool) -> st
 
 
 @builtin(G, "Text padded at the start to `length` with `fill` (default ' ').", ("'7'.padStart(3, '0')", "007"))
-def padStart(run: Run, s: Any, length: Any, fill: Any = None) -> str:
+def padStart(run: Run, s: Any, length: Any, fill: Any = ABSENT) -> str:
     return _pad(run, s, length, fill, "padStart", True)
 
 
 @builtin(G, "Text padded at the end to `length`.", ("'ab'.padEnd(4, '.')", "ab.."))
-def padEnd(run: Run, s: Any, length: Any, fill: Any = None) -> str:
+def padEnd(run: Run, s: Any, length: Any, fill: Any = ABSENT) -> str:
     return _pad(run, s, length, fill, "padEnd", False)
 
 
@@ -223,11 +224,11 @@ def repeat(run: Run, s: Any, count: Any) -> str:
     ("'Hello'.substring(1, 3)", "el"),
     ("'Hello'.substring(3, 1)", "el"),
 )
-def substring(run: Run, s: Any, start: Any, end: Any = None) -> str:
+def substring(run: Run, s: Any, start: Any, end: Any = ABSENT) -> str:
     text = want_str(s, "substring")
     n = len(text)
-    a = min(max(0, want_int(start, "substring")), n) if start is not None else 0
-    b = n if end is None else min(max(0, want_int(end, "substring")), n)
+    a = min(max(0, want_int(start, "substring")), n)
+    b = n if end is ABSENT else min(max(0, want_int(end, "substring")), n)
     if a > b:
         a, b = b, a
     run.charge_scan(b - a)  # a copy of that many characters

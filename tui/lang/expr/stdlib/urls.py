@@ -12,7 +12,7 @@ from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run, cap_text
 from tui.lang.expr.stdlib.html import HtmlNode
 from tui.lang.expr.stdlib.registry import bad, builtin, want_dict, want_str
-from tui.lang.expr.values import LONE_HALF, to_str
+from tui.lang.expr.values import LONE_HALF, js_order, to_str
 
 G = "url"
 # encodeURIComponent leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) alone; quote() keeps letters, digits and _.-~
@@ -61,7 +61,7 @@ def query(run: Run, obj: Any) -> str:
     d = want_dict(obj, "query")
     parts: list[str] = []
     size = -1
-    for k, v in d.items():
+    for k, v in js_order(d).items():  # as URLSearchParams walks an object: JavaScript's key order
         items = v if v.__class__ is list else [v]
         if v.__class__ is list:
             run.charge(len(items))
