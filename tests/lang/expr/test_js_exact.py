@@ -277,3 +277,65 @@ def test_includes_and_index_of_find_the_same_list_as_javascript_does() -> None:
     assert ev("[1, x].indexOf(x)", x=[1]) == 1
     assert ev("[1, x].lastIndexOf(x)", x=[1]) == 1
     assert ev("[[1]].includes([1])") is False  # another list with the same items is another list
+
+
+# --- smaller ones ---------------------------------------------------------------------------------------------------
+
+
+def test_format_date_replaces_only_the_documented_tokens() -> None:
+    assert ev("formatDate(0, 'D days [at] H:mm:ss')") == "1 days at 8:00:00"  # was '1 day0' (an 's' token)
+
+
+@pytest.mark.parametrize(
+    ("src", "js"),
+    [  # new Date(ms).toISOString(), in Beijing time
+        ("date(999.9999)", "1970-01-01T08:00:00.999+08:00"),  # TimeClip truncates; was rounded to :01
+        ("date(-1.5)", "1970-01-01T07:59:59.999+08:00"),
+        ("date(-62135596800000)", "0001-01-01T08:00:00+08:00"),
+    ],
+)
+def test_epoch_milliseconds_are_truncated_as_javascript_does(src: str, js: str) -> None:
+    assert ev(src) == js
+
+
+def test_a_date_outside_the_years_1_to_9999_is_an_error_that_says_so() -> None:
+    with pytest.raises(EvalError, match="from the year 1 to 9999"):
+        ev("date(1e15)")  # JavaScript: +033658-09-27T01:46:40.000Z (a documented difference)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("价格12元", 12), ("第3-5节", 3), ("约 7.9 分", 7.9), ("abc", None), ("x" * 5000 + "12", 12)]
+)
+def test_num_reads_the_first_number_in_the_text(text: str, value: Any) -> None:
+    assert ev("num(t)", t=text) == value
+
+
+def test_uniq_compares_lists_and_objects_deeply() -> None:
+    assert ev("uniq([{ a: 1, b: 2 }, { b: 2, a: 1 }])") == [{"a": 1, "b": 2}]  # key order does not matter
+    assert ev("uniq([[0 / 0], [null]])") == [[None], [None]]  # NaN is not null (both print as null)
+    assert ev("len(uniq([[0 / 0], [0 / 0]]))") == 1  # NaN equals NaN in uniq
+    assert ev("uniq([1, true, '1', [1], [true]])") == [1, True, "1", [1], [True]]
+    assert ev("uniqBy([{ k: [1] }, { k: [1] }], 'k')") == [{"k": [1]}]
+
+
+def test_get_gives_a_null_that_is_there() -> None:
+    assert ev("get({ a: null }, 'a', 5)") is None  # lodash's get: the default is for what is missing
+    assert ev("get({ a: null }, 'a.b', 5)") == 5
+    assert ev("get({}, 'a', 5)") == 5
+
+
+@pytest.mark.parametrize(
+    ("src", "js"), [("1_000", 1000), ("1_000.5_5e1_0", 10005500000000), ("0x1_F", 31), ("0b1_0", 2), ("0.0_1", 0.01)]
+)
+def test_numeric_separators_are_read_as_javascript_reads_them(src: str, js: Any) -> None:
+    assert ev(src) == js
+
+
+@pytest.mark.parametrize("src", ["1__0", "1_", "1_.5", "0_1", "0x_1", "1e_1"])
+def test_a_misplaced_numeric_separator_is_a_syntax_error(src: str) -> None:
+    with pytest.raises(LangError):
+        ev(src)
+
+
+def test_a_hex_literal_too_big_for_a_double_is_infinity() -> None:
+    assert js_text("0x" + "F" * 300) == "Infinity"  # was OverflowError

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tui.lang.expr.errors import LimitError, ParseError
 from tui.lang.expr.tokens import PUNCTUATORS, Kind, Token
+from tui.lang.expr.values import int_to_float
 
 #: Longest expression text accepted (threats.md E11): longer text is an error, not a slow parse.
 MAX_SOURCE = 10_000
@@ -112,39 +113,49 @@ class Lexer:
                 break
         self.pos = i
 
+    def _digits(self, j: int) -> int:
+        """The end of a run of digits from `j`, with JavaScript's numeric separators: `1_000`, one `_` at a
+        time and only between two digits (`1__0`, `1_` and `1_.5` are errors)."""
+        src, n = self.src, len(self.src)
+        while j < n:
+            if src[j] == "_":
+                if not (src[j - 1] in DIGITS and j + 1 < n and src[j + 1] in DIGITS):
+                    raise ParseError("a '_' in a number goes between two digits, like 1_000", j)
+            elif src[j] not in DIGITS:
+                break
+            j += 1
+        return j
+
     def _number(self) -> Token:
         src, n, i = self.src, len(self.src), self.pos
         if src[i] == "0" and i + 1 < n and src[i + 1] in "xXoObB":
             base = {"x": 16, "o": 8, "b": 2}[src[i + 1].lower()]
             j = i + 2
-            while j < n and src[j].isascii() and src[j].isalnum():
+            while j < n and src[j].isascii() and (src[j].isalnum() or src[j] == "_"):
                 j += 1
+            digits = src[i + 2 : j]
+            if not digits or digits[0] == "_" or digits[-1] == "_" or "__" in digits:
+                raise ParseError(f"invalid number {src[i:j]!r}", i)
             try:
-                value = float(int(src[i + 2 : j], base))
+                value = int_to_float(int(digits, base))  # 0x and 300 F's is Infinity, as in JavaScript
             except ValueError:
                 raise ParseError(f"invalid number {src[i:j]!r}", i) from None
         else:
-            j = i
-            while j < n and src[j] in DIGITS:
-                j += 1
+            j = self._digits(i)
             if j < n and src[j] == ".":
-                j += 1
-                while j < n and src[j] in DIGITS:
-                    j += 1
+                j = self._digits(j + 1)
             if j < n and src[j] in "eE":
                 k = j + 1
                 if k < n and src[k] in "+-":
                     k += 1
                 if k < n and src[k] in DIGITS:
-                    j = k
-                    while j < n and src[j] in DIGITS:
-                        j += 1
+                    j = self._digits(k)
                 else:
                     raise ParseError("invalid number: exponent has no digits", i)
             text = src[i:j]
-            if len(text) > 1 and text[0] == "0" and text[1] in DIGITS:
+            if len(text) > 1 and text[0] == "0" and (text[1] in DIGITS or text[1] == "_"):
                 raise ParseError(f"numbers may not start with 0 ({text!r}); legacy octal is not supported", i)
-            value = float(text)  # never int(): numbers are IEEE doubles (threats.md E9)
+            value = float(text.replace("_", ""))  # never int(): numbers are IEEE doubles (threats.md E9)
         if j < n and (is_ident_start(src[j]) or src[j].isdigit()):
             raise ParseError(f"unexpected {src[j]!r} right after a number", j)
         self.pos = j

@@ -27,6 +27,9 @@ _CN = re.compile(r"(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号](?:\s*(\d{1,2})[:
 _TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", re.ASCII)
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def now_dt(run: Run) -> datetime:
     """The run's `now` as a datetime in Beijing time."""
     return parse(run, run.now)
@@ -37,10 +40,14 @@ def parse(run: Run, x: Any, fname: str = "date") -> datetime:
     if is_num(x):
         ms = want_num(x, fname)
         try:
-            return datetime.fromtimestamp(ms / 1000, UTC).astimezone(BEIJING)
+            # whole milliseconds, truncated as JavaScript's TimeClip does (999.9999 is .999, not the next second),
+            # added exactly (fromtimestamp(ms / 1000) rounds to the microsecond)
+            return (_EPOCH + timedelta(milliseconds=math.trunc(ms))).astimezone(BEIJING)
         except (ValueError, OverflowError, OSError):
             # NaN, Infinity, and times outside the years 1-9999 that Python's datetime can hold
-            raise EvalError(f"{fname}(): {num_to_str(ms)} is not a valid time in milliseconds") from None
+            raise EvalError(
+                f"{fname}(): {num_to_str(ms)} is not a valid time in milliseconds (dates run from the year 1 to 9999)"
+            ) from None
     if x.__class__ is not str:
         raise EvalError(
             f"{fname}() expects a date (ISO text, 'YYYY-MM-DD HH:mm', 'M月D日' or milliseconds), got {describe(x)}"
@@ -90,7 +97,8 @@ def iso(dt: datetime) -> str:
     return base + "+08:00"
 
 
-_FORMAT = re.compile(r"\[([^\]]*)\]|YYYY|dddd|ddd|MM|DD|HH|mm|ss|M|D|H|m|s")
+#: The documented tokens only: a lone `m` or `s` is text ('D days' is '1 days', not '1 day0').
+_FORMAT = re.compile(r"\[([^\]]*)\]|YYYY|dddd|ddd|MM|DD|HH|mm|ss|M|D|H")
 
 
 def format_dt(dt: datetime, fmt: str, locale: str) -> str:
@@ -100,7 +108,7 @@ def format_dt(dt: datetime, fmt: str, locale: str) -> str:
     table = {
         "YYYY": f"{dt.year:04d}", "MM": f"{dt.month:02d}", "M": str(dt.month), "DD": f"{dt.day:02d}",
         "D": str(dt.day), "HH": f"{dt.hour:02d}", "H": str(dt.hour), "mm": f"{dt.minute:02d}",
-        "m": str(dt.minute), "ss": f"{dt.second:02d}", "s": str(dt.second),
+        "ss": f"{dt.second:02d}",
         "dddd": (WEEKDAYS_EN if locale == "en" else WEEKDAYS_ZH)[wd],
         "ddd": (WEEKDAYS_EN[wd][:3] if locale == "en" else "周" + WEEKDAYS_ZH[wd][2]),
     }  # fmt: skip

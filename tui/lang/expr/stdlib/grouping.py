@@ -5,21 +5,26 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tui.lang.expr.errors import EvalError
+from tui.lang.expr.errors import EvalError, LimitError
 from tui.lang.expr.limits import Run
 from tui.lang.expr.stdlib.calling import keys_of
 from tui.lang.expr.stdlib.registry import builtin, want_list, want_num
-from tui.lang.expr.values import Closure, describe, stringify, to_str, type_of
+from tui.lang.expr.values import MAX_DEPTH, Closure, describe, to_str, type_of
 
 G = "lists"
 
 
-def _hash_key(run: Run, x: Any) -> Any:
+def _hash_key(run: Run, x: Any, depth: int = 0) -> Any:
+    """A hashable stand-in for `x` that is equal exactly when the values are deeply equal: object keys in any
+    order ({a, b} is {b, a}), NaN equal to NaN but not to null, 0 equal to -0, true never equal to 1."""
     c = x.__class__
     if c is list or c is dict:
-        key = stringify(x, run=run)
-        run.charge_text(len(key))  # deep equality by JSON text: charged like building it
-        return ("j", key)
+        if depth > MAX_DEPTH:
+            raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
+        run.charge(1 + len(x))  # one per item visited, before the visit
+        if c is list:
+            return ("l", tuple(_hash_key(run, v, depth + 1) for v in x))
+        return ("o", frozenset((k, _hash_key(run, v, depth + 1)) for k, v in x.items()))
     if c is float or c is int:
         return ("n", "NaN" if x != x else want_num(x, "uniq"))
     if c is Closure:

@@ -94,9 +94,10 @@ def merge(run: Run, *objs: Any) -> dict[str, Any]:
 
 @builtin(
     G,
-    "The value at a path ('a.b.0' or a list of keys), or `default` when any step is missing.",
+    "The value at a path ('a.b.0' or a list of keys), or `default` when any step is missing (a null is there).",
     ("get({ a: { b: [10, 20] } }, 'a.b.1')", 20),
     ("get({}, 'x.y', 'none')", "none"),
+    ("get({ a: null }, 'a', 5)", None),
 )
 def get(run: Run, obj: Any, path: Any, default: Any = None) -> Any:
     if path.__class__ is str:
@@ -119,7 +120,7 @@ def get(run: Run, obj: Any, path: Any, default: Any = None) -> Any:
             cur = cur[i]
         else:
             return default
-    return default if cur is None else cur
+    return cur  # a key that holds null is there: null, as lodash's get (use `?? x` for null too)
 
 
 @builtin(G, "True when the object has the key (or the list has the index).", ("has({ a: null }, 'a')", True))
