@@ -339,3 +339,12 @@ def test_a_misplaced_numeric_separator_is_a_syntax_error(src: str) -> None:
 
 def test_a_hex_literal_too_big_for_a_double_is_infinity() -> None:
     assert js_text("0x" + "F" * 300) == "Infinity"  # was OverflowError
+
+
+def test_parse_url_reads_as_whatwg_new_url_does() -> None:
+    got = ev("parseUrl('https://X.pku.edu.cn:8080/a/../b c?x=1+2&y=%E4%BA%8C&x=3#frag')")
+    # new URL(…): hostname, pathname, Object.fromEntries(searchParams), hash without '#'
+    assert got == {"scheme": "https", "host": "x.pku.edu.cn", "path": "/b%20c", "query": {"x": "3", "y": "二"},
+                   "hash": "frag"}  # fmt: skip
+    with pytest.raises(EvalError, match="not a valid URL"):
+        ev("parseUrl('/relative/path')")

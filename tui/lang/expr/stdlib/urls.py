@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote, urlsplit
+from urllib.parse import parse_qsl, quote, unquote
 
 from ada_url import URL, join_url
 
@@ -122,12 +122,13 @@ def parseUrl(run: Run, u: Any) -> dict[str, Any]:
     text = want_str(u, "parseUrl")
     run.charge_scan(4 * len(text))  # the query is split pair by pair in Python: one per 16 characters
     try:
-        parts = urlsplit(text.strip())
-        host = parts.hostname or ""
-    except ValueError as e:
-        raise EvalError(f"parseUrl(): {e}") from None
+        parts = URL(_usv(text))  # WHATWG, as new URL(u): the path normalised and encoded, the host lower-case
+    except ValueError:
+        raise EvalError(f"parseUrl(): {text[:80]!r} is not a valid URL") from None
     q: dict[str, Any] = {}
-    for k, v in parse_qsl(parts.query, keep_blank_values=True):
+    # as URLSearchParams reads a query ('+' is a space; the last of a repeated key wins, at its first place)
+    for k, v in parse_qsl(parts.search[1:], keep_blank_values=True):
         q[k] = v
     run.charge(1 + len(q))
-    return {"scheme": parts.scheme, "host": host, "path": parts.path, "query": q, "hash": parts.fragment}
+    scheme, path, fragment = parts.protocol[:-1], parts.pathname, parts.hash[1:]
+    return {"scheme": scheme, "host": parts.hostname, "path": path, "query": q, "hash": fragment}
