@@ -183,8 +183,9 @@ class Generator:
             del self.env[len(self.env) - len(bound) :]
 
     def item_fn(self, item: str, body: str, depth: int) -> Arrow:
-        """An arrow for map/filter/…: `(item) =>` or `(item, index) =>`."""
-        params = [item, "num"] if self.rng.random() < 0.2 else [item]
+        """An arrow for map/filter/…: `(item) =>`, `(item, index) =>`, now and then `() =>`."""
+        r = self.rng.random()
+        params = [item, "num"] if r < 0.2 else ([] if r < 0.23 else [item])
         return self.arrow(params, body, depth)
 
     def key(self, item: str, depth: int) -> Node:

@@ -116,12 +116,12 @@ COOKED = Change(cooked=True)
 #: Every astral character (emoji) replaced by U+E000, in literals and context alike.
 BMP = _texts(lambda s: _ASTRAL.sub("\ue000", _PAIR_ESCAPE.sub("\\\\ue000", s)))
 #: The white space only JavaScript's \s matches replaced by '_'.
-ASCII_SPACE = _texts(lambda s: s.translate(str.maketrans(dict.fromkeys(JS_ONLY_SPACE, "_"))))
+ASCII_SPACE = _texts(lambda s: s.translate({ord(c): "_" for c in JS_ONLY_SPACE}))
 #: Lone surrogates replaced by U+FFFD (what stringify() does with them is a PENDING difference).
 NO_SURROGATES = _texts(lambda s: re.sub("[\ud800-\udfff]", "\ufffd", utf16(s)))
 #: JavaScript's extra line terminators (\r, U+2028, U+2029) replaced by '_'.
 NO_LINE_ENDS = _texts(
-    lambda s: re.sub(r"(?<!\\)\\(r|u2028|u2029)", "_", s.translate(str.maketrans(dict.fromkeys(JS_LINE_ENDS, "_"))))
+    lambda s: re.sub(r"(?<!\\)\\(r|u2028|u2029)", "_", s.translate({ord(c): "_" for c in JS_LINE_ENDS}))
 )
 
 

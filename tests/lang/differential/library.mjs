@@ -251,7 +251,7 @@ def('omit', 'O,L', (o, ks) => {
 });
 def('merge', 'OZ*', (...objs) => Object.assign(blank(), ...objs.filter((o) => o !== null)));
 def('get', 'A,TL,A?', (o, path, dflt) => {
-  // 'get-engine' reading: '' is the value itself, and texts have no steps.
+  // 'get-engine' reading: '' is the value itself, texts have no steps, and null gives the default.
   const engine = mode.alt.has('get-engine');
   if (engine && path === '') return o;
   const steps = isText(path) ? path.split('.') : path.map(pk);
@@ -262,7 +262,7 @@ def('get', 'A,TL,A?', (o, path, dflt) => {
     if (!present) return dflt === undefined ? null : dflt;
     cur = own(cur, k);
   }
-  return cur;
+  return cur === null && engine && dflt !== undefined ? dflt : cur; // 'get-engine': a null value is missing
 });
 def('has', 'OL,A', (o, key) => {
   const k = pk(key);
@@ -303,7 +303,8 @@ def('str', 'A', (v) => {
 // ---- numbers (§5 Numbers) ----
 /** `num` reads the first number in the text after thousands separators are removed (§5 notes). */
 function readNumber(x) {
-  if (isNum(x)) return x; // NaN stays NaN: the docs only say what text gives
+  // NaN stays NaN (the docs only say what text gives); the 'nan-as-nothing' reading makes it "no number".
+  if (isNum(x)) return Number.isNaN(x) && mode.alt.has('nan-as-nothing') ? null : x;
   if (x === null) return null;
   sig(isText(x), 'num() reads a number or a text');
   if (!isText(x)) return Number(x);
@@ -331,7 +332,10 @@ for (const f of ['floor', 'ceil', 'abs']) def(f, 'N', (x) => Math[f](x));
 def('clamp', 'N,N,N', (x, lo, hi) => Math.min(Math.max(x, lo), hi));
 def('toFixed', 'N,N?', null, true);
 def('isNumber', 'A', (x) => isNum(x) && !Number.isNaN(x));
-def('pct', 'N,N', (part, whole) => (whole === 0 ? 0 : Math.min(1, Math.max(0, part / whole)))); // "between 0 and 1"
+def('pct', 'N,N', (part, whole) => {
+  const r = whole === 0 ? 0 : Math.min(1, Math.max(0, part / whole)); // "between 0 and 1"
+  return Number.isNaN(r) && mode.alt.has('nan-as-nothing') ? 0 : r;
+});
 
 // ---- JSON and the rest (§5 JSON, Other) ----
 def('json', 'T', (t) => parseJSON(t));

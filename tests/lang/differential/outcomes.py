@@ -90,7 +90,8 @@ def show(c: Canon) -> str:
         case ("bool", b):
             return "true" if b else "false"
         case ("num", r):
-            return {"-0.0": "-0", "nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}.get(r, r.removesuffix(".0"))
+            special = {"-0.0": "-0", "nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+            return special.get(str(r), str(r).removesuffix(".0"))
         case ("str", s):
             return _quote(s)
         case ("arr", items):

@@ -190,11 +190,22 @@ PENDING: list[Entry] = [
         rec.DIFF,
     ),
     Entry(
+        "nan-as-nothing",
+        "§5 num(x), int(x): 'a number … default (or null) when there is none'; pct(part, whole)",
+        "int(0 / 0)",
+        "project null (and pct(0 / 0, 1) is 0); JS NaN: the docs say what num() reads from text, and a number "
+        "(NaN too) is already one; Math.trunc(NaN) is NaN",
+        change=alt("nan-as-nothing"),
+        applies=rec.calls_num_or_pct,
+        verdicts=rec.ANY,
+    ),
+    Entry(
         "get-path-edges",
         "§5 get(obj, path, default?)",
         "get('abc', '0')",
-        "project null (a text has no steps) and get(x, '') is x itself; JS reading of the docs: 'a' (own "
-        "data: a text's index, §2) and the key '' (null)",
+        "project null (a text has no steps); JS reading of the docs 'a' (own data: a text's index, §2). Also "
+        "get(x, '') is x itself (JS: the key '', null) and get({ a: null }, 'a', 1) is 1 (JS: null, the docs "
+        "give the default 'when any step is missing', and a null value is there)",
         change=alt("get-engine"),
         applies=rec.calls_get,
         verdicts=rec.ANY,

@@ -196,6 +196,10 @@ def diff_minutes(f: Finding, lab: Lab) -> bool:
     return calls(f, "diffMinutes")
 
 
+def calls_num_or_pct(f: Finding) -> bool:
+    return calls(f, "num", "int", "pct")
+
+
 def calls_get(f: Finding) -> bool:
     return calls(f, "get")
 

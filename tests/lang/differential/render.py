@@ -64,6 +64,11 @@ def lang(n: Node, most: int = COND) -> str:
     return f"({text})" if prec(n) > most else text
 
 
+def _interleave(texts: tuple[str, ...] | list[str], between: list[str]) -> str:
+    """texts[0] + between[0] + texts[1] + … (a template's parts around its expressions)."""
+    return "".join(t + (between[i] if i < len(between) else "") for i, t in enumerate(texts))
+
+
 def _receiver(obj: Node) -> str:
     # A number literal needs parentheses before '.', and an object literal reads better in them.
     return f"({lang(obj)})" if isinstance(obj, Num | Obj) else lang(obj, POSTFIX)
@@ -78,14 +83,7 @@ def _lang(n: Node) -> str:
         case Num(raw) | Str(raw) | Const(raw) | Name(raw) | Param(raw) | Global(raw):
             return raw
         case Tpl(quasis, exprs):
-            return (
-                "`"
-                + "".join(
-                    q + (f"${{{lang(e)}}}" if i < len(exprs) else "")
-                    for i, (q, e) in enumerate(zip(quasis, (*exprs, None), strict=True))
-                )
-                + "`"
-            )
+            return "`" + _interleave(quasis, [f"${{{lang(e)}}}" for e in exprs]) + "`"
         case Spread(expr):
             return "..." + lang(expr)
         case Arr(items):
@@ -173,22 +171,8 @@ class _Js:
             case Tpl(quasis, exprs):
                 if self.cooked:
                     parts = [json.dumps(cook(q, template=True)) for q in quasis]
-                    return (
-                        "("
-                        + " + ".join(
-                            p + (f" + L.ts({r(e, False)})" if i < len(exprs) else "")
-                            for i, (p, e) in enumerate(zip(parts, (*exprs, None), strict=True))
-                        )
-                        + ")"
-                    )
-                return (
-                    "`"
-                    + "".join(
-                        q + (f"${{L.ts({r(e, False)})}}" if i < len(exprs) else "")
-                        for i, (q, e) in enumerate(zip(quasis, (*exprs, None), strict=True))
-                    )
-                    + "`"
-                )
+                    return "(" + _interleave(parts, [f" + L.ts({r(e, False)}) + " for e in exprs]) + ")"
+                return "`" + _interleave(quasis, [f"${{L.ts({r(e, False)})}}" for e in exprs]) + "`"
             case Arr(items):
                 return f"L.arr([{self.list(items)}])"
             case Obj(entries):
