@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from . import render as R
@@ -42,7 +42,6 @@ class Finding:
     project: Project
     js: Js
     verdict: Verdict
-    notes: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def source(self) -> str:

@@ -177,16 +177,6 @@ def prec(n: Node) -> int:
     return PRIMARY
 
 
-def closed(n: Node, bound: frozenset[str] = frozenset()) -> bool:
-    """True when every Param in `n` is bound by an arrow inside `n` (so `n` can stand alone)."""
-    if isinstance(n, Param):
-        return n.name in bound
-    if isinstance(n, Arrow):
-        names = {p if isinstance(p, str) else q for p in n.params for q in ((p,) if isinstance(p, str) else p[1:])}
-        return closed(n.body, bound | names)
-    return all(closed(c, bound) for c in n.children())
-
-
 def size(n: Node) -> int:
     """Number of nodes: the minimiser keeps the smaller of two disagreeing cases."""
     return 1 + sum(size(c) for c in n.children())
