@@ -30,20 +30,25 @@ function beijing(y, mo, d, h = 0, mi = 0, s = 0, ms = 0, offsetMs = BEIJING) {
 const nowParts = () => clock.now.slice(0, 10).split('-').map(Number);
 
 const FORMS = [
-  // ISO, or 'YYYY-MM-DD HH:mm[:ss]': with Z or an offset; without one it is Beijing time
+  // ISO, or 'YYYY-M-D[ H:mm[:ss]]': one-digit months, days and hours allowed; a fraction kept to the
+  // millisecond; with Z or an offset (spaces before it allowed), else Beijing time
   [
-    /^(\d{4})-(\d{2})-(\d{2})(?:T|(?= \d\d:\d\d(?::\d\d)?$) )(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/,
+    /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?[ \t\n\r\f\v]*(Z|[+-]\d{2}:?\d{2})?$/,
     (m) => {
       const off = !m[8] ? BEIJING : m[8] === 'Z' ? 0 : offset(m[8]);
-      const ms = m[7] ? Math.trunc(Number(`0.${m[7]}`) * 1000) : 0;
-      return beijing(+m[1], +m[2], +m[3], +m[4], +m[5], +(m[6] || 0), ms, off);
+      const ms = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
+      return beijing(+m[1], +m[2], +m[3], +(m[4] || 0), +(m[5] || 0), +(m[6] || 0), ms, off);
     },
   ],
-  [/^(\d{4})-(\d{2})-(\d{2})$/, (m) => beijing(+m[1], +m[2], +m[3])],
-  [/^(\d{4})\/(\d{1,2})\/(\d{1,2}) (\d{1,2}):(\d{2})$/, (m) => beijing(+m[1], +m[2], +m[3], +m[4], +m[5])],
-  [/^(\d{4})年(\d{1,2})月(\d{1,2})日$/, (m) => beijing(+m[1], +m[2], +m[3])],
-  [/^(\d{1,2})月(\d{1,2})日$/, (m) => beijing(nowParts()[0], +m[1], +m[2])],
-  [/^(\d{2}):(\d{2})$/, (m) => beijing(...nowParts(), +m[1], +m[2])],
+  [
+    /^(\d{4})\/(\d{1,2})\/(\d{1,2})(?:[ \t\n\r\f\v]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/,
+    (m) => beijing(+m[1], +m[2], +m[3], +(m[4] || 0), +(m[5] || 0), +(m[6] || 0)),
+  ],
+  [
+    /^(?:(\d{4})年)?(\d{1,2})月(\d{1,2})[日号](?:[ \t\n\r\f\v]*(\d{1,2})[:：](\d{2}))?$/,
+    (m) => beijing(m[1] ? +m[1] : nowParts()[0], +m[2], +m[3], +(m[4] || 0), +(m[5] || 0)),
+  ],
+  [/^(\d{1,2}):(\d{2})(?::(\d{2}))?$/, (m) => beijing(...nowParts(), +m[1], +m[2], +(m[3] || 0))],
 ];
 
 function offset(text) {
@@ -60,7 +65,7 @@ export function instant(x) {
     return t;
   }
   for (const [re, read] of FORMS) {
-    const m = re.exec(x);
+    const m = re.exec(x.trim());
     if (m) return read(m);
   }
   throw bad(x);
@@ -168,14 +173,15 @@ function parseUrl(u) {
   const url = new URL(u);
   const q = blank();
   for (const [k, v] of url.searchParams) q[K(k)] = v;
-  const parts = { scheme: url.protocol.slice(0, -1), host: url.host, path: url.pathname, query: q, hash: url.hash.slice(1) };
+  const parts = { scheme: url.protocol.slice(0, -1), host: url.hostname, path: url.pathname, query: q, hash: url.hash.slice(1) };
   const out = blank();
   for (const [k, v] of Object.entries(parts)) out[K(k)] = v;
   return out;
 }
 
 export const URLS = {
-  url: ['T,T?', (base, rel) => (rel === undefined || rel === null ? new URL(base) : new URL(rel, base)).href],
+  // url(u) alone is new URL(u); an explicit null relative is not text (§5: the wrong kind of argument fails)
+  url: ['T,T?', (base, rel) => (rel === undefined ? new URL(base) : new URL(rel, base)).href],
   query: ['O', query],
   encodeURIComponent: ['T', (s) => encodeURIComponent(s)],
   decodeURIComponent: ['T', (s) => decodeURIComponent(s)],

@@ -22,7 +22,7 @@ from typing import Any
 
 from . import render as R
 from . import tree as T
-from .lab import ASCII_SPACE, BMP, COOKED, JS_ONLY_SPACE, Change, Finding, Lab
+from .lab import ASCII_SPACE, BMP, COOKED, JS_ONLY_SPACE, NO_LINE_ENDS, Change, Finding, Lab
 from .outcomes import Verdict
 
 Test = Callable[[Finding, Lab], bool]
@@ -223,6 +223,70 @@ DOCUMENTED: list[Entry] = [
         "there are no globals: Math, JSON, Number … are unknown names",
         _globals,
     ),
+    Entry(
+        "named-groups",
+        S10 + ": a replacement function also gets a `groups` object for named groups / it does not",
+        "'ab'.replace(regex('(?<n>a)'), (m, g, i, s, gs) => gs == null ? 'x' : gs.n)",
+        "a replacement function gets (match, groups…, offset, text), without JavaScript's groups object",
+        lambda f, lab: _project_error_or_value(f) and "(?<" in f.source and _calls(f, "replace", "replaceAll"),
+    ),
+    Entry(
+        "null-as-zero",
+        S10 + ": `slice(0, null)`, `flat(null)` read `null` as 0 / error",
+        "[1, 2].slice(0, null)",
+        "an explicit null where JavaScript reads the number 0 is refused, as null + 1 is",
+        lambda f, lab: "expects a number, got null" in f.project.error,
+        verdicts=(Verdict.PROJECT_REFUSES,),
+    ),
+    Entry(
+        "list-or-object-key",
+        S10 + ": `[][[0]]`, `o[{}]` use the key's text (`'0'`, `'[object Object]'`) / error: a key is text or a number",
+        "({})[[]]",
+        "a list or an object as a key is refused",
+        lambda f, lab: "cannot be used as a" in f.project.error,
+        verdicts=(Verdict.PROJECT_REFUSES, Verdict.BOTH_REFUSE),
+    ),
+    Entry(
+        "pair-of-two",
+        S10 + ": `Object.fromEntries([[]])` reads a missing key as `undefined` / error: each pair is `[key, value]`",
+        "fromEntries([[]])",
+        "fromEntries refuses a pair that is not two items",
+        lambda f, lab: "fromEntries() expects" in f.project.error,
+        verdicts=(Verdict.PROJECT_REFUSES,),
+    ),
+    Entry(
+        "years-1-to-9999",
+        S10 + ": `new Date(1e15)` is the year 33658 / error outside the years 1–9999",
+        "date(1e15)",
+        "a time outside the years 1 to 9999 (in Beijing) is refused",
+        lambda f, lab: "from the year 1 to 9999" in f.project.error,
+        verdicts=(Verdict.PROJECT_REFUSES,),
+    ),
+    Entry(
+        "pow-last-digit",
+        S10 + ": `1.45 ** 3` is `3.0486249999999995` / `3.048625`",
+        "n ** n",
+        "V8's ** is not C's pow: the last digit of some results differs",
+        lambda f, lab: _last_digit(f, lab),
+        verdicts=(Verdict.DIFFERENT,),
+        context={"n": 2.5},
+    ),
+    Entry(
+        "utf8-out",
+        S10 + ": sending text with a lone surrogate: U+FFFD (`TextEncoder`) / the same, for every value leaving a run",
+        "stringify(s)",
+        "stringify keeps the escape on both sides; only a value leaving a run is UTF-8 (not seen here)",
+        None,
+        context={"s": "a\ud800b"},
+    ),
+    Entry(
+        "re2-line-terminators",
+        "§6 known differences: `.` matches `\\r`, U+2028 and U+2029; (?m)'s ^ and $ only at \\n",
+        "test('\\ra', '(?m)^a')",
+        "JavaScript's regexes also end lines at \\r, U+2028 and U+2029; RE2 only at \\n",
+        change=NO_LINE_ENDS,
+        applies=lambda f: _line_ends(f),
+    ),
     # Documented refusals outside §10: the oracle raises them by name, and so both sides refuse.
     Entry(
         "compare-types",
@@ -293,3 +357,26 @@ DOCUMENTED: list[Entry] = [
 ]
 
 BY_ROW = {e.row: e for e in DOCUMENTED if e.row}
+
+
+def _calls(f: Finding, *names: str) -> bool:
+    return any(
+        (isinstance(n, T.Call) and n.fname in names) or (isinstance(n, T.MCall) and n.name in names)
+        for n in T.walk(f.tree)
+    )
+
+
+def _project_error_or_value(f: Finding) -> bool:
+    return f.verdict in DISAGREE
+
+
+def _last_digit(f: Finding, lab: Lab) -> bool:
+    from .recognise import last_digit  # recognise.py imports this module
+
+    return last_digit(f, lab)
+
+
+def _line_ends(f: Finding) -> bool:
+    from .recognise import regex_and_line_ends  # recognise.py imports this module
+
+    return regex_and_line_ends(f)

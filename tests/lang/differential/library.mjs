@@ -169,7 +169,7 @@ def('flat', 'L,N?', null, true);
 def('reverse', 'L', (xs) => [...xs].reverse());
 def('at', 'LT,N', null, true);
 def('last', 'L', (xs) => (xs.length ? xs[xs.length - 1] : null));
-def('first', 'L', (xs) => (xs.length ? xs[0] : null));
+def('first', 'LZ', (xs) => (xs !== null && xs.length ? xs[0] : null)); // first(null) is null (§5 notes)
 def('take', 'L,N', (xs, n) => xs.slice(0, Math.max(0, n)));
 def('drop', 'L,N', (xs, n) => xs.slice(Math.max(0, n)));
 def('chunk', 'L,N', (xs, size) => {

@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Any
 
 from tui.lang.expr import Closure, LangError, Run, compile_expression, from_json
-from tui.lang.expr.values import Opaque
+from tui.lang.expr.values import Opaque, js_order
 
 from .pools import NOW
 
@@ -52,7 +52,9 @@ def canon_py(v: Any) -> Canon:
     if c is list:
         return ("arr", tuple(canon_py(x) for x in v))
     if c is dict:
-        return ("obj", tuple((utf16(k), canon_py(x)) for k, x in v.items()))
+        # the order every observation of an object shows (keys(), stringify, a result): the engine keeps
+        # insertion order in the dict and applies JavaScript's order where it can be seen
+        return ("obj", tuple((utf16(k), canon_py(x)) for k, x in js_order(v).items()))
     if c is Closure:
         return ("function",)
     if isinstance(v, Opaque):

@@ -72,7 +72,7 @@ def test_plugin_eval_batch_survives_a_lone_surrogate_and_goes_on() -> None:
         input=text.encode(), capture_output=True, timeout=60, check=False,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr.decode()
-    got = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    got = [json.loads(line) for line in out.stdout.decode().split("\n") if line]
     assert got[0] == {"value": LONE}
     assert "lone UTF-16 surrogate" in got[1]["error"]
     assert got[2] == {"value": 2}

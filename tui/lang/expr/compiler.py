@@ -447,7 +447,7 @@ class Compiler:
         fn_block = self.block
         self.block, self.scope = saved_block, saved_scope  # the body is charged per call, in its own block
         cost = _max_cost(fn_block)
-        self.block.items.append((f"def {fname}({', '.join(params)}, *_):", node.pos, fn_block))
+        self.block.items.append((f"def {fname}({''.join(p + ', ' for p in params)}*_):", node.pos, fn_block))
         out = self.temp()
         self.emit(f"{out} = _Closure({fname}, {len(node.params)}, {cost}, {self.text_of(node)!r})", node.pos)
         return out, None

@@ -221,6 +221,8 @@ def member(obj: Any, key: Any, desc: str) -> Any:
         return None
     if c is float or c is int or c is bool:
         _no_method_values(key, obj, desc)
+        if key.__class__ in (list, dict):
+            raise EvalError(f"{_desc(key)} cannot be used as a key ({desc})")
         return None
     raise EvalError(f"cannot read properties of {_desc(obj)} ({desc})")
 

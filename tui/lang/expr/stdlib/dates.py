@@ -58,7 +58,7 @@ def parse(run: Run, x: Any, fname: str = "date") -> datetime:
         m = _ISO.fullmatch(s)
         if m:
             y, mo, d, hh, mi, ss, frac, tz = m.groups()
-            micro = int((frac or "0")[:6].ljust(6, "0"))
+            micro = int((frac or "0")[:3].ljust(3, "0")) * 1000  # whole milliseconds, as JavaScript's Date keeps
             tzinfo = BEIJING
             if tz == "Z":
                 tzinfo = UTC
@@ -236,7 +236,10 @@ def addMinutes(run: Run, d: Any, n: Any) -> str:
 
 @builtin(G, "Minutes from `b` to `a` (a - b).", ("diffMinutes('2026-11-30 18:00', '2026-11-30 17:05')", 55))
 def diffMinutes(run: Run, a: Any, b: Any) -> float:
-    return (parse(run, a, "diffMinutes") - parse(run, b, "diffMinutes")).total_seconds() / 60
+    gap = parse(run, a, "diffMinutes") - parse(run, b, "diffMinutes")
+    # whole milliseconds, as JavaScript subtracts two Dates, then one division: total_seconds() / 60 adds a
+    # rounding of its own (-599.9979500000001 for -599.99795)
+    return (gap // timedelta(milliseconds=1)) / 60_000
 
 
 @builtin(G, "Calendar days from `b` to `a` in Beijing.", ("diffDays('2026-12-01 00:10', '2026-11-30 23:50')", 1))

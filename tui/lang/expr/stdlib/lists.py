@@ -358,12 +358,12 @@ def range_(run: Run, a: Any, b: Any = None, step: Any = 1.0) -> list[Any]:
     G,
     "Lists of the items at the same index; shorter lists give null.",
     ("zip([1, 2], ['a', 'b'])", [[1, "a"], [2, "b"]]),
-    min_args=1,
+    min_args=0,
     max_args=None,
 )
 def zip_(run: Run, *lists: Any) -> list[Any]:
     ls = [want_list(x, "zip") for x in lists]
-    n = max(len(x) for x in ls)
+    n = max((len(x) for x in ls), default=0)
     run.charge_items(n * len(ls))
     return [[x[i] if i < len(x) else None for x in ls] for i in range(n)]
 

@@ -20,7 +20,7 @@ def type_(run: Run, x: Any) -> str:
     return type_of(x)
 
 
-@builtin("misc", "The first argument that is not null.", ("coalesce(null, null, 3)", 3), min_args=1, max_args=None)
+@builtin("misc", "The first argument that is not null.", ("coalesce(null, null, 3)", 3), min_args=0, max_args=None)
 def coalesce(run: Run, *args: Any) -> Any:
     for a in args:
         if a is not None:
@@ -40,4 +40,5 @@ def pct(run: Run, part: Any, whole: Any) -> float:
     p, w = want_num(part, "pct"), want_num(whole, "pct")
     if w == 0:
         return 0.0
-    return min(1.0, max(0.0, p / w))
+    r = p / w
+    return r if r != r else min(1.0, max(0.0, r))  # NaN stays NaN, as Math.min(Math.max(…)) keeps it

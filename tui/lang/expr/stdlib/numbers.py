@@ -21,18 +21,19 @@ _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))", re.ASCII)
 
 
-def parse_number(x: Any) -> float | None:
+def parse_number(x: Any, fname: str = "num") -> float | None:
     """The number in `x` or None: numbers as they are, text parsed leniently, never a big int (E9)."""
     if is_num(x):
-        f = int_to_float(x) if x.__class__ is int else x
-        return None if f != f else f
+        return int_to_float(x) if x.__class__ is int else x  # as it is: NaN stays NaN
     if x.__class__ is bool:
         return 1.0 if x else 0.0
+    if x is None:
+        return None
     if x.__class__ is not str:
         why = refusal_of(x)
         if why:
             raise EvalError(why)  # "no number in it" would still be an answer about a secret
-        return None
+        raise bad(fname, "text or a number", x)
     t = _THOUSANDS.sub("", x)  # both patterns are linear: a long text costs its length (charged by num/int)
     m = _NUMBER.search(t)  # the first number in the text: '价格12元' is 12
     if not m:
@@ -58,11 +59,11 @@ def num(run: Run, x: Any, default: Any = None) -> Any:
 def int_(run: Run, x: Any, default: Any = None) -> Any:
     if x.__class__ is str:
         run.charge_scan(len(x))
-    v = parse_number(x)
+    v = parse_number(x, "int")
     if v is None:
         return default
-    if math.isinf(v):
-        return v
+    if not math.isfinite(v):
+        return v  # Math.trunc of NaN and ±Infinity
     return _signed(float(math.trunc(v)), v)
 
 

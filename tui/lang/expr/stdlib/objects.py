@@ -79,7 +79,7 @@ def omit(run: Run, obj: Any, keys_: Any) -> dict[str, Any]:
     G,
     "A new object with the keys of each argument in turn (later ones win); null is skipped.",
     ("merge({ a: 1 }, { b: 2 }, { a: 3 })", {"a": 3, "b": 2}),
-    min_args=1,
+    min_args=0,
     max_args=None,
 )
 def merge(run: Run, *objs: Any) -> dict[str, Any]:
@@ -101,8 +101,8 @@ def merge(run: Run, *objs: Any) -> dict[str, Any]:
 )
 def get(run: Run, obj: Any, path: Any, default: Any = None) -> Any:
     if path.__class__ is str:
-        run.charge(1 + (path.count(".") + 1 if path else 0))  # counted before the list of steps is made
-        steps: list[Any] = path.split(".") if path else []
+        run.charge(2 + path.count("."))  # counted before the list of steps is made
+        steps: list[Any] = path.split(".")  # '' is the key '', as lodash reads it
     else:
         steps = want_list(path, "get")
         run.charge(1 + len(steps))
@@ -113,7 +113,7 @@ def get(run: Run, obj: Any, path: Any, default: Any = None) -> Any:
             if key not in cur:
                 return default
             cur = cur[key]
-        elif cur.__class__ is list:
+        elif cur.__class__ is list or cur.__class__ is str:  # a text's characters, as lodash reads them
             i = index_of_key(step)
             if i is None or i >= len(cur):
                 return default

@@ -69,7 +69,11 @@ class Regex(Opaque):
         per_match = 1 + self.groups
         out = []
         readable = _readable(text)
+        last = None
         for m in self.re.finditer(readable):
+            if m.span() == last:
+                continue  # google-re2 reports an empty match at the end twice ('$' over 'ab'); JavaScript once
+            last = m.span()
             out.append(m if readable is text else _OnOriginal(m, text, self.groups))
             run.used += per_match
             if run.used > run.stop:

@@ -35,7 +35,8 @@ class Builtin:
                 want = str(self.min_args)
             else:
                 want = f"{self.min_args} to {self.max_args}"
-            raise EvalError(f"{self.name}() takes {want} argument{'s' if want != '1' else ''}, got {n}")
+            one = want.endswith(" 1") or want == "1"
+            raise EvalError(f"{self.name}() takes {want} argument{'' if one else 's'}, got {n}")
 
 
 class _Absent:

@@ -11,7 +11,7 @@ from ada_url import URL, join_url
 from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run, cap_text
 from tui.lang.expr.stdlib.html import HtmlNode
-from tui.lang.expr.stdlib.registry import bad, builtin, want_dict, want_str
+from tui.lang.expr.stdlib.registry import ABSENT, bad, builtin, want_dict, want_str
 from tui.lang.expr.values import LONE_HALF, js_order, to_str
 
 G = "url"
@@ -21,18 +21,20 @@ _COMPONENT_SAFE = "-_.!~*'()"
 
 @builtin(
     G,
-    "`relative` resolved against `base` (a URL, or a page from `as: html`).",
+    "`relative` resolved against `base` (a URL, or a page from `as: html`); `url(u)` alone is `u` normalised.",
     ("url('https://a.pku.edu.cn/x/y.html', '../z?q=1')", "https://a.pku.edu.cn/z?q=1"),
+    ("url('https://A.pku.edu.cn/a/../二')", "https://a.pku.edu.cn/%E4%BA%8C"),
 )
-def url(run: Run, base: Any, relative: Any = "") -> str:
+def url(run: Run, base: Any, relative: Any = ABSENT) -> str:
     b = (base.base_url or "") if isinstance(base, HtmlNode) else want_str(base, "url")
-    rel = want_str(relative, "url") if relative is not None else ""
+    rel = "" if relative is ABSENT else want_str(relative, "url")
     run.charge_text(len(b) + len(rel))
     try:
-        # WHATWG (ada), as new URL(rel, base): percent-encodes spaces and Chinese, drops the base's #hash,
-        # clamps `..` at the root; a lone surrogate is read as U+FFFD, as JavaScript's USVString conversion does
-        # (a page parsed from text has no address of its own: its links are read as they are)
-        out = join_url(_usv(b), _usv(rel)) if b else URL(_usv(rel)).href
+        # WHATWG (ada), as new URL(rel, base) — or new URL(base) alone: percent-encodes spaces and Chinese,
+        # drops the base's #hash, clamps `..` at the root; a lone surrogate is read as U+FFFD, as JavaScript's
+        # USVString conversion does (a page parsed from text has no address of its own: its links are read as
+        # they are)
+        out = URL(_usv(b or rel)).href if relative is ABSENT or not b else join_url(_usv(b), _usv(rel))
     except ValueError:
         raise EvalError(f"url(): cannot resolve {rel!r} against {b!r} (not a valid URL)") from None
     cap_text(len(out))
