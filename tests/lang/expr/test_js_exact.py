@@ -348,3 +348,13 @@ def test_parse_url_reads_as_whatwg_new_url_does() -> None:
                    "hash": "frag"}  # fmt: skip
     with pytest.raises(EvalError, match="not a valid URL"):
         ev("parseUrl('/relative/path')")
+
+
+@pytest.mark.parametrize(
+    ("src", "js"),
+    [("split('', regex('x*'))", []), ("''.split(regex('^'))", []), ("split('', regex('y'))", [""]),
+     ("matchAll('ab', '$')", [[""]]), ("'ab'.replace(regex('$'), '!')", "ab!")],
+)  # fmt: skip
+def test_empty_matches_as_javascript_finds_them(src: str, js: Any) -> None:
+    # ''.split(/x*/) is [] in JavaScript; google-re2 also reported the empty match at the end twice
+    assert ev(src) == js

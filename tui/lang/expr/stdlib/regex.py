@@ -122,6 +122,8 @@ class Regex(Opaque):
 
     def split(self, run: Run, text: str, limit: int) -> list[str]:
         """The pieces between matches, with the groups of each match; at most `limit` items."""
+        if not text:  # JavaScript: no pieces when the pattern matches the empty text, else the text itself
+            return [] if self.search(run, text) is not None or limit == 0 else [text]
         out: list[str] = []
         last = 0
         for m in self.finditer(run, text):
