@@ -9,8 +9,10 @@ import contextlib
 import json
 import math
 import os
+from decimal import Decimal
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -115,6 +117,46 @@ def test_number_text_round_trips_and_never_prints_a_python_form(x: float) -> Non
     text = num_to_str(x)
     assert float(text) == x
     assert not text.endswith(".0") and "e-0" not in text and "e+0" not in text
+
+
+def ecma_number_text(x: float) -> str:
+    """Number::toString as ECMA-262 writes it, from Decimal's exact digits of repr(x): the reference that
+    num_to_str (which slices repr instead, for speed) must always agree with."""
+    if x != x:
+        return "NaN"
+    if x in (math.inf, -math.inf):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign, digit_tuple, exp = Decimal(repr(x)).as_tuple()
+    digits = "".join(map(str, digit_tuple)).rstrip("0")
+    n, k = len(digit_tuple) + int(exp), len(digits)
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
+    return ("-" if sign else "") + out
+
+
+@settings(max_examples=3000 * SCALE, deadline=None)
+@given(st.floats() | st.integers(-(2**60), 2**60).map(float) | st.integers(-30, 30).map(lambda e: 1.5 * 10.0**e))
+def test_number_text_is_the_ecma_algorithm(x: float) -> None:
+    assert num_to_str(x) == ecma_number_text(x)
+
+
+@pytest.mark.parametrize(
+    ("x", "text"),
+    [(1e21, "1e+21"), (1e-7, "1e-7"), (0.1 + 0.2, "0.30000000000000004"), (-0.0, "0"), (2.0**53, "9007199254740992"),
+     (1e16, "10000000000000000"), (123e18, "123000000000000000000"), (1e-6, "0.000001"), (-1.5e-7, "-1.5e-7"),
+     (2**70, "1.1805916207174113e+21"), (math.nan, "NaN"), (-math.inf, "-Infinity"), (5e-324, "5e-324")],
+)  # fmt: skip
+def test_number_text_examples(x: float, text: str) -> None:
+    assert num_to_str(x) == text
 
 
 @SETTINGS

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from tui.lang.expr.errors import EvalError, LangError, LimitError
@@ -116,25 +115,37 @@ def truthy(v: Any) -> bool:
 
 
 def num_to_str(x: float) -> str:
-    """JavaScript's Number::toString(x): shortest round-trip digits, JS exponent rules."""
-    if x != x:
-        return "NaN"
-    if x == math.inf:
-        return "Infinity"
-    if x == -math.inf:
-        return "-Infinity"
-    if x == 0:
-        return "0"  # also for -0, as JavaScript does
+    """JavaScript's Number::toString(x): shortest round-trip digits, JS exponent rules.
+
+    Below 1e16 a whole double's exact digits are its shortest ones (doubles there are at most 2 apart), so
+    str(int) prints it. Otherwise `repr(float)` gives the shortest digits that read back as the same double,
+    the digits JavaScript prints; only the form can differ: Python writes an exponent below 1e-4 and from
+    1e16 (JavaScript below 1e-6 and from 1e21) and pads it ('e-07'). So the common cases are one str() or
+    repr(), several times faster than going through Decimal, and only exponent forms are rebuilt.
+    """
     if x.__class__ is int:
-        if abs(x) < 2**53:
+        if -(2**53) < x < 2**53:
             return str(x)
-        return num_to_str(int_to_float(x))
-    if -(2.0**53) < x < 2.0**53 and x == int(x):
-        return str(int(x))  # below 2**53 a whole number's shortest round-trip digits are its own digits
-    sign, digit_tuple, exp = Decimal(repr(x)).as_tuple()
-    digits = "".join(map(str, digit_tuple)).rstrip("0")
-    # n: where the decimal point sits relative to the start of `digits` (ECMA-262 Number::toString).
-    n = len(digit_tuple) + int(exp)
+        x = int_to_float(x)
+    if x.is_integer() and -1e16 < x < 1e16:
+        return str(int(x))  # int(-0.0) is 0: '0', as JavaScript prints -0
+    r = repr(x)
+    if "e" in r:
+        return _exponent_form(r)
+    if r[-1] in "fn":
+        return "NaN" if x != x else "Infinity" if x > 0 else "-Infinity"
+    return r  # 1e-4 <= |x| < 1e16 with a fraction: Python and JavaScript write the same
+
+
+def _exponent_form(r: str) -> str:
+    """ECMA-262 Number::toString from Python's exponent repr ('1.5e-07', '1e+16', '-1.2345e+20')."""
+    mantissa, _, exp = r.partition("e")
+    sign = ""
+    if mantissa[0] == "-":
+        sign, mantissa = "-", mantissa[1:]
+    digits = mantissa.replace(".", "").rstrip("0")
+    # n: where the decimal point sits relative to the start of `digits` (one digit before it in the mantissa).
+    n = int(exp) + 1
     k = len(digits)
     if k <= n <= 21:
         out = digits + "0" * (n - k)
@@ -145,7 +156,7 @@ def num_to_str(x: float) -> str:
     else:
         e = n - 1
         out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
-    return ("-" if sign else "") + out
+    return sign + out
 
 
 def to_str(v: Any) -> str:
