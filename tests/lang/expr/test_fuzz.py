@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tui.lang.expr import FUNCTIONS, LangError, Run, compile_expression, from_json, stringify, to_json
+from tui.lang.expr.stdlib.jsondata import parse_json
 from tui.lang.expr.values import num_to_str
 
 from .helpers import NOW, assert_plain
@@ -157,6 +158,42 @@ def test_number_text_is_the_ecma_algorithm(x: float) -> None:
 )  # fmt: skip
 def test_number_text_examples(x: float, text: str) -> None:
     assert num_to_str(x) == text
+
+
+def deeper_than_64(v: Any) -> bool:
+    """The reference json() must agree with: some value sits below more than 64 containers."""
+    stack = [(v, 0)]
+    while stack:
+        x, d = stack.pop()
+        if d > 64:
+            return True
+        if isinstance(x, list):
+            stack.extend((y, d + 1) for y in x)
+        elif isinstance(x, dict):
+            stack.extend((y, d + 1) for y in x.values())
+    return False
+
+
+nested = st.recursive(
+    st.none() | st.integers() | st.text(alphabet='[]{}\\"ab', max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text("[]{a", max_size=2), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300 * SCALE, deadline=None)
+@given(inner=nested, depth=st.integers(55, 70), wrap=st.lists(st.booleans(), min_size=70, max_size=70))
+def test_json_depth_check_agrees_with_a_walk(inner: Any, depth: int, wrap: list[bool]) -> None:
+    v = inner
+    for is_list in wrap[:depth]:
+        v = [v, 1] if is_list else {"k]": v}
+    text = json.dumps(v)
+    try:
+        parse_json(text)
+        refused = False
+    except LangError:
+        refused = True
+    assert refused == deeper_than_64(json.loads(text))
 
 
 @SETTINGS
