@@ -53,8 +53,9 @@ class Run:
         """'zh' or 'en': the language of relTime() and of messages meant for users."""
         self.regexes: dict[str, Any] = {}
         """Patterns compiled in this run, by their text."""
-        self.formats: dict[str, Any] = {}
-        """Date formats compiled in this run (date(text, format)), by their text."""
+        self.formats: dict[Any, Any] = {}
+        """Date formats read in this run: date(text, format) patterns by their text, formatDate's layouts by
+        ('formatDate', text)."""
 
     def exceeded(self) -> LimitError:
         """The error for a spent budget."""
