@@ -2,8 +2,11 @@
 
 The generated code is straight-line statements over temporaries: every operation has an inline fast path
 (two floats, a dict lookup, a boolean test) and calls `ops` for the full JavaScript rule otherwise.
-Short-circuiting (`&&`, `||`, `??`, `?:`, `?.`) becomes `if` blocks, and each block charges the budget for
-the nodes it evaluates, so a run is charged exactly for the nodes it evaluates.
+Short-circuiting (`&&`, `||`, `??`, `?:`, `?.`) becomes `if` blocks. The budget is charged once per run of
+the expression and once per call of an arrow (language.md §8): the compiler counts the operations of each
+body (all branches; names and literals are free) and charges one evaluation per OPS_PER_EVALUATION of them,
+at least one, when the body starts. An arrow's caller pays the first (it charges one per call); the body adds
+the rest itself, so a small arrow's code carries no budget statement at all.
 
 Errors raised by helpers carry no position: the caller maps the generated line of the innermost generated
 frame back to the node that emitted it (the module's `__linemap__`, which lives exactly as long as the code),
@@ -19,6 +22,7 @@ from typing import Any
 
 from tui.lang.expr import ast, ops
 from tui.lang.expr.errors import LangError, ParseError, UnboundNameError
+from tui.lang.expr.limits import CALL_OPS, OPS_PER_EVALUATION, body_cost
 from tui.lang.expr.stdlib import FUNCTIONS
 from tui.lang.expr.values import Closure, truthy
 
@@ -62,13 +66,17 @@ _CMP_FN = {"<": "_lt", ">": "_gt", "<=": "_le", ">=": "_ge"}
 
 NUM, STR, BOOL, NULL = "num", "str", "bool", "null"
 
+#: Operations a node counts for in its body's size, where it is not one: a name or a literal is a local
+#: variable or a constant in the generated code, a chain only marks where `?.` stops; creating an arrow
+#: makes a Python function and a Closure, about a call's work. Calls count in gen_Call.
+_OPS = {"Literal": 0, "Name": 0, "Chain": 0, "Call": 0, "Arrow": CALL_OPS}
+
 
 @dataclass
 class Block:
-    """A straight-line run of statements; `cost` nodes are charged once when the block starts."""
+    """A straight-line run of statements, some of them headers (`if …:`) of nested blocks."""
 
     items: list[tuple[str, int, Block | None]] = field(default_factory=list)
-    cost: int = 0
 
 
 @dataclass
@@ -88,7 +96,7 @@ class Compiled:
     calls: tuple[str, ...]
     python_source: str
     cost: int
-    """The most evaluations the expression charges by itself (arrow bodies and library work excluded)."""
+    """The evaluations one run of the expression charges by itself (arrow calls and library work excluded)."""
 
 
 class Compiler:
@@ -105,6 +113,8 @@ class Compiler:
         self.free_pos: dict[str, int] = {}
         self.calls: set[str] = set()
         self.consts: dict[str, Any] = {}
+        self.ops = 0
+        """Operations of the body being generated (the expression's, or the arrow's while inside one)."""
 
     # -- emission ------------------------------------------------------------------------------------
     def emit(self, line: str, pos: int) -> None:
@@ -143,6 +153,8 @@ class Compiler:
             linemap[len(lines)] = pos
             lines.append(f"    if {var} is _ctx: _unbound({name!r})")
             linemap[len(lines)] = pos
+        cost = body_cost(self.ops + len(self.free))  # each bound name is looked up once per run
+        lines.append(f"    _r.used += {cost}")
         self.render(body, 1, lines, linemap)
         src = "\n".join(lines) + "\n"
         namespace = dict(_RUNTIME)
@@ -156,12 +168,10 @@ class Compiler:
             code = compile(src, self.filename, "exec")
         namespace[LINEMAP] = (self.source, linemap)
         exec(code, namespace)  # our own generated code, over a namespace of our helpers only
-        return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src, _max_cost(body))
+        return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src, cost)
 
     def render(self, block: Block, depth: int, lines: list[str], linemap: dict[int, int]) -> None:
         pad = "    " * depth
-        if block.cost:
-            lines.append(f"{pad}_r.used += {block.cost}")
         if not block.items:
             lines.append(f"{pad}pass")
         for text, pos, inner in block.items:
@@ -190,8 +200,9 @@ class Compiler:
 
     # -- generation: returns (python expression, static kind or None) ---------------------------------
     def gen(self, node: ast.Node) -> tuple[str, str | None]:
-        self.block.cost += 1
-        method = getattr(self, "gen_" + type(node).__name__)
+        kind = type(node).__name__
+        self.ops += _OPS.get(kind, 1)
+        method = getattr(self, "gen_" + kind)
         return method(node)
 
     def gen_Literal(self, node: ast.Literal) -> tuple[str, str | None]:
@@ -212,6 +223,7 @@ class Compiler:
         return self.name_ref(node), None
 
     def gen_Template(self, node: ast.Template) -> tuple[str, str | None]:
+        self.ops += len(node.exprs)  # each part is turned into text
         parts: list[str] = []
         for i, e in enumerate(node.exprs):
             code, kind = self.gen(e)
@@ -254,6 +266,7 @@ class Compiler:
         return out, None
 
     def gen_ObjectLit(self, node: ast.ObjectLit) -> tuple[str, str | None]:
+        self.ops += len(node.props)  # one store per property
         out = self.temp()
         self.emit(f"{out} = {{}}", node.pos)
         for p in node.props:
@@ -428,9 +441,10 @@ class Compiler:
                 unpack.append((var, p))
                 for f in p.fields or []:
                     names[f] = f"a{next(self.temps)}"
-        saved_block, saved_scope = self.block, self.scope
+        saved_block, saved_scope, saved_ops = self.block, self.scope, self.ops
         self.block = Block()
         self.scope = Scope(names, saved_scope)
+        self.ops = 0
         for var, p in unpack:
             desc = repr(self.text_of(p))
             for i, f in enumerate(p.fields or []):
@@ -442,8 +456,10 @@ class Compiler:
         body, _ = self.gen(node.body)
         self.emit(f"return {body}", node.body.pos)
         fn_block = self.block
-        self.block, self.scope = saved_block, saved_scope  # the body is charged per call, in its own block
-        cost = _max_cost(fn_block)
+        cost = body_cost(self.ops + sum(len(p.fields or []) for _, p in unpack))  # a read per field
+        if cost > 1:  # the caller charges the first evaluation of each call; a big body charges the rest
+            fn_block.items.insert(0, (f"_r.used += {cost - 1}", node.pos, None))
+        self.block, self.scope, self.ops = saved_block, saved_scope, saved_ops
         self.block.items.append((f"def {fname}({', '.join(params)}, *_):", node.pos, fn_block))
         out = self.temp()
         self.emit(f"{out} = _Closure({fname}, {len(node.params)}, {cost}, {self.text_of(node)!r})", node.pos)
@@ -451,9 +467,14 @@ class Compiler:
 
     def gen_Call(self, node: ast.Call) -> tuple[str, str | None]:
         callee = node.callee
+        self.ops += CALL_OPS
         if isinstance(callee, ast.Name) and self.lookup(callee.name) is None and callee.name in FUNCTIONS:
+            self.ops += FUNCTIONS[callee.name].cost * OPS_PER_EVALUATION
             return self.call_builtin(node, callee.name)
         if isinstance(callee, ast.Member) and isinstance(callee.key, str):
+            # Most likely the library function of that name (an object's own function costs less).
+            fixed = FUNCTIONS.get(callee.key)
+            self.ops += fixed.cost * OPS_PER_EVALUATION if fixed else 0
             return self.call_method(node, callee)
         fcode, _ = self.gen(callee)
         if node.optional:
@@ -498,7 +519,6 @@ class Compiler:
 
     def call_method(self, node: ast.Call, callee: ast.Member) -> tuple[str, str | None]:
         recv, _ = self.gen(callee.obj)
-        self.block.cost += 1  # the member node itself
         if callee.optional:
             self.open(f"if {recv} is not None:", callee.pos)
         args = self.gen_args(node.args)
@@ -515,15 +535,6 @@ class Compiler:
 def _is_var(code: str) -> bool:
     """True when generated `code` is a local variable (not a literal or a keyword constant)."""
     return code.isidentifier() and code not in ("True", "False", "None")
-
-
-def _max_cost(block: Block) -> int:
-    """The most nodes one pass through `block` can charge (all branches taken), nested defs excluded."""
-    total = block.cost
-    for text, _pos, inner in block.items:
-        if inner is not None and not text.startswith("def "):
-            total += _max_cost(inner)
-    return total
 
 
 def _unbound(name: str) -> None:

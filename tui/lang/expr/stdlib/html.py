@@ -148,7 +148,7 @@ def html(run: Run, text: Any) -> HtmlNode:
 def select(run: Run, node: Any, selector: Any) -> list[Any]:
     n = _node(run, node, "select")
     found = _css(run, "select", n, selector)
-    run.charge(1 + len(found))
+    run.charge(len(found))  # a node made in Python per element found
     return [HtmlNode(x, n.base_url) for x in found]
 
 
@@ -168,7 +168,6 @@ def first(run: Run, x: Any, selector: Any = None) -> Any:
         raise EvalError("first() takes a list, or a node and a CSS selector")
     n = _node(run, x, "first")
     found = _css(run, "first", n, selector, only_first=True)
-    run.charge(1)
     return None if found is None else HtmlNode(found, n.base_url)
 
 
