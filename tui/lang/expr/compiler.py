@@ -35,6 +35,7 @@ _counter = itertools.count()
 _RUNTIME: dict[str, Any] = {
     "__builtins__": {},
     "_Closure": Closure,
+    "_eta": ops.call_through,
     "_member": ops.member,
     "_add": ops.add,
     "_sub": ops.sub,
@@ -462,8 +463,25 @@ class Compiler:
         self.block, self.scope, self.ops = saved_block, saved_scope, saved_ops
         self.block.items.append((f"def {fname}({', '.join(params)}, *_):", node.pos, fn_block))
         out = self.temp()
-        self.emit(f"{out} = _Closure({fname}, {len(node.params)}, {cost}, {self.text_of(node)!r})", node.pos)
+        target = self.passes_through(node)
+        make = f"_eta({target}, " if target else "_Closure("
+        self.emit(f"{out} = {make}{fname}, {len(node.params)}, {cost}, {self.text_of(node)!r})", node.pos)
         return out, None
+
+    def passes_through(self, node: ast.Arrow) -> str | None:
+        """For `x => f(x)` (`(a, b) => f(a, b)`: the same names, in order) where `f` is not a library
+        function, the code of `f`: such an arrow is made as `f` itself when `f` is a function value, so a
+        builtin calls the plugin's function directly (one Python frame and one evaluation per call)."""
+        body = node.body
+        if not (isinstance(body, ast.Call) and isinstance(body.callee, ast.Name) and not body.optional):
+            return None
+        names = [p.name for p in node.params]
+        callee = body.callee.name
+        if callee in names or None in names or (self.lookup(callee) is None and callee in FUNCTIONS):
+            return None
+        if [a.name if isinstance(a, ast.Name) else None for a in body.args] != names:
+            return None
+        return self.lookup(callee) or self.free[callee]  # already generated: the body read it
 
     def gen_Call(self, node: ast.Call) -> tuple[str, str | None]:
         callee = node.callee
@@ -481,7 +499,17 @@ class Compiler:
             self.open(f"if {fcode} is not None:", node.pos)
         args = self.gen_args(node.args)
         out = self.temp()
+        # A plugin function or an arrow from a list: called right here, one Python frame (as an inline
+        # arrow's body would be), charged one evaluation; anything else gets call_value's error.
+        spread = not args.startswith("[")
+        saved = self.open(f"if {fcode}.__class__ is _Closure:", node.pos)
+        self.emit("_r.used += 1", node.pos)
+        self.emit("if _r.used > _r.stop: _r.over()", node.pos)
+        self.emit(f"{out} = {fcode}.fn({'*' + args if spread else args[1:-1]})", node.pos)
+        self.block = saved
+        self.open("else:", node.pos)
         self.emit(f"{out} = _call_value(_r, {fcode}, {args}, {self.text_of(callee)!r})", node.pos)
+        self.block = saved
         return out, None
 
     def gen_args(self, args: list[ast.Node]) -> str:
