@@ -117,11 +117,10 @@ def truthy(v: Any) -> bool:
 def num_to_str(x: float) -> str:
     """JavaScript's Number::toString(x): shortest round-trip digits, JS exponent rules.
 
-    Below 1e16 a whole double's exact digits are its shortest ones (doubles there are at most 2 apart), so
-    str(int) prints it. Otherwise `repr(float)` gives the shortest digits that read back as the same double,
-    the digits JavaScript prints; only the form can differ: Python writes an exponent below 1e-4 and from
-    1e16 (JavaScript below 1e-6 and from 1e21) and pads it ('e-07'). So the common cases are one str() or
-    repr(), several times faster than going through Decimal, and only exponent forms are rebuilt.
+    Below 1e16 a whole double's exact digits are its shortest (doubles there are at most 2 apart): str(int).
+    Otherwise repr(float) gives the shortest round-trip digits, JavaScript's; only the form can differ
+    (Python's exponent below 1e-4 and from 1e16, JavaScript's below 1e-6 and from 1e21), so only exponent
+    forms are rebuilt: several times faster than going through Decimal.
     """
     if x.__class__ is int:
         if -(2**53) < x < 2**53:
@@ -138,25 +137,16 @@ def num_to_str(x: float) -> str:
 
 
 def _exponent_form(r: str) -> str:
-    """ECMA-262 Number::toString from Python's exponent repr ('1.5e-07', '1e+16', '-1.2345e+20')."""
+    """ECMA-262 Number::toString from Python's exponent repr ('1.5e-07', '1e+16'): |x| < 1e-4 or >= 1e16."""
     mantissa, _, exp = r.partition("e")
-    sign = ""
-    if mantissa[0] == "-":
-        sign, mantissa = "-", mantissa[1:]
-    digits = mantissa.replace(".", "").rstrip("0")
-    # n: where the decimal point sits relative to the start of `digits` (one digit before it in the mantissa).
-    n = int(exp) + 1
-    k = len(digits)
-    if k <= n <= 21:
-        out = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        out = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        out = "0." + "0" * (-n) + digits
-    else:
-        e = n - 1
-        out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
-    return sign + out
+    sign = "-" if mantissa[0] == "-" else ""
+    digits = mantissa.lstrip("-").replace(".", "").rstrip("0")
+    n = int(exp) + 1  # where the decimal point sits after the start of `digits`
+    if 16 < n <= 21:
+        return sign + digits + "0" * (n - len(digits))
+    if -6 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    return sign + digits[0] + ("." + digits[1:] if len(digits) > 1 else "") + f"e{n - 1:+d}"
 
 
 def to_str(v: Any) -> str:
@@ -306,11 +296,17 @@ def to_json(v: Any, path: str = "result") -> Any:
     an error naming where it sits (`result[3].link`). The path is worked out only when there is an error.
 
     Raises:
-        EvalError: a function, node or regex in the value.
-        LimitError: nesting deeper than MAX_DEPTH, or more than MAX_NODES values.
+        EvalError: a function, node or regex in the value. LimitError: nesting deeper than MAX_DEPTH, or
+            more than MAX_NODES values.
     """
+    return to_json_measured(v, path)[0]
+
+
+def to_json_measured(v: Any, path: str = "result") -> tuple[Any, int, int]:
+    """to_json, with the characters of its texts and keys (a floor under its JSON text's length) and how
+    many more characters JavaScript's number text takes than json.dumps's ('1e-7' against 1e-07)."""
     try:
-        return _to_json(v, 0, [MAX_NODES])
+        return _to_json(v, 0, left := [MAX_NODES, 0, 0]), left[1], left[2]
     except _Misplaced as e:
         raise e.error(path + "".join(reversed(e.keys))) from None
 
@@ -349,16 +345,19 @@ def _to_json(v: Any, depth: int, left: list[int]) -> Any:
     if depth > MAX_DEPTH:
         raise _Misplaced(v, True)
     c = v.__class__
-    if v is None or c is bool or c is str:
+    if c is str:
+        left[1] += len(v)
         return v
-    if c is float:
-        if not math.isfinite(v):
-            return None
-        if v == int(v) and abs(v) < 2**53:
-            return int(v)
+    if v is None or c is bool or (c is int and abs(v) < 2**53):
         return v
-    if c is int:
-        return v if abs(v) < 2**53 else int_to_float(v)
+    if c is float or c is int:
+        f = v if c is float else int_to_float(v)
+        if not math.isfinite(f):
+            return None if c is float else f  # an int too big for a double stays ±Infinity, as it always did
+        if c is float and f == int(f) and abs(f) < 2**53:
+            return int(f)
+        left[2] += len(num_to_str(f)) - len(repr(f))
+        return f
     if c is list or c is dict:
         left[0] -= len(v)
         if left[0] < 0:
@@ -369,6 +368,7 @@ def _to_json(v: Any, depth: int, left: list[int]) -> Any:
             except _Misplaced as e:
                 i = next(i for i, x in enumerate(v) if x is e.child)
                 raise e.passing(v, f"[{i}]") from None
+        left[1] += sum(map(len, v))
         try:
             return {k: _to_json(x, depth + 1, left) for k, x in v.items()}
         except _Misplaced as e:
