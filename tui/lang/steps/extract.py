@@ -124,5 +124,6 @@ def _pipe(name: str, arg: str, value: Any, base: str | None, run: Run) -> Any:
         m = rx.search(run, text)
         if m is None:
             return None
-        return m.group(1) if m.groups() else m.group(0)
+        a, b = m[1] if len(m) > 1 else m[0]  # the first group, or the whole match without groups
+        return None if a == -1 else text[a:b]
     raise ToolError("expression", f"unknown pipe {name!r}")
