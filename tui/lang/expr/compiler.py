@@ -16,6 +16,7 @@ and that costs nothing while nothing fails.
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +58,7 @@ _RUNTIME: dict[str, Any] = {
     "_prop_key": ops.prop_key,
     "_call_value": ops.call_value,
     "_float": float,
+    "_fmod": math.fmod,
     "_dict": dict,
     "_str": str,
     "_len": len,
@@ -113,6 +115,8 @@ class Compiler:
         self.free: dict[str, str] = {}
         self.free_pos: dict[str, int] = {}
         self.calls: set[str] = set()
+        self.methods: set[str] = set()
+        """Library functions called as methods (`x.trim()`), each also tried directly."""
         self.consts: dict[str, Any] = {}
         self.ops = 0
         """Operations of the body being generated (the expression's, or the arrow's while inside one)."""
@@ -161,7 +165,7 @@ class Compiler:
         namespace = dict(_RUNTIME)
         namespace.update(self.consts)
         namespace["_unbound"] = _unbound
-        for fname in self.calls:
+        for fname in self.calls | self.methods:
             namespace[f"F_{fname}"] = FUNCTIONS[fname].impl
         with warnings.catch_warnings():
             # `0.0 is not None` (a literal before `?.`) is correct but warns; nothing may print over the TUI.
@@ -352,8 +356,17 @@ class Compiler:
         if op == "/":
             self.emit(f"{out} = {left} / {right} if {both_num} and {right} else _div({left}, {right})", node.pos)
             return out, NUM
-        if op in ("%", "**"):
-            self.emit(f"{out} = {_ARITH_FN[op]}({left}, {right})", node.pos)
+        if op == "%":
+            # JavaScript's % is C's fmod for finite numbers and a non-zero divisor (a finite x - x is 0);
+            # the rest (NaN, Infinity, 0, not numbers) is ops.mod's.
+            self.emit(
+                f"{out} = _fmod({left}, {right}) if {both_num} and {right} and {left} - {left} == 0.0 "
+                f"else _mod({left}, {right})",
+                node.pos,
+            )
+            return out, NUM
+        if op == "**":
+            self.emit(f"{out} = _pow({left}, {right})", node.pos)
             return out, NUM
         if op in _CMP_FN:
             if lk == STR and rk == STR:
@@ -389,6 +402,9 @@ class Compiler:
             return f"{left} == {right} if {left}.__class__ is _float else _eq({left}, {right})"
         if lk == NUM and rvar:
             return f"{left} == {right} if {right}.__class__ is _float else _eq({left}, {right})"
+        if lvar and rvar:  # two numbers or two texts: Python's == is JavaScript's === (NaN, -0 included)
+            same = f"{left}.__class__ is {right}.__class__ and ({left}.__class__ is _float or {left}.__class__ is _str)"
+            return f"{left} == {right} if {same} else _eq({left}, {right})"
         return f"_eq({left}, {right})"
 
     def truth_test(self, code: str, kind: str | None) -> str:
@@ -553,11 +569,21 @@ class Compiler:
         out = self.temp()
         name = callee.key
         assert isinstance(name, str)
-        self.emit(
-            f"{out} = _method(_r, {recv}, {name!r}, {args}, {self.text_of(callee)!r}, {node.optional})",
-            callee.end - len(name),
-        )
+        call = f"_method(_r, {recv}, {name!r}, {args}, {self.text_of(callee)!r}, {node.optional})"
+        b = FUNCTIONS.get(name)
+        if b is not None and args.startswith("[") and _fits(b, len(node.args) + 1):
+            # What call_method does for anything but an object (its own function first) or null (an error):
+            # the library function, called here (one Python frame less, no lookup, no arity check).
+            self.methods.add(name)
+            direct = f"F_{name}(_r, {recv}{', ' + args[1:-1] if node.args else ''})"
+            call = f"{direct} if {recv}.__class__ is not _dict and {recv} is not None else {call}"
+        self.emit(f"{out} = {call}", callee.end - len(name))
         return out, None
+
+
+def _fits(b: Any, n: int) -> bool:
+    """True when the library function `b` takes `n` arguments."""
+    return b.min_args <= n and (b.max_args is None or n <= b.max_args)
 
 
 def _is_var(code: str) -> bool:

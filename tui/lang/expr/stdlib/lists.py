@@ -345,6 +345,16 @@ def chunk(run: Run, items: Any, size: Any) -> list[Any]:
     ("range(1, 7, 2)", [1, 3, 5]),
 )
 def range_(run: Run, a: Any, b: Any = None, step: Any = 1.0) -> list[Any]:
+    if (
+        b is None
+        and step.__class__ is float
+        and step == 1
+        and a.__class__ is float
+        and 0 <= a <= MAX_ITEMS
+        and a.is_integer()
+    ):
+        run.charge_items(int(a))  # range(n), the common form: the same list as below without its checks
+        return list(map(float, range(int(a))))
     start, end = (0.0, want_num(a, "range")) if b is None else (want_num(a, "range"), want_num(b, "range"))
     st = want_num(step, "range")
     if st == 0 or st != st:
