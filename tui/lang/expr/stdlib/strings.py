@@ -18,24 +18,29 @@ G = "strings"
 JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"  # noqa: E501
 
 
+#: Characters trim() reads per evaluation: JavaScript's white space is 25 characters, not all Latin-1, so
+#: str.strip tests each character against the set (about 10 ns a character).
+_STRIP_CHARS = 16
+
+
 @builtin(G, "Text without leading and trailing white space.", ("trim('  二教  ')", "二教"))
 def trim(run: Run, s: Any) -> str:
     t = want_str(s, "trim")
-    run.charge_scan(len(t))
+    run.charge(len(t) // _STRIP_CHARS)
     return t.strip(JS_SPACE)
 
 
 @builtin(G, "Text without leading white space.", ("trimStart('  a ')", "a "))
 def trimStart(run: Run, s: Any) -> str:
     t = want_str(s, "trimStart")
-    run.charge_scan(len(t))
+    run.charge(len(t) // _STRIP_CHARS)
     return t.lstrip(JS_SPACE)
 
 
 @builtin(G, "Text without trailing white space.", ("trimEnd('  a ')", "  a"))
 def trimEnd(run: Run, s: Any) -> str:
     t = want_str(s, "trimEnd")
-    run.charge_scan(len(t))
+    run.charge(len(t) // _STRIP_CHARS)
     return t.rstrip(JS_SPACE)
 
 
