@@ -24,8 +24,9 @@ from typing import Any
 from tui.lang.expr import ast, ops
 from tui.lang.expr.errors import LangError, ParseError, UnboundNameError
 from tui.lang.expr.limits import CALL_OPS, OPS_PER_EVALUATION, body_cost
+from tui.lang.expr.loops import LoopWriter, small_arrow
 from tui.lang.expr.stdlib import FUNCTIONS
-from tui.lang.expr.values import Closure, truthy
+from tui.lang.expr.values import Closure, num_to_str, truthy
 
 #: The global of a generated module that holds (source text, {line number: source offset}).
 LINEMAP = "__linemap__"
@@ -58,8 +59,12 @@ _RUNTIME: dict[str, Any] = {
     "_prop_key": ops.prop_key,
     "_call_value": ops.call_value,
     "_float": float,
+    "_num": num_to_str,
     "_fmod": math.fmod,
     "_dict": dict,
+    "_list": list,
+    "_KeyError": KeyError,
+    "_TypeError": TypeError,
     "_str": str,
     "_len": len,
 }
@@ -68,6 +73,10 @@ _ARITH_FN = {"-": "_sub", "*": "_mul", "/": "_div", "%": "_mod", "**": "_pow"}
 _CMP_FN = {"<": "_lt", ">": "_gt", "<=": "_le", ">=": "_ge"}
 
 NUM, STR, BOOL, NULL = "num", "str", "bool", "null"
+
+#: Keys read mostly from lists and texts (`xs.length`, `m[0]` as written `m['0']`): the class test stays
+#: first for them, as a subscript of a list with a text would raise and catch every time.
+_SEQUENCE_KEYS = frozenset(["length", *map(str, range(10))])
 
 #: Operations a node counts for in its body's size, where it is not one: a name or a literal is a local
 #: variable or a constant in the generated code, a chain only marks where `?.` stops; creating an arrow
@@ -102,7 +111,7 @@ class Compiled:
     """The evaluations one run of the expression charges by itself (arrow calls and library work excluded)."""
 
 
-class Compiler:
+class Compiler(LoopWriter):
     """Generates one Python module (a single `_expr(_ctx, _r)` function) for one syntax tree."""
 
     def __init__(self, source: str, filename: str) -> None:
@@ -229,28 +238,27 @@ class Compiler:
 
     def gen_Template(self, node: ast.Template) -> tuple[str, str | None]:
         self.ops += len(node.exprs)  # each part is turned into text
-        parts: list[str] = []
-        for i, e in enumerate(node.exprs):
+        temps: list[str] = []
+        for e in node.exprs:
             code, kind = self.gen(e)
             t = self.temp()
+            temps.append(t)
             if kind == STR:
                 self.emit(f"{t} = {code}", e.pos)
-            elif node.strict:
-                self.emit(f"{t} = {code} if {code}.__class__ is _str else _to_str({code})", e.pos)
-            else:
-                self.emit(f"{t} = {code} if {code}.__class__ is _str else _text_part({code}, _r)", e.pos)
-            if node.quasis[i]:
-                parts.append(repr(node.quasis[i]))
-            parts.append(t)
-        if node.quasis[-1]:
-            parts.append(repr(node.quasis[-1]))
-        if not parts:
-            return "''", STR
-        lengths = " + ".join(f"_len({p})" for p in parts if not p.startswith("'"))
+                continue
+            # numbers, the usual non-text part, straight to JavaScript's text; the rest by the template rule
+            other = f"_to_str({code})" if node.strict else f"_text_part({code}, _r)"
+            number = f"_num({code}) if {code}.__class__ is _float else {other}"
+            self.emit(f"{t} = {code} if {code}.__class__ is _str else {number}", e.pos)
+        if not temps:
+            return repr(node.quasis[0]), STR
         fixed = sum(len(q) for q in node.quasis)
         out = self.temp()
-        self.emit(f"_r.charge_text({fixed} + {lengths or 0})", node.pos)
-        self.emit(f"{out} = ''.join(({', '.join(parts)},))", node.pos)
+        self.emit(f"{out} = {fixed} + {' + '.join(f'_len({t})' for t in temps)}", node.pos)
+        self.emit(f"if {out} >= 64: _r.charge_text({out})", node.pos)  # below 64 characters it charges nothing
+        # An f-string of texts is the texts joined, without a tuple and a join() call.
+        text = "".join(_braced(q) + "{" + t + "}" for q, t in zip(node.quasis, temps, strict=False))
+        self.emit(f"{out} = f{text + _braced(node.quasis[-1])!r}", node.pos)
         return out, STR
 
     def gen_ArrayLit(self, node: ast.ArrayLit) -> tuple[str, str | None]:
@@ -296,12 +304,27 @@ class Compiler:
             self.open(f"if {obj} is not None:", node.pos)
         out = self.temp()
         desc = repr(self.text_of(node))
-        if isinstance(node.key, str):
+        if isinstance(node.key, str) and node.key in _SEQUENCE_KEYS:
             key = repr(node.key)
             self.emit(
                 f"{out} = {obj}.get({key}) if {obj}.__class__ is _dict else _member({obj}, {key}, {desc})",
                 node.end - len(node.key),
             )
+        elif isinstance(node.key, str):
+            # A field of an object, most of the time: subscripting a dict is half the time of testing its
+            # class and calling get() (try costs nothing until something is raised). A dict without the key
+            # raises KeyError (null, as get() gives); anything else, TypeError (a list, a text, null, a
+            # number, a node: none of them takes a text subscript), and the full rule.
+            pos, key = node.end - len(node.key), repr(node.key)
+            saved = self.open("try:", pos)
+            self.emit(f"{out} = {obj}[{key}]", pos)
+            self.block = saved
+            self.open("except _KeyError:", pos)
+            self.emit(f"{out} = None", pos)
+            self.block = saved
+            self.open("except _TypeError:", pos)
+            self.emit(f"{out} = _member({obj}, {key}, {desc})", pos)
+            self.block = saved
         else:
             key, kind = self.gen(node.key)
             if kind == STR:
@@ -565,10 +588,11 @@ class Compiler:
         recv, _ = self.gen(callee.obj)
         if callee.optional:
             self.open(f"if {recv} is not None:", callee.pos)
-        args = self.gen_args(node.args)
-        out = self.temp()
         name = callee.key
         assert isinstance(name, str)
+        arrow = small_arrow(node, name)
+        args = self.gen_args(node.args)
+        out = self.temp()
         call = f"_method(_r, {recv}, {name!r}, {args}, {self.text_of(callee)!r}, {node.optional})"
         b = FUNCTIONS.get(name)
         if b is not None and args.startswith("[") and _fits(b, len(node.args) + 1):
@@ -577,8 +601,25 @@ class Compiler:
             self.methods.add(name)
             direct = f"F_{name}(_r, {recv}{', ' + args[1:-1] if node.args else ''})"
             call = f"{direct} if {recv}.__class__ is not _dict and {recv} is not None else {call}"
+        if arrow is None:
+            self.emit(f"{out} = {call}", callee.end - len(name))
+            return out, None
+        saved = self.open(f"if {recv}.__class__ is _list:", callee.end - len(name))
+        self.write_loop(name, arrow, recv, out, callee.end - len(name))
+        self.block = saved
+        self.open("else:", callee.end - len(name))
         self.emit(f"{out} = {call}", callee.end - len(name))
+        self.block = saved
         return out, None
+
+    def scoped(self, names: dict[str, str]) -> Scope:
+        """A scope of `names` (parameter → generated variable) inside the current one."""
+        return Scope(names, self.scope)
+
+
+def _braced(text: str) -> str:
+    """Literal text for an f-string: braces doubled."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _fits(b: Any, n: int) -> bool:
