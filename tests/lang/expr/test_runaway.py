@@ -5,8 +5,8 @@ this is the other side: every runaway expression of the adversarial tests — te
 benchmark's, test_amplification.CASES — and regex work over about 100,000 matches still stops fast.
 
 Times are CPU time (time.process_time) of this process, the least of three tries: other jobs on a loaded CI
-machine do not count in it, and the least of three leaves out a collection or a cold cache in one try. On the
-machine this was written on, none of them takes more than 40 ms.
+machine do not count in it, and the least of three leaves out a cold cache in one try. On the machine this was
+written on (two cores shared with other jobs), the slowest take 20-30 ms, the median 6 ms.
 
 Four messages changed with the recount, to the limit the expression actually runs into: building a list or
 text in bulk is charged one evaluation per 16 items or 64 characters, so a list doubled by concat, the lists
