@@ -325,6 +325,12 @@ class Compiler(LoopWriter):
             self.open("except _TypeError:", pos)
             self.emit(f"{out} = _member({obj}, {key}, {desc})", pos)
             self.block = saved
+        elif _whole_index(node.key):
+            # `m[0]`, `span[1]`: an item of a list, when it has one, without a call; the rest as _member
+            key, _ = self.gen(node.key)
+            i = int(float(key))
+            fast = f"{obj}[{i}] if {obj}.__class__ is _list and _len({obj}) > {i}"
+            self.emit(f"{out} = {fast} else _member({obj}, {key}, {desc})", node.key.pos)
         else:
             key, kind = self.gen(node.key)
             if kind == STR:
@@ -395,7 +401,12 @@ class Compiler(LoopWriter):
             if lk == STR and rk == STR:
                 self.emit(f"{out} = {left} {op} {right}", node.pos)
             else:
-                self.emit(f"{out} = {left} {op} {right} if {both_num} else {_CMP_FN[op]}({left}, {right})", node.pos)
+                if lk is None and rk is None and _is_var(left) and _is_var(right):
+                    # two texts compare in Python as in JavaScript (by code point here, as ops._compare)
+                    same = f"{left}.__class__ is {right}.__class__ and {left}.__class__ is _str"
+                    both_num = f"{both_num} or {same}"
+                fast = f"{left} {op} {right} if {both_num} else {_CMP_FN[op]}({left}, {right})"
+                self.emit(f"{out} = {fast}", node.pos)
             return out, BOOL
         # == != === !==: strict equality
         negate = op in ("!=", "!==")
@@ -615,6 +626,12 @@ class Compiler(LoopWriter):
     def scoped(self, names: dict[str, str]) -> Scope:
         """A scope of `names` (parameter → generated variable) inside the current one."""
         return Scope(names, self.scope)
+
+
+def _whole_index(node: Any) -> bool:
+    """True for a literal index such as the 0 of `m[0]`: a whole number from 0 up (not -0)."""
+    v = node.value if isinstance(node, ast.Literal) else None
+    return isinstance(v, float) and v.is_integer() and 0 <= v < 2**31 and math.copysign(1, v) > 0
 
 
 def _braced(text: str) -> str:
