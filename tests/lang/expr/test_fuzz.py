@@ -9,12 +9,15 @@ import contextlib
 import json
 import math
 import os
+from decimal import Decimal
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tui.lang.expr import FUNCTIONS, LangError, Run, compile_expression, from_json, stringify, to_json
+from tui.lang.expr.stdlib.jsondata import parse_json
 from tui.lang.expr.values import num_to_str
 
 from .helpers import NOW, assert_plain
@@ -115,6 +118,82 @@ def test_number_text_round_trips_and_never_prints_a_python_form(x: float) -> Non
     text = num_to_str(x)
     assert float(text) == x
     assert not text.endswith(".0") and "e-0" not in text and "e+0" not in text
+
+
+def ecma_number_text(x: float) -> str:
+    """Number::toString as ECMA-262 writes it, from Decimal's exact digits of repr(x): the reference that
+    num_to_str (which slices repr instead, for speed) must always agree with."""
+    if x != x:
+        return "NaN"
+    if x in (math.inf, -math.inf):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign, digit_tuple, exp = Decimal(repr(x)).as_tuple()
+    digits = "".join(map(str, digit_tuple)).rstrip("0")
+    n, k = len(digit_tuple) + int(exp), len(digits)
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
+    return ("-" if sign else "") + out
+
+
+@settings(max_examples=3000 * SCALE, deadline=None)
+@given(st.floats() | st.integers(-(2**60), 2**60).map(float) | st.integers(-30, 30).map(lambda e: 1.5 * 10.0**e))
+def test_number_text_is_the_ecma_algorithm(x: float) -> None:
+    assert num_to_str(x) == ecma_number_text(x)
+
+
+@pytest.mark.parametrize(
+    ("x", "text"),
+    [(1e21, "1e+21"), (1e-7, "1e-7"), (0.1 + 0.2, "0.30000000000000004"), (-0.0, "0"), (2.0**53, "9007199254740992"),
+     (1e16, "10000000000000000"), (123e18, "123000000000000000000"), (1e-6, "0.000001"), (-1.5e-7, "-1.5e-7"),
+     (2**70, "1.1805916207174113e+21"), (math.nan, "NaN"), (-math.inf, "-Infinity"), (5e-324, "5e-324")],
+)  # fmt: skip
+def test_number_text_examples(x: float, text: str) -> None:
+    assert num_to_str(x) == text
+
+
+def deeper_than_64(v: Any) -> bool:
+    """The reference json() must agree with: some value sits below more than 64 containers."""
+    stack = [(v, 0)]
+    while stack:
+        x, d = stack.pop()
+        if d > 64:
+            return True
+        if isinstance(x, list):
+            stack.extend((y, d + 1) for y in x)
+        elif isinstance(x, dict):
+            stack.extend((y, d + 1) for y in x.values())
+    return False
+
+
+nested = st.recursive(
+    st.none() | st.integers() | st.text(alphabet='[]{}\\"ab', max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text("[]{a", max_size=2), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300 * SCALE, deadline=None)
+@given(inner=nested, depth=st.integers(55, 70), wrap=st.lists(st.booleans(), min_size=70, max_size=70))
+def test_json_depth_check_agrees_with_a_walk(inner: Any, depth: int, wrap: list[bool]) -> None:
+    v = inner
+    for is_list in wrap[:depth]:
+        v = [v, 1] if is_list else {"k]": v}
+    text = json.dumps(v)
+    try:
+        parse_json(text)
+        refused = False
+    except LangError:
+        refused = True
+    assert refused == deeper_than_64(json.loads(text))
 
 
 @SETTINGS

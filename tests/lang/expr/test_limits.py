@@ -32,20 +32,23 @@ def test_runaway_expressions_exhaust_the_budget_quickly(src: str) -> None:
     assert time.perf_counter() - t0 < 1.0
 
 
-def test_the_budget_counts_nodes_evaluated() -> None:
-    run = Run(NOW)
-    compile_expression("1 + 2 * 3").evaluate({}, run)
-    assert run.used == 5  # two operators, three literals
-    run = Run(NOW)
-    compile_expression("false && (1 + 2)").evaluate({}, run)
-    assert run.used == 2  # the right side is not evaluated, so not charged
+def test_an_expression_costs_one_evaluation_per_sixteen_operations() -> None:
+    # Issue 20 recounted the budget: one evaluation per expression evaluated (it used to be one per node,
+    # so "1 + 2 * 3" cost 5), one more per 16 operations for big ones; names and literals are free.
+    for src, want in [("1 + 2 * 3", 1), ("false && (1 + 2)", 1), ("1" + " + 1" * 17, 2), ("[" + "-1, " * 40 + "]", 3)]:
+        run = Run(NOW)
+        compile_expression(src).evaluate({}, run)
+        assert run.used == want, src
 
 
-def test_builtins_charge_per_item() -> None:
-    small, big = Run(NOW), Run(NOW)
+def test_each_call_of_an_arrow_costs_one_and_a_big_body_more() -> None:
+    small, big, heavy = Run(NOW), Run(NOW), Run(NOW)
     compile_expression("range(10).map(x => x)").evaluate({}, small)
     compile_expression("range(1000).map(x => x)").evaluate({}, big)
-    assert big.used - small.used >= 2 * 990  # one for the item in range, one per call of the arrow
+    compile_expression("range(1000).map(x => [" + "x + 1, " * 40 + "])").evaluate({}, heavy)
+    # one per call of the arrow, one per 16 items the range makes (in C); the list map fills is that pass's
+    assert big.used - small.used == 990 + 1000 // 16
+    assert heavy.used - big.used == 2 * 1000  # 41 operations: three evaluations per call
 
 
 @pytest.mark.parametrize(
@@ -70,18 +73,17 @@ def test_cost_grows_with_the_input(smaller: str, bigger: str) -> None:
 
 def test_the_budget_is_shared_by_every_expression_of_a_run() -> None:
     run = Run(NOW, limit=1000)
-    expr = compile_expression("range(300).map(x => x)")
+    expr = compile_expression("range(600).map(x => x)")  # 638 evaluations
     expr.evaluate({}, run)
     with pytest.raises(LimitError, match="budget of 1,000"):
         expr.evaluate({}, run)
 
 
 def test_exactly_the_limit_is_allowed() -> None:
-    run = Run(NOW, limit=5)
-    compile_expression("1 + 2 * 3").evaluate({}, run)
-    run = Run(NOW, limit=4)
+    expr = compile_expression("range(32).map(x => x)")  # 35 evaluations: the expression, the range, 32 calls
+    expr.evaluate({}, Run(NOW, limit=35))
     with pytest.raises(LimitError):
-        compile_expression("1 + 2 * 3").evaluate({}, run)
+        expr.evaluate({}, Run(NOW, limit=34))
     assert MAX_EVALUATIONS == 100_000
 
 

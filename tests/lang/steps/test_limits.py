@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from tui.lang.expr import Run, compile_expression, stringify
 from tui.lang.steps.errors import ToolError
 from tui.lang.steps.interpreter import Interpreter
 
@@ -98,6 +99,28 @@ async def test_a_result_over_1_mb_is_an_error_not_a_cut() -> None:
     with pytest.raises(ToolError, match="the limit is 1 MB") as info:
         await run(plugin, CountingHost())
     assert info.value.kind == "limit"
+
+
+async def test_the_result_size_is_the_bytes_of_its_json_text() -> None:
+    """The size check uses json.dumps (C) and corrects it for numbers JavaScript writes otherwise: the number
+    in the message is exactly the UTF-8 length of the text stringify writes (issue 20)."""
+    value = "range(15000).map(i => ({ n: i / 3, tiny: 1e-7 * i, big: 1e21, name: '教室' + i, ok: i % 2 == 0 }))"
+    plugin = make_plugin({"main": tool(f"  - value: '{value.replace(chr(39), chr(39) * 2)}'\n")})
+    with pytest.raises(ToolError, match="the limit is 1 MB") as info:
+        await run(plugin, CountingHost())
+    text = stringify(compile_expression(value).evaluate({}, Run(NOW)), limit=10**8)
+    assert f"the result is {len(text.encode()):,} bytes" in str(info.value)
+
+
+async def test_a_result_of_one_text_many_times_is_refused_before_it_is_written() -> None:
+    # 5,000 references to one 1 MB text: 5 GB of JSON if json.dumps were asked for it.
+    steps = "  - let: s\n    value: \"'x'.repeat(1000000)\"\n  - value: 'range(5000).map(i => s)'\n"
+    plugin = make_plugin({"main": tool(steps)})
+    t0 = time.process_time()
+    with pytest.raises(ToolError, match="JSON text over the 4,194,304-character limit") as info:
+        await run(plugin, CountingHost())
+    assert info.value.kind == "limit"
+    assert time.process_time() - t0 < 1.0
 
 
 async def test_a_response_over_2_mb_from_any_host_is_refused() -> None:

@@ -2,8 +2,11 @@
 
 The generated code is straight-line statements over temporaries: every operation has an inline fast path
 (two floats, a dict lookup, a boolean test) and calls `ops` for the full JavaScript rule otherwise.
-Short-circuiting (`&&`, `||`, `??`, `?:`, `?.`) becomes `if` blocks, and each block charges the budget for
-the nodes it evaluates, so a run is charged exactly for the nodes it evaluates.
+Short-circuiting (`&&`, `||`, `??`, `?:`, `?.`) becomes `if` blocks. The budget is charged once per run of
+the expression and once per call of an arrow (language.md §8): the compiler counts the operations of each
+body (all branches; names and literals are free) and charges one evaluation per OPS_PER_EVALUATION of them,
+at least one, when the body starts. An arrow's caller pays the first (it charges one per call); the body adds
+the rest itself, so a small arrow's code carries no budget statement at all.
 
 Errors raised by helpers carry no position: the caller maps the generated line of the innermost generated
 frame back to the node that emitted it (the module's `__linemap__`, which lives exactly as long as the code),
@@ -13,14 +16,17 @@ and that costs nothing while nothing fails.
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 from tui.lang.expr import ast, ops
 from tui.lang.expr.errors import LangError, ParseError, UnboundNameError
+from tui.lang.expr.limits import CALL_OPS, OPS_PER_EVALUATION, body_cost
+from tui.lang.expr.loops import LoopWriter, small_arrow
 from tui.lang.expr.stdlib import FUNCTIONS
-from tui.lang.expr.values import Closure, truthy
+from tui.lang.expr.values import Closure, num_to_str, truthy
 
 #: The global of a generated module that holds (source text, {line number: source offset}).
 LINEMAP = "__linemap__"
@@ -31,6 +37,7 @@ _counter = itertools.count()
 _RUNTIME: dict[str, Any] = {
     "__builtins__": {},
     "_Closure": Closure,
+    "_eta": ops.call_through,
     "_member": ops.member,
     "_iterable": ops.iterable,
     "_add": ops.add,
@@ -53,7 +60,12 @@ _RUNTIME: dict[str, Any] = {
     "_prop_key": ops.prop_key,
     "_call_value": ops.call_value,
     "_float": float,
+    "_num": num_to_str,
+    "_fmod": math.fmod,
     "_dict": dict,
+    "_list": list,
+    "_KeyError": KeyError,
+    "_TypeError": TypeError,
     "_str": str,
     "_len": len,
 }
@@ -63,13 +75,21 @@ _CMP_FN = {"<": "_lt", ">": "_gt", "<=": "_le", ">=": "_ge"}
 
 NUM, STR, BOOL, NULL = "num", "str", "bool", "null"
 
+#: Keys read mostly from lists and texts (`xs.length`, `m[0]` as written `m['0']`): the class test stays
+#: first for them, as a subscript of a list with a text would raise and catch every time.
+_SEQUENCE_KEYS = frozenset(["length", *map(str, range(10))])
+
+#: Operations a node counts for in its body's size, where it is not one: a name or a literal is a local
+#: variable or a constant in the generated code, a chain only marks where `?.` stops; creating an arrow
+#: makes a Python function and a Closure, about a call's work. Calls count in gen_Call.
+_OPS = {"Literal": 0, "Name": 0, "Chain": 0, "Call": 0, "Arrow": CALL_OPS}
+
 
 @dataclass
 class Block:
-    """A straight-line run of statements; `cost` nodes are charged once when the block starts."""
+    """A straight-line run of statements, some of them headers (`if …:`) of nested blocks."""
 
     items: list[tuple[str, int, Block | None]] = field(default_factory=list)
-    cost: int = 0
 
 
 @dataclass
@@ -89,10 +109,10 @@ class Compiled:
     calls: tuple[str, ...]
     python_source: str
     cost: int
-    """The most evaluations the expression charges by itself (arrow bodies and library work excluded)."""
+    """The evaluations one run of the expression charges by itself (arrow calls and library work excluded)."""
 
 
-class Compiler:
+class Compiler(LoopWriter):
     """Generates one Python module (a single `_expr(_ctx, _r)` function) for one syntax tree."""
 
     def __init__(self, source: str, filename: str) -> None:
@@ -105,7 +125,11 @@ class Compiler:
         self.free: dict[str, str] = {}
         self.free_pos: dict[str, int] = {}
         self.calls: set[str] = set()
+        self.methods: set[str] = set()
+        """Library functions called as methods (`x.trim()`), each also tried directly."""
         self.consts: dict[str, Any] = {}
+        self.ops = 0
+        """Operations of the body being generated (the expression's, or the arrow's while inside one)."""
 
     # -- emission ------------------------------------------------------------------------------------
     def emit(self, line: str, pos: int) -> None:
@@ -144,12 +168,14 @@ class Compiler:
             linemap[len(lines)] = pos
             lines.append(f"    if {var} is _ctx: _unbound({name!r})")
             linemap[len(lines)] = pos
+        cost = body_cost(self.ops + len(self.free))  # each bound name is looked up once per run
+        lines.append(f"    _r.used += {cost}")
         self.render(body, 1, lines, linemap)
         src = "\n".join(lines) + "\n"
         namespace = dict(_RUNTIME)
         namespace.update(self.consts)
         namespace["_unbound"] = _unbound
-        for fname in self.calls:
+        for fname in self.calls | self.methods:
             namespace[f"F_{fname}"] = FUNCTIONS[fname].impl
         with warnings.catch_warnings():
             # `0.0 is not None` (a literal before `?.`) is correct but warns; nothing may print over the TUI.
@@ -157,12 +183,10 @@ class Compiler:
             code = compile(src, self.filename, "exec")
         namespace[LINEMAP] = (self.source, linemap)
         exec(code, namespace)  # our own generated code, over a namespace of our helpers only
-        return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src, _max_cost(body))
+        return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src, cost)
 
     def render(self, block: Block, depth: int, lines: list[str], linemap: dict[int, int]) -> None:
         pad = "    " * depth
-        if block.cost:
-            lines.append(f"{pad}_r.used += {block.cost}")
         if not block.items:
             lines.append(f"{pad}pass")
         for text, pos, inner in block.items:
@@ -191,8 +215,9 @@ class Compiler:
 
     # -- generation: returns (python expression, static kind or None) ---------------------------------
     def gen(self, node: ast.Node) -> tuple[str, str | None]:
-        self.block.cost += 1
-        method = getattr(self, "gen_" + type(node).__name__)
+        kind = type(node).__name__
+        self.ops += _OPS.get(kind, 1)
+        method = getattr(self, "gen_" + kind)
         return method(node)
 
     def gen_Literal(self, node: ast.Literal) -> tuple[str, str | None]:
@@ -213,28 +238,28 @@ class Compiler:
         return self.name_ref(node), None
 
     def gen_Template(self, node: ast.Template) -> tuple[str, str | None]:
-        parts: list[str] = []
-        for i, e in enumerate(node.exprs):
+        self.ops += len(node.exprs)  # each part is turned into text
+        temps: list[str] = []
+        for e in node.exprs:
             code, kind = self.gen(e)
             t = self.temp()
+            temps.append(t)
             if kind == STR:
                 self.emit(f"{t} = {code}", e.pos)
-            elif node.strict:
-                self.emit(f"{t} = {code} if {code}.__class__ is _str else _to_str({code})", e.pos)
-            else:
-                self.emit(f"{t} = {code} if {code}.__class__ is _str else _text_part({code}, _r)", e.pos)
-            if node.quasis[i]:
-                parts.append(repr(node.quasis[i]))
-            parts.append(t)
-        if node.quasis[-1]:
-            parts.append(repr(node.quasis[-1]))
-        if not parts:
-            return "''", STR
-        lengths = " + ".join(f"_len({p})" for p in parts if not p.startswith("'"))
+                continue
+            # numbers, the usual non-text part, straight to JavaScript's text; the rest by the template rule
+            other = f"_to_str({code})" if node.strict else f"_text_part({code}, _r)"
+            number = f"_num({code}) if {code}.__class__ is _float else {other}"
+            self.emit(f"{t} = {code} if {code}.__class__ is _str else {number}", e.pos)
+        if not temps:
+            return repr(node.quasis[0]), STR
         fixed = sum(len(q) for q in node.quasis)
         out = self.temp()
-        self.emit(f"_r.charge_text({fixed} + {lengths or 0})", node.pos)
-        self.emit(f"{out} = ''.join(({', '.join(parts)},))", node.pos)
+        self.emit(f"{out} = {fixed} + {' + '.join(f'_len({t})' for t in temps)}", node.pos)
+        self.emit(f"if {out} >= 64: _r.charge_text({out})", node.pos)  # below 64 characters it charges nothing
+        # An f-string of texts is the texts joined, without a tuple and a join() call.
+        text = "".join(_braced(q) + "{" + t + "}" for q, t in zip(node.quasis, temps, strict=False))
+        self.emit(f"{out} = f{text + _braced(node.quasis[-1])!r}", node.pos)
         return out, STR
 
     def gen_ArrayLit(self, node: ast.ArrayLit) -> tuple[str, str | None]:
@@ -255,6 +280,7 @@ class Compiler:
         return out, None
 
     def gen_ObjectLit(self, node: ast.ObjectLit) -> tuple[str, str | None]:
+        self.ops += len(node.props)  # one store per property
         out = self.temp()
         self.emit(f"{out} = {{}}", node.pos)
         for p in node.props:
@@ -279,12 +305,33 @@ class Compiler:
             self.open(f"if {obj} is not None:", node.pos)
         out = self.temp()
         desc = repr(self.text_of(node))
-        if isinstance(node.key, str):
+        if isinstance(node.key, str) and node.key in _SEQUENCE_KEYS:
             key = repr(node.key)
             self.emit(
                 f"{out} = {obj}.get({key}) if {obj}.__class__ is _dict else _member({obj}, {key}, {desc})",
                 node.end - len(node.key),
             )
+        elif isinstance(node.key, str):
+            # A field of an object, most of the time: subscripting a dict is half the time of testing its
+            # class and calling get() (try costs nothing until something is raised). A dict without the key
+            # raises KeyError (null, as get() gives); anything else, TypeError (a list, a text, null, a
+            # number, a node: none of them takes a text subscript), and the full rule.
+            pos, key = node.end - len(node.key), repr(node.key)
+            saved = self.open("try:", pos)
+            self.emit(f"{out} = {obj}[{key}]", pos)
+            self.block = saved
+            self.open("except _KeyError:", pos)
+            self.emit(f"{out} = None", pos)
+            self.block = saved
+            self.open("except _TypeError:", pos)
+            self.emit(f"{out} = _member({obj}, {key}, {desc})", pos)
+            self.block = saved
+        elif _whole_index(node.key):
+            # `m[0]`, `span[1]`: an item of a list, when it has one, without a call; the rest as _member
+            key, _ = self.gen(node.key)
+            i = int(float(key))
+            fast = f"{obj}[{i}] if {obj}.__class__ is _list and _len({obj}) > {i}"
+            self.emit(f"{out} = {fast} else _member({obj}, {key}, {desc})", node.key.pos)
         else:
             key, kind = self.gen(node.key)
             if kind == STR:
@@ -339,14 +386,28 @@ class Compiler:
         if op == "/":
             self.emit(f"{out} = {left} / {right} if {both_num} and {right} else _div({left}, {right})", node.pos)
             return out, NUM
-        if op in ("%", "**"):
-            self.emit(f"{out} = {_ARITH_FN[op]}({left}, {right})", node.pos)
+        if op == "%":
+            # JavaScript's % is C's fmod for finite numbers and a non-zero divisor (a finite x - x is 0);
+            # the rest (NaN, Infinity, 0, not numbers) is ops.mod's.
+            self.emit(
+                f"{out} = _fmod({left}, {right}) if {both_num} and {right} and {left} - {left} == 0.0 "
+                f"else _mod({left}, {right})",
+                node.pos,
+            )
+            return out, NUM
+        if op == "**":
+            self.emit(f"{out} = _pow({left}, {right})", node.pos)
             return out, NUM
         if op in _CMP_FN:
             if lk == STR and rk == STR:
                 self.emit(f"{out} = {left} {op} {right}", node.pos)
             else:
-                self.emit(f"{out} = {left} {op} {right} if {both_num} else {_CMP_FN[op]}({left}, {right})", node.pos)
+                if lk is None and rk is None and _is_var(left) and _is_var(right):
+                    # two texts compare in Python as in JavaScript (by code point here, as ops._compare)
+                    same = f"{left}.__class__ is {right}.__class__ and {left}.__class__ is _str"
+                    both_num = f"{both_num} or {same}"
+                fast = f"{left} {op} {right} if {both_num} else {_CMP_FN[op]}({left}, {right})"
+                self.emit(f"{out} = {fast}", node.pos)
             return out, BOOL
         # == != === !==: strict equality
         negate = op in ("!=", "!==")
@@ -376,6 +437,9 @@ class Compiler:
             return f"{left} == {right} if {left}.__class__ is _float else _eq({left}, {right})"
         if lk == NUM and rvar:
             return f"{left} == {right} if {right}.__class__ is _float else _eq({left}, {right})"
+        if lvar and rvar:  # two numbers or two texts: Python's == is JavaScript's === (NaN, -0 included)
+            same = f"{left}.__class__ is {right}.__class__ and ({left}.__class__ is _float or {left}.__class__ is _str)"
+            return f"{left} == {right} if {same} else _eq({left}, {right})"
         return f"_eq({left}, {right})"
 
     def truth_test(self, code: str, kind: str | None) -> str:
@@ -429,9 +493,10 @@ class Compiler:
                 unpack.append((var, p))
                 for f in p.fields or []:
                     names[f] = f"a{next(self.temps)}"
-        saved_block, saved_scope = self.block, self.scope
+        saved_block, saved_scope, saved_ops = self.block, self.scope, self.ops
         self.block = Block()
         self.scope = Scope(names, saved_scope)
+        self.ops = 0
         for var, p in unpack:
             desc = repr(self.text_of(p))
             if p.array:
@@ -445,25 +510,59 @@ class Compiler:
         body, _ = self.gen(node.body)
         self.emit(f"return {body}", node.body.pos)
         fn_block = self.block
-        self.block, self.scope = saved_block, saved_scope  # the body is charged per call, in its own block
-        cost = _max_cost(fn_block)
+        cost = body_cost(self.ops + sum(len(p.fields or []) for _, p in unpack))  # a read per field
+        if cost > 1:  # the caller charges the first evaluation of each call; a big body charges the rest
+            fn_block.items.insert(0, (f"_r.used += {cost - 1}", node.pos, None))
+        self.block, self.scope, self.ops = saved_block, saved_scope, saved_ops
         self.block.items.append((f"def {fname}({''.join(p + ', ' for p in params)}*_):", node.pos, fn_block))
         out = self.temp()
-        self.emit(f"{out} = _Closure({fname}, {len(node.params)}, {cost}, {self.text_of(node)!r})", node.pos)
+        target = self.passes_through(node)
+        make = f"_eta({target}, " if target else "_Closure("
+        self.emit(f"{out} = {make}{fname}, {len(node.params)}, {cost}, {self.text_of(node)!r})", node.pos)
         return out, None
+
+    def passes_through(self, node: ast.Arrow) -> str | None:
+        """For `x => f(x)` (`(a, b) => f(a, b)`: the same names, in order) where `f` is not a library
+        function, the code of `f`: such an arrow is made as `f` itself when `f` is a function value, so a
+        builtin calls the plugin's function directly (one Python frame and one evaluation per call)."""
+        body = node.body
+        if not (isinstance(body, ast.Call) and isinstance(body.callee, ast.Name) and not body.optional):
+            return None
+        names = [p.name for p in node.params]
+        callee = body.callee.name
+        if callee in names or None in names or (self.lookup(callee) is None and callee in FUNCTIONS):
+            return None
+        if [a.name if isinstance(a, ast.Name) else None for a in body.args] != names:
+            return None
+        return self.lookup(callee) or self.free[callee]  # already generated: the body read it
 
     def gen_Call(self, node: ast.Call) -> tuple[str, str | None]:
         callee = node.callee
+        self.ops += CALL_OPS
         if isinstance(callee, ast.Name) and self.lookup(callee.name) is None and callee.name in FUNCTIONS:
+            self.ops += FUNCTIONS[callee.name].cost * OPS_PER_EVALUATION
             return self.call_builtin(node, callee.name)
         if isinstance(callee, ast.Member) and isinstance(callee.key, str):
+            # Most likely the library function of that name (an object's own function costs less).
+            fixed = FUNCTIONS.get(callee.key)
+            self.ops += fixed.cost * OPS_PER_EVALUATION if fixed else 0
             return self.call_method(node, callee)
         fcode, _ = self.gen(callee)
         if node.optional:
             self.open(f"if {fcode} is not None:", node.pos)
         args = self.gen_args(node.args)
         out = self.temp()
+        # A plugin function or an arrow from a list: called right here, one Python frame (as an inline
+        # arrow's body would be), charged one evaluation; anything else gets call_value's error.
+        spread = not args.startswith("[")
+        saved = self.open(f"if {fcode}.__class__ is _Closure:", node.pos)
+        self.emit("_r.used += 1", node.pos)
+        self.emit("if _r.used > _r.stop: _r.over()", node.pos)
+        self.emit(f"{out} = {fcode}.fn({'*' + args if spread else args[1:-1]})", node.pos)
+        self.block = saved
+        self.open("else:", node.pos)
         self.emit(f"{out} = _call_value(_r, {fcode}, {args}, {self.text_of(callee)!r})", node.pos)
+        self.block = saved
         return out, None
 
     def gen_args(self, args: list[ast.Node]) -> str:
@@ -501,34 +600,63 @@ class Compiler:
 
     def call_method(self, node: ast.Call, callee: ast.Member) -> tuple[str, str | None]:
         recv, _ = self.gen(callee.obj)
-        self.block.cost += 1  # the member node itself
         if callee.optional:
             self.open(f"if {recv} is not None:", callee.pos)
         name = callee.key
         assert isinstance(name, str)
         if node.optional:  # `recv.name?.(…)`: no such method skips the arguments and the rest of the chain
             self.open(f"if _has_method({recv}, {name!r}):", node.pos)
+            args = self.gen_args(node.args)
+            out = self.temp()
+            call = f"_method(_r, {recv}, {name!r}, {args}, {self.text_of(callee)!r}, True)"
+            self.emit(f"{out} = {call}", callee.end - len(name))
+            return out, None
+        arrow = small_arrow(node, name)
         args = self.gen_args(node.args)
         out = self.temp()
-        self.emit(
-            f"{out} = _method(_r, {recv}, {name!r}, {args}, {self.text_of(callee)!r}, {node.optional})",
-            callee.end - len(name),
-        )
+        call = f"_method(_r, {recv}, {name!r}, {args}, {self.text_of(callee)!r}, {node.optional})"
+        b = FUNCTIONS.get(name)
+        if b is not None and args.startswith("[") and _fits(b, len(node.args) + 1):
+            # What call_method does for anything but an object (its own function first) or null (an error):
+            # the library function, called here (one Python frame less, no lookup, no arity check).
+            self.methods.add(name)
+            direct = f"F_{name}(_r, {recv}{', ' + args[1:-1] if node.args else ''})"
+            call = f"{direct} if {recv}.__class__ is not _dict and {recv} is not None else {call}"
+        if arrow is None:
+            self.emit(f"{out} = {call}", callee.end - len(name))
+            return out, None
+        saved = self.open(f"if {recv}.__class__ is _list:", callee.end - len(name))
+        self.write_loop(name, arrow, recv, out, callee.end - len(name))
+        self.block = saved
+        self.open("else:", callee.end - len(name))
+        self.emit(f"{out} = {call}", callee.end - len(name))
+        self.block = saved
         return out, None
+
+    def scoped(self, names: dict[str, str]) -> Scope:
+        """A scope of `names` (parameter → generated variable) inside the current one."""
+        return Scope(names, self.scope)
+
+
+def _whole_index(node: Any) -> bool:
+    """True for a literal index such as the 0 of `m[0]`: a whole number from 0 up (not -0)."""
+    v = node.value if isinstance(node, ast.Literal) else None
+    return isinstance(v, float) and v.is_integer() and 0 <= v < 2**31 and math.copysign(1, v) > 0
+
+
+def _braced(text: str) -> str:
+    """Literal text for an f-string: braces doubled."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _fits(b: Any, n: int) -> bool:
+    """True when the library function `b` takes `n` arguments."""
+    return b.min_args <= n and (b.max_args is None or n <= b.max_args)
 
 
 def _is_var(code: str) -> bool:
     """True when generated `code` is a local variable (not a literal or a keyword constant)."""
     return code.isidentifier() and code not in ("True", "False", "None")
-
-
-def _max_cost(block: Block) -> int:
-    """The most nodes one pass through `block` can charge (all branches taken), nested defs excluded."""
-    total = block.cost
-    for text, _pos, inner in block.items:
-        if inner is not None and not text.startswith("def "):
-            total += _max_cost(inner)
-    return total
 
 
 def _unbound(name: str) -> None:

@@ -125,6 +125,30 @@ def evaluate(source: str, context: Mapping[str, Any] | None = None, run: Run | N
     return compile_expression(source).evaluate(context or {}, run)
 
 
+def compile_function(params: list[str], body: str) -> Expression:
+    """Compile a plugin function's body as the arrow `(params) => body` (cached by both).
+
+    Evaluating it gives a Closure whose generated function runs the body directly: a call is one Python
+    frame, as an inline arrow's, where evaluating the body per call took four and a copy of the scope.
+    Positions in errors stay those of `body`, the text the plugin author wrote.
+
+    Raises:
+        ParseError, LimitError: the body is not an expression of the language.
+    """
+    key = ("f" + ",".join(params), body)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    try:
+        tree = parse(body)
+        arrow = ast.Arrow(0, len(body), [ast.Param(0, len(body), p) for p in params], tree)
+        expr = Expression(body, arrow)
+    except LangError as e:
+        raise e.with_source(body) from None
+    _remember(key, expr)
+    return expr
+
+
 def cached(kind: str, source: str) -> Expression | None:
     """A cached compiled form of `source` of the given kind ('e' expression, 't' template)."""
     return _CACHE.get((kind, source))

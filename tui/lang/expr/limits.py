@@ -1,4 +1,4 @@
-"""Named limits of expression evaluation (language.md §7) and the per-run budget that enforces them."""
+"""Named limits of expression evaluation (language.md §8) and the per-run budget that enforces them."""
 
 from __future__ import annotations
 
@@ -7,14 +7,25 @@ from typing import Any
 
 from tui.lang.expr.errors import DeadlineError, LimitError
 
-#: Expression evaluations per tool run; each syntax node evaluated counts one, builtins charge their work.
+#: Evaluations per tool run (language.md §8): one per expression evaluated and per call of an arrow or plugin
+#: function, plus what library functions build or read. A run that spends it is runaway work.
 MAX_EVALUATIONS = 100_000
 #: Longest string an expression may build, in characters (1 MB of ASCII).
 MAX_STRING = 1_048_576
 #: Most items in a list an expression may build.
 MAX_ITEMS = 100_000
-#: Building text costs one evaluation per this many characters (so big strings exhaust the budget early).
+#: Building, copying or reading text costs one evaluation per this many characters.
 CHARS_PER_EVALUATION = 64
+#: Copying items in bulk (a slice, concat, a spread: one C loop over pointers, a few nanoseconds an item)
+#: costs one evaluation per this many items; work done item by item in Python costs one per item.
+ITEMS_PER_EVALUATION = 16
+#: The operations (operators, member reads, literals built) one evaluation of an expression or arrow body
+#: covers: a bigger body costs one more per this many, so a body of hundreds of operations cannot run a
+#: hundred thousand times for the price of one evaluation each.
+OPS_PER_EVALUATION = 16
+#: Operations a call counts for in its body's size (a Python call and the library's argument checks cost
+#: about as much as four operators); a library function with a big fixed cost adds its own (registry `cost`).
+CALL_OPS = 4
 #: Longest regular expression pattern.
 MAX_PATTERN = 1_000
 #: Distinct patterns compiled in one run (threats.md R5).
@@ -25,11 +36,17 @@ MAX_PATTERNS_PER_RUN = 256
 CLOCK_EVERY = 16_384
 
 
+def body_cost(ops: int) -> int:
+    """Evaluations one run of an expression or arrow body of `ops` operations costs: one per OPS_PER_EVALUATION
+    operations, at least one."""
+    return max(1, -(-ops // OPS_PER_EVALUATION))
+
+
 class Run:
     """The state one tool run shares across all its expressions: the budget, the deadline, `now`, caches.
 
     The compiled code adds to `used` directly (no call) and builtins check it: a body without builtin calls
-    is bounded by its size, so checking in every builtin loop is enough to stop a run quickly. Loops compare
+    is bounded by its size (and charged by it), so checking in every builtin loop is enough to stop a run. Loops compare
     `used` with `stop` — the budget, or the next point at which to look at the clock, whichever is nearer —
     so the deadline costs nothing on the fast path.
     """
@@ -53,8 +70,9 @@ class Run:
         """'zh' or 'en': the language of relTime() and of messages meant for users."""
         self.regexes: dict[str, Any] = {}
         """Patterns compiled in this run, by their text."""
-        self.formats: dict[str, Any] = {}
-        """Date formats compiled in this run (date(text, format)), by their text."""
+        self.formats: dict[Any, Any] = {}
+        """Date formats read in this run: date(text, format) patterns by their text, formatDate's layouts by
+        ('formatDate', text)."""
 
     def exceeded(self) -> LimitError:
         """The error for a spent budget."""
@@ -92,9 +110,10 @@ class Run:
             self.over()
 
     def charge_text(self, length: int) -> None:
-        """Charge for building a string of `length` characters, before it is built."""
+        """Charge for building a string of `length` characters, before it is built: one evaluation per 64
+        characters (a short text is part of the operation or call that builds it)."""
         cap_text(length)
-        self.charge(1 + length // CHARS_PER_EVALUATION)
+        self.charge(length // CHARS_PER_EVALUATION)
 
     def charge_scan(self, length: int) -> None:
         """Charge for reading or copying `length` characters (or HTML nodes): nothing below 64, so short
@@ -102,9 +121,14 @@ class Run:
         self.charge(length // CHARS_PER_EVALUATION)
 
     def charge_items(self, n: int) -> None:
-        """Charge for building a list of `n` items, before it is built."""
+        """Charge for copying `n` items into a new list in bulk (a C loop), before it is built: one evaluation
+        per ITEMS_PER_EVALUATION items. Lists made item by item in Python charge `charge(n)` instead."""
         cap_items(n)
-        self.charge(1 + n)
+        self.charge(n // ITEMS_PER_EVALUATION)
+
+    def charge_copy(self, n: int) -> None:
+        """Charge for copying `n` keys or items in bulk where no list limit applies (dict.update, list(d))."""
+        self.charge(n // ITEMS_PER_EVALUATION)
 
     def fits(self, n: int) -> bool:
         """True when `n` more evaluations cannot pass `stop` (so a loop may skip per-item checks)."""

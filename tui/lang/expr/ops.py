@@ -279,3 +279,11 @@ def call_value(run: Any, f: Any, args: list[Any], desc: str) -> Any:
         raise EvalError(f"{desc} is {_desc(f)}, not a function")
     run.charge(1)
     return f.fn(*args)
+
+
+def call_through(target: Any, fn: Any, nparams: int, cost: int, source: str) -> Closure:
+    """The arrow `x => f(x)` (compiled as `fn`): `f`'s own function when `f` is one, so that calling the
+    arrow is calling `f` (same arguments, same value, same errors), else the arrow itself."""
+    if target.__class__ is Closure:
+        return Closure(target.fn, nparams, target.cost, source)
+    return Closure(fn, nparams, cost, source)

@@ -11,7 +11,6 @@ import json
 import math
 import re
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from tui.lang.expr.errors import EvalError, LangError, LimitError
@@ -31,7 +30,7 @@ class Closure:
         self.nparams = nparams
         """How many parameters the arrow declares (the index is passed only when it asks for it)."""
         self.cost = cost
-        """The most evaluations one call of the body charges by itself (for budget pre-checks)."""
+        """Evaluations one call costs: the caller charges one, the body the rest as it starts (language.md §8)."""
         self.source = source
         """The arrow's text, for messages."""
 
@@ -155,36 +154,37 @@ def js_order(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def num_to_str(x: float) -> str:
-    """JavaScript's Number::toString(x): shortest round-trip digits, JS exponent rules."""
-    if x != x:
-        return "NaN"
-    if x == math.inf:
-        return "Infinity"
-    if x == -math.inf:
-        return "-Infinity"
-    if x == 0:
-        return "0"  # also for -0, as JavaScript does
+    """JavaScript's Number::toString(x): shortest round-trip digits, JS exponent rules.
+
+    Below 1e16 a whole double's exact digits are its shortest (doubles there are at most 2 apart): str(int).
+    Else repr(float) gives the shortest round-trip digits, JavaScript's; only exponent forms differ (Python's
+    below 1e-4 and from 1e16, JavaScript's below 1e-6 and from 1e21) and are rebuilt: 5x faster than Decimal.
+    """
     if x.__class__ is int:
-        if abs(x) < 2**53:
+        if -(2**53) < x < 2**53:
             return str(x)
-        return num_to_str(int_to_float(x))
-    if -(2.0**53) < x < 2.0**53 and x == int(x):
-        return str(int(x))  # below 2**53 a whole number's shortest round-trip digits are its own digits
-    sign, digit_tuple, exp = Decimal(repr(x)).as_tuple()
-    digits = "".join(map(str, digit_tuple)).rstrip("0")
-    # n: where the decimal point sits relative to the start of `digits` (ECMA-262 Number::toString).
-    n = len(digit_tuple) + int(exp)
-    k = len(digits)
-    if k <= n <= 21:
-        out = digits + "0" * (n - k)
-    elif 0 < n <= 21:
-        out = digits[:n] + "." + digits[n:]
-    elif -6 < n <= 0:
-        out = "0." + "0" * (-n) + digits
-    else:
-        e = n - 1
-        out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
-    return ("-" if sign else "") + out
+        x = int_to_float(x)
+    if x.is_integer() and -1e16 < x < 1e16:
+        return str(int(x))  # int(-0.0) is 0: '0', as JavaScript prints -0
+    r = repr(x)
+    if "e" in r:
+        return _exponent_form(r)
+    if r[-1] in "fn":
+        return "NaN" if x != x else "Infinity" if x > 0 else "-Infinity"
+    return r  # 1e-4 <= |x| < 1e16 with a fraction: Python and JavaScript write the same
+
+
+def _exponent_form(r: str) -> str:
+    """ECMA-262 Number::toString from Python's exponent repr ('1.5e-07', '1e+16'): |x| < 1e-4 or >= 1e16."""
+    mantissa, _, exp = r.partition("e")
+    sign = "-" if mantissa[0] == "-" else ""
+    digits = mantissa.lstrip("-").replace(".", "").rstrip("0")
+    n = int(exp) + 1  # where the decimal point sits after the start of `digits`
+    if 16 < n <= 21:
+        return sign + digits + "0" * (n - len(digits))
+    if -6 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    return sign + digits[0] + ("." + digits[1:] if len(digits) > 1 else "") + f"e{n - 1:+d}"
 
 
 def to_str(v: Any) -> str:
@@ -295,14 +295,15 @@ def _stringify(v: Any, out: _JsonOut, depth: int, indent: int | None) -> None:
         if out.run is not None:
             out.run.charge(len(v))
         nl = "" if indent is None else "\n" + " " * (indent * (depth + 1))
-        out.add("[")
+        out.add("[" + nl)
         for i, item in enumerate(v):
             if i:
-                out.add(",")
-            out.add(nl)
-            _stringify(item if item.__class__ is not Closure else None, out, depth + 1, indent)
-        out.add("" if indent is None else "\n" + " " * (indent * depth))
-        out.add("]")
+                out.add("," + nl)
+            if item.__class__ is str and out.size + len(item) + 2 <= out.limit:
+                out.add(_quote(item))  # texts, the most common items, without a call of _stringify each
+            else:
+                _stringify(item if item.__class__ is not Closure else None, out, depth + 1, indent)
+        out.add("]" if indent is None else "\n" + " " * (indent * depth) + "]")
     elif c is dict:
         if not v:
             out.add("{}")
@@ -345,11 +346,17 @@ def to_json(v: Any, path: str = "result") -> Any:
     an error naming where it sits (`result[3].link`). The path is worked out only when there is an error.
 
     Raises:
-        EvalError: a function, node or regex in the value.
-        LimitError: nesting deeper than MAX_DEPTH, or more than MAX_NODES values.
+        EvalError: a function, node or regex in the value. LimitError: nesting deeper than MAX_DEPTH, or
+            more than MAX_NODES values.
     """
+    return to_json_measured(v, path)[0]
+
+
+def to_json_measured(v: Any, path: str = "result") -> tuple[Any, int, int]:
+    """to_json, with the characters of its texts and keys (a floor under its JSON text's length) and how
+    many more characters JavaScript's number text takes than json.dumps's ('1e-7' against 1e-07)."""
     try:
-        return _to_json(v, 0, [MAX_NODES])
+        return _to_json(v, 0, left := [MAX_NODES, 0, 0]), left[1], left[2]
     except _Misplaced as e:
         raise e.error(path + "".join(reversed(e.keys))) from None
 
@@ -395,19 +402,20 @@ def _to_json(v: Any, depth: int, left: list[int]) -> Any:
         raise _Misplaced(v, True)
     c = v.__class__
     if c is str:
+        left[1] += len(v)
         return v if v.isascii() else well_formed(v)
-    if v is None or c is bool:
+    if v is None or c is bool or (c is int and abs(v) < 2**53):
         return v
-    if c is float:
-        if not math.isfinite(v):
-            return None
-        if v == int(v) and abs(v) < 1e21:
+    if c is float or c is int:
+        f = v if c is float else int_to_float(v)
+        if not math.isfinite(f):
+            return None  # as JSON.stringify writes Infinity and NaN
+        if f == int(f) and abs(f) < 1e21:
             # a whole number prints as JavaScript prints it: 2**53 as 9007199254740992, not ….0; 1e16 in full,
             # not 1e+16; above 2**53 with JavaScript's digits (1.2345678901234567e20 as 123456789012345670000)
-            return int(v) if abs(v) < 2**53 else int(num_to_str(v))
-        return v
-    if c is int:
-        return v if abs(v) < 2**53 else _to_json(int_to_float(v), depth, left)
+            return int(f) if abs(f) < 2**53 else int(num_to_str(f))
+        left[2] += len(num_to_str(f)) - len(repr(f))
+        return f
     if c is list or c is dict:
         left[0] -= len(v)
         if left[0] < 0:
@@ -418,6 +426,7 @@ def _to_json(v: Any, depth: int, left: list[int]) -> Any:
             except _Misplaced as e:
                 i = next(i for i, x in enumerate(v) if x is e.child)
                 raise e.passing(v, f"[{i}]") from None
+        left[1] += sum(map(len, v))
         try:
             v = js_order(v)
             return {(k if k.isascii() else well_formed(k)): _to_json(x, depth + 1, left) for k, x in v.items()}

@@ -60,7 +60,7 @@ def run_extract(spec: Extract, source: Any, limit: int | None, run: Run) -> list
         raise ToolError("expression", f"invalid CSS selector {spec.each!r} ({e})") from None
     if limit is not None:
         matches = matches[:limit]
-    run.charge(1 + len(matches) * (1 + len(fields)))
+    run.charge(len(matches))  # one per item made; its fields are found and read in C (language.md §8)
     items = []
     for m in matches:
         item: dict[str, Any] = {}
@@ -124,5 +124,6 @@ def _pipe(name: str, arg: str, value: Any, base: str | None, run: Run) -> Any:
         m = rx.search(run, text)
         if m is None:
             return None
-        return m.group(1) if m.groups() else m.group(0)
+        a, b = m[1] if len(m) > 1 else m[0]  # the first group, or the whole match without groups
+        return None if a == -1 else text[a:b]
     raise ToolError("expression", f"unknown pipe {name!r}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tui.lang.expr import Closure, Run, compile_expression
+from tui.lang.expr import Closure, Run
+from tui.lang.expr.engine import compile_function
 from tui.lang.expr.values import from_json
 
 _SIGNATURE = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)?\s*\)\s*")
@@ -24,22 +25,46 @@ def parse_signature(sig: str) -> tuple[str, list[str]]:
 
 def make_functions(sources: dict[str, str], names: dict[str, Any], run: Run) -> dict[str, Closure]:
     """Plugin functions as closures. Each body sees `names` (constants, settings, now), the other functions
-    and its parameters. Validation has rejected cycles, so calls cannot recurse."""
-    functions: dict[str, Closure] = {}
-    shared = dict(names)
+    and its parameters. Validation has rejected cycles, so calls cannot recurse.
+
+    Each body is compiled as an arrow and made once per run, after the functions it calls, so the names it
+    reads are bound when it is made and a call runs the body's code directly (language.md §8: a call costs
+    one evaluation, as an arrow's). A body that reads a name nobody binds is made lazily instead, so that it
+    fails when it is called, as it always did.
+    """
+    parsed = {}
     for sig, body in sources.items():
         name, params = parse_signature(sig)
-        expr = compile_expression(body)
-
-        def call(*args: Any, _expr: Any = expr, _params: list[str] = params) -> Any:
-            local = dict(shared)
-            for i, p in enumerate(_params):
-                local[p] = args[i] if i < len(args) else None
-            return _expr.evaluate(local, run)
-
-        functions[name] = Closure(call, len(params), expr.cost + 1, f"{sig}: {body}")
-    shared.update(functions)
+        parsed[name] = (sig, body, params, compile_function(params, body))
+    functions: dict[str, Closure] = {}
+    shared = dict(names)
+    pending = dict(parsed)
+    while pending:
+        ready = [n for n, (_, _, _, e) in pending.items() if not any(f in pending for f in e.free_names)]
+        for name in ready or list(pending):  # a cycle (refused by validation) is made lazily below
+            sig, body, params, expr = pending.pop(name)
+            missing = [f for f in expr.free_names if f not in shared and f != "now"]
+            if missing or not ready:
+                functions[name] = _lazy(expr, params, shared, run, f"{sig}: {body}")
+            else:
+                closure = expr.evaluate(shared, run)
+                closure.source = f"{sig}: {body}"
+                functions[name] = closure
+            shared[name] = functions[name]
     return functions
+
+
+def _lazy(expr: Any, params: list[str], shared: dict[str, Any], run: Run, source: str) -> Closure:
+    """A closure that makes the body's arrow when it is first called (its names are bound by then, or the
+    call fails with the unknown name, as an expression does)."""
+    made: list[Closure] = []
+
+    def call(*args: Any) -> Any:
+        if not made:
+            made.append(expr.evaluate(shared, run))
+        return made[0].fn(*args[: len(params)])
+
+    return Closure(call, len(params), 1, source)
 
 
 def base_scope(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tui.lang.expr.errors import EvalError
@@ -15,30 +15,23 @@ from tui.lang.expr.values import Closure, truthy
 def results(run: Run, fn: Closure, items: list[Any]) -> list[Any]:
     """`fn(item, index)` for every item, in order.
 
-    Charges one evaluation per item up front. Items run in stretches during which even the dearest path of
-    the body cannot pass `run.stop` (the budget, or the next look at the clock), with a check after each
-    stretch; so a loop that fits runs without per-item checks, and a run with a deadline still looks at
-    the clock every CLOCK_EVERY evaluations.
+    Charges one evaluation per call up front (the list the calls fill is part of that pass, not charged
+    again). A body bigger than one evaluation charges the rest itself as it starts, without looking; so the
+    items run in stretches during which even that cannot pass `run.stop` (the budget, or the next look at the
+    clock), with a check after each: a loop that fits runs without per-item checks, and a run with a deadline
+    still looks at the clock every CLOCK_EVERY evaluations.
     """
     n = len(items)
-    run.charge(n + 1)
+    run.charge(n)
     f = with_list(fn, items)
     two = fn.nparams >= 2
-    cost = max(1, fn.cost)
-    if run.fits(n * cost):
-        out = [f(x, float(i)) for i, x in enumerate(items)] if two else [f(x) for x in items]
-        run.check()  # nested builtins may have spent more than the body's own cost
-        return out
-    out = []
-    i = 0
-    while i < n:
-        end = min(n, i + max(1, (run.stop - run.used) // cost))
+    out: list[Any] = []
+    for i, end in stretches(run, n, fn.cost - 1):
         if two:
             out.extend([f(items[j], float(j)) for j in range(i, end)])
         else:
-            out.extend([f(x) for x in items[i:end]])
-        i = end
-        run.check()
+            out.extend([f(x) for x in (items[i:end] if i or end < n else items)])
+        run.check()  # nested builtins may have spent more than the bodies' own cost
     return out
 
 
@@ -49,6 +42,19 @@ def with_list(fn: Closure, items: list[Any]) -> Callable[..., Any]:
         return fn.fn
     f = fn.fn
     return lambda x, i: f(x, i, items)
+
+
+def stretches(run: Run, n: int, extra: int) -> Iterator[tuple[int, int]]:
+    """[i, end) ranges of n calls, each short enough that `extra` evaluations per call cannot pass run.stop
+    (one range when nothing is charged per call, or when all of them fit)."""
+    if extra <= 0 or run.fits(n * extra):
+        yield 0, n
+        return
+    i = 0
+    while i < n:
+        end = min(n, i + max(1, (run.stop - run.used) // extra))
+        yield i, end
+        i = end
 
 
 def first_true(run: Run, fn: Closure, items: list[Any]) -> int:
@@ -79,10 +85,10 @@ def key_fn(run: Run, key: Any, fname: str) -> Callable[[Any, int], Any]:
 
 
 def keys_of(run: Run, key: Any, items: list[Any], fname: str) -> list[Any]:
-    """The key of every item, charging per item."""
+    """The key of every item, charging one evaluation per item (a call, or a field read in Python)."""
     if key.__class__ is Closure:
         return results(run, key, items)
-    run.charge(len(items) + 1)
+    run.charge(len(items))
     f = key_fn(run, key, fname)
     return [f(x, i) for i, x in enumerate(items)]
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from tui.lang.expr.errors import EvalError, LimitError
-from tui.lang.expr.limits import MAX_PATTERN, Run, cap_text
+from tui.lang.expr.limits import CHARS_PER_EVALUATION, MAX_PATTERN, Run, cap_text
 from tui.lang.expr.stdlib.registry import builtin, want_num, want_str
 from tui.lang.expr.values import describe, is_num, num_to_str
 
@@ -99,25 +99,55 @@ def iso(dt: datetime) -> str:
 
 #: The documented tokens only: a lone `m` or `s` is text ('D days' is '1 days', not '1 day0').
 _FORMAT = re.compile(r"\[([^\]]*)\]|YYYY|dddd|ddd|MM|DD|HH|mm|ss|M|D|H")
+#: Each token as a str.format field over (year, month, day, hour, minute, second, weekday, short weekday),
+#: with the most characters it can write.
+_FIELDS = {
+    "YYYY": ("{0:04d}", 4), "MM": ("{1:02d}", 2), "M": ("{1}", 2), "DD": ("{2:02d}", 2), "D": ("{2}", 2),
+    "HH": ("{3:02d}", 2), "H": ("{3}", 2), "mm": ("{4:02d}", 2), "ss": ("{5:02d}", 2),
+    "dddd": ("{6}", 9), "ddd": ("{7}", 3),
+}  # fmt: skip
+#: Formats of at most MAX_PATTERN characters turned into str.format templates, shared by all runs (formats
+#: are pure), bounded; a longer one is kept by its run only.
+_LAYOUTS: dict[str, tuple[str, int]] = {}
+_LAYOUTS_MAX = 1024
 
 
-def format_dt(dt: datetime, fmt: str, locale: str) -> str:
+def layout(fmt: str) -> tuple[str, int]:
+    """A formatDate format as a str.format template and the most characters it can write: made once, then
+    every date is one C-level format() call (the token table used to be looked up in Python per token)."""
+    hit = _LAYOUTS.get(fmt)
+    if hit is not None:
+        return hit
+    parts: list[str] = []
+    most = 0
+    last = 0
+    for m in _FORMAT.finditer(fmt):
+        text = fmt[last : m.start()]
+        literal = m.group(1)
+        field, width = (None, 0) if literal is not None else _FIELDS[m.group(0)]
+        text += literal or ""
+        parts.append(text.replace("{", "{{").replace("}", "}}"))
+        most += len(text) + width
+        if field:
+            parts.append(field)
+        last = m.end()
+    parts.append(fmt[last:].replace("{", "{{").replace("}", "}}"))
+    most += len(fmt) - last
+    hit = ("".join(parts), most)
+    if len(fmt) <= MAX_PATTERN:
+        if len(_LAYOUTS) >= _LAYOUTS_MAX:
+            _LAYOUTS.clear()
+        _LAYOUTS[fmt] = hit
+    return hit
+
+
+def format_dt(dt: datetime, fmt: str, locale: str, template: str | None = None) -> str:
     """Format with YYYY MM M DD D HH H mm ss dddd (星期一) ddd (周一); [text] is kept as is."""
     wd = dt.weekday()
-    # The table is made once per call, not once per token: a long format costs one lookup per token.
-    table = {
-        "YYYY": f"{dt.year:04d}", "MM": f"{dt.month:02d}", "M": str(dt.month), "DD": f"{dt.day:02d}",
-        "D": str(dt.day), "HH": f"{dt.hour:02d}", "H": str(dt.hour), "mm": f"{dt.minute:02d}",
-        "ss": f"{dt.second:02d}",
-        "dddd": (WEEKDAYS_EN if locale == "en" else WEEKDAYS_ZH)[wd],
-        "ddd": (WEEKDAYS_EN[wd][:3] if locale == "en" else "周" + WEEKDAYS_ZH[wd][2]),
-    }  # fmt: skip
-
-    def one(m: re.Match[str]) -> str:
-        literal = m.group(1)
-        return table[m.group(0)] if literal is None else literal
-
-    return _FORMAT.sub(one, fmt)
+    long_name = (WEEKDAYS_EN if locale == "en" else WEEKDAYS_ZH)[wd]
+    short = WEEKDAYS_EN[wd][:3] if locale == "en" else "周" + WEEKDAYS_ZH[wd][2]
+    t = layout(fmt)[0] if template is None else template
+    return t.format(dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, long_name, short)
 
 
 _PARSE_TOKENS = {"YYYY": r"(?P<Y>\d{4})", "MM": r"(?P<M>\d{2})", "M": r"(?P<M>\d{1,2})", "DD": r"(?P<D>\d{2})",
@@ -199,9 +229,16 @@ def today(run: Run) -> str:
 )
 def formatDate(run: Run, d: Any, fmt: Any) -> str:
     f = want_str(fmt, "formatDate")
-    run.charge_scan(2 * len(f))  # one lookup per token, charged before; free for formats under 32 characters
-    out = format_dt(parse(run, d, "formatDate"), f, run.locale)
-    cap_text(len(out))  # at most 2.25 times the format ('dddd' is 'Wednesday'), so checked after
+    made = run.formats.get(("formatDate", f))
+    if made is None:
+        # Read token by token in Python once per run (short ones shared by all runs): charged like a
+        # pattern, before it is read.
+        run.charge(1 + len(f))
+        run.formats["formatDate", f] = made = layout(f)
+    template, most = made
+    run.charge(most // CHARS_PER_EVALUATION)  # the text it can write, before it is written
+    out = format_dt(parse(run, d, "formatDate"), f, run.locale, template)
+    cap_text(len(out))  # the bound above can pass the limit where the text does not ('dddd' in Chinese)
     return out
 
 

@@ -124,7 +124,7 @@ class Replacement:
 
 def join_text(run: Run, lst: list[Any], sep: str) -> str:
     """The items of `lst` as text with `sep` between; null items give ''."""
-    run.charge(1 + len(lst))
+    run.charge(len(lst))  # each item made text in Python
     parts = [_join_item(x) for x in lst]
     total = len(sep) * max(0, len(parts) - 1)
     nested = False
@@ -157,7 +157,7 @@ def _nested_length(run: Run, lst: list[Any], depth: int, room: int) -> int:
     does), charging one evaluation per item visited and failing as soon as it passes `room` characters."""
     if depth > MAX_DEPTH:
         raise LimitError(f"nesting depth {MAX_DEPTH} exceeded")
-    run.charge(1 + len(lst))
+    run.charge(len(lst))
     n = max(0, len(lst) - 1)
     for x in lst:
         c = x.__class__

@@ -21,28 +21,28 @@ G = "objects"
 )
 def keys(run: Run, obj: Any) -> list[Any]:
     d = want_dict(obj, "keys")
-    run.charge(1 + len(d))
+    run.charge_copy(len(d))
     return list(js_order(d))
 
 
 @builtin(G, "The object's values, in key order.", ("values({ a: 1, b: 2 })", [1, 2]))
 def values(run: Run, obj: Any) -> list[Any]:
     d = want_dict(obj, "values")
-    run.charge(1 + len(d))
+    run.charge_copy(len(d))
     return list(js_order(d).values())
 
 
 @builtin(G, "The object's [key, value] pairs.", ("entries({ x: 1 })", [["x", 1]]))
 def entries(run: Run, obj: Any) -> list[Any]:
     d = want_dict(obj, "entries")
-    run.charge(1 + len(d))
+    run.charge(len(d))  # a pair made in Python per key
     return [[k, v] for k, v in js_order(d).items()]
 
 
 @builtin(G, "An object from [key, value] pairs.", ("fromEntries([['a', 1], ['b', 2]])", {"a": 1, "b": 2}))
 def fromEntries(run: Run, pairs: Any) -> dict[str, Any]:
     lst = want_list(pairs, "fromEntries")
-    run.charge(1 + len(lst))
+    run.charge(len(lst))  # each pair read in Python
     out: dict[str, Any] = {}
     for p in lst:
         if p.__class__ is not list or len(p) < 1:
@@ -61,7 +61,7 @@ def _key_list(keys_: Any, fname: str) -> list[str]:
 def pick(run: Run, obj: Any, keys_: Any) -> dict[str, Any]:
     d = want_dict(obj, "pick")
     ks = _key_list(keys_, "pick")
-    run.charge(1 + len(ks))
+    run.charge(len(ks))
     return {k: d[k] for k in ks if k in d}
 
 
@@ -71,7 +71,7 @@ def omit(run: Run, obj: Any, keys_: Any) -> dict[str, Any]:
     if keys_.__class__ is list:
         run.charge(len(keys_))  # the keys are read too, before the copy
     ks = set(_key_list(keys_, "omit"))
-    run.charge(1 + len(d))
+    run.charge(len(d))  # each key tested in Python
     return {k: v for k, v in d.items() if k not in ks}
 
 
@@ -84,8 +84,10 @@ def omit(run: Run, obj: Any, keys_: Any) -> dict[str, Any]:
 )
 def merge(run: Run, *objs: Any) -> dict[str, Any]:
     dicts = [want_dict(o, "merge") for o in objs if o is not None]
-    # Every key of every argument is copied (not only the keys of the result): charged before copying.
-    run.charge(1 + sum(map(len, dicts)))
+    # Every key of every argument is copied (not only the keys of the result): charged before copying, in
+    # bulk, besides one per argument (each is looked at in Python).
+    run.charge(len(objs))
+    run.charge_copy(sum(map(len, dicts)))
     out: dict[str, Any] = {}
     for d in dicts:
         out.update(d)
@@ -101,11 +103,11 @@ def merge(run: Run, *objs: Any) -> dict[str, Any]:
 )
 def get(run: Run, obj: Any, path: Any, default: Any = None) -> Any:
     if path.__class__ is str:
-        run.charge(2 + path.count("."))  # counted before the list of steps is made
+        run.charge(path.count(".") + 1)  # counted before the list of steps is made
         steps: list[Any] = path.split(".")  # '' is the key '', as lodash reads it
     else:
         steps = want_list(path, "get")
-        run.charge(1 + len(steps))
+        run.charge(len(steps))
     cur = obj
     for step in steps:
         if cur.__class__ is dict:

@@ -25,6 +25,9 @@ class Builtin:
     """One line for docs/PLUGIN-LANGUAGE.md."""
     examples: tuple[tuple[str, Any], ...]
     """(expression, expected JSON value) pairs: shown in the docs and run by the test suite."""
+    cost: int = 0
+    """Evaluations every call costs besides what the function charges for its work, for functions with a big
+    fixed cost (parsing a date, a URL or a document): counted in the calling body's size at compile time."""
 
     def check_arity(self, n: int) -> None:
         """Raise a clear error when `n` arguments do not fit."""
@@ -64,10 +67,12 @@ def builtin(
     name: str | None = None,
     min_args: int | None = None,
     max_args: int | None = -1,
+    cost: int = 0,
 ) -> Callable[[Impl], Impl]:
     """Register `impl` under `name` (default: the function's name without a trailing underscore).
 
-    The arity defaults to the Python signature (minus `run`); `max_args=None` means variadic.
+    The arity defaults to the Python signature (minus `run`); `max_args=None` means variadic. `cost` is the
+    fixed evaluations of a call (Builtin.cost).
     """
 
     def deco(impl: Impl) -> Impl:
@@ -86,6 +91,7 @@ def builtin(
             group,
             doc,
             tuple(examples),
+            cost,
         )
         return impl
 
@@ -95,7 +101,7 @@ def builtin(
 def alias(new: str, old: str, doc: str, *examples: tuple[str, Any]) -> None:
     """Register `new` as another name of `old` (toLowerCase for lower)."""
     b = FUNCTIONS[old]
-    FUNCTIONS[new] = Builtin(new, b.impl, b.min_args, b.max_args, b.group, doc, tuple(examples))
+    FUNCTIONS[new] = Builtin(new, b.impl, b.min_args, b.max_args, b.group, doc, tuple(examples), b.cost)
 
 
 # -- argument checks shared by the library -----------------------------------------------------------------

@@ -60,7 +60,7 @@ def table_rows(run: Run, table: Any, mode: str, text_of: Any) -> list[Any]:
             raise LimitError(f"tableRows(): the expanded table has more than {MAX_CELLS:,} cells")
     # The grid built is rows × width (one wide cell can make it far bigger than the cells written), and
     # every row was visited.
-    run.charge(1 + nrows + (len(slots) if mode == "cells" else nrows * width))
+    run.charge(nrows + (len(slots) if mode == "cells" else nrows * width))
 
     def text_at(r: int, c: int) -> str | None:
         i = slots.get((r, c))
