@@ -97,7 +97,7 @@ async def test_a_name_that_is_not_there_lists_the_widgets_and_screens(name: str)
         assert f"没有叫 {name} 的小组件或页面" in listed  # as it was asked for
         assert "小组件：overview" in listed and "页面：search" in listed
         assert "没有问题" not in listed and "1 个错误" in listed
-        assert not app.query(WidgetFrame)
+        assert not app.query(WidgetFrame) and f"没有叫 {name} 的小组件或页面\n小组件：overview" in shown(app)
 
 
 @pytest.mark.parametrize("name", ["timetable", "screen:timetable"])
@@ -177,7 +177,7 @@ async def test_english_is_english_throughout(tmp_path: Path) -> None:
         await settled(pilot, app)
         listed = problems(app)
         assert "No widget or screen is named nope" in listed and "Widgets: overview" in listed
-        assert "3 errors, 0 warnings" in listed and " · error" in listed
+        assert "Errors: 3, warnings: 0" in listed and " · error" in listed
         assert not CJK.search(listed), listed  # the validator's messages and the names hold no Chinese
         assert app.title == "Widget preview · classrooms"
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from tests.app.preview_plugins import (
     shown,
 )
 from tui.app.preview import PreviewApp
+from tui.app.preview_render import PreviewData
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
 from widgets_render.textual_render import WidgetFrame
@@ -165,3 +167,24 @@ async def test_a_spec_saved_as_json_that_is_not_an_object_is_a_problem(tmp_path:
             listed = problems(app)
             assert "预览内部出错" not in listed and f"{name}.json" in listed, listed
             assert app.return_code is None
+
+
+async def test_a_bug_of_the_preview_itself_is_shown_and_the_next_save_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not the plugin's doing: said as the app's own bug (what and where), and the preview goes on."""
+    folder = copy(tmp_path)
+    real = PreviewData.widget
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(PreviewData, "widget", broken)
+    app = PreviewApp(folder, "overview", now=NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot, app)
+        assert "预览内部出错" in problems(app) and "KeyError: 'a bug' (test_preview_reload.py:" in problems(app)
+        monkeypatch.setattr(PreviewData, "widget", real)
+        (folder / "widgets" / "overview.json").write_text((folder / "widgets" / "overview.json").read_text() + "\n")
+        await saved(pilot, app)
+        assert problems(app) == "✓ 没有问题" and app.query(WidgetFrame)

@@ -29,6 +29,7 @@ from tui.app.preview_render import PreviewData
 from tui.app.themes import THEMES, register_themes
 from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.header import SteadyHeader
+from tui.lang.documents.loader import Plugin
 from widgets_render.error_view import ErrorView
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import GenButton, WidgetFrame, build, plain
@@ -135,18 +136,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
     async def _reload(self) -> None:
         reading = await asyncio.to_thread(read_plugin, self.folder)
         findings = [finding(p) for p in reading.problems]
-        plugin = reading.plugin
-        if plugin is not None:
-            chosen = choose(plugin, self.widget)
-            if chosen is None and self.widget is not None:
-                findings.insert(0, no_such(plugin, self.widget, self.locale))
-            elif not chosen:
-                findings.append(Finding("", "note", t("preview_nothing", self.locale)))
-            self.targets = chosen or []
-        parts: list[Widget] = []
-        if plugin is None and not self.targets:  # the manifest never loaded: nothing is known to show yet
-            said = t("preview_not_shown", self.locale).format(name="PLUGIN.md")
-            parts.append(Static(plain(said), markup=False, classes="preview-notice"))
+        parts = self._choose(reading.plugin, findings)
         for target in self.targets:
             part, notes = await self._part(reading, target)
             parts.append(part)
@@ -157,6 +147,21 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         box = self.query_one("#widgets", VerticalScroll)
         await box.remove_children()
         await box.mount_all(parts)
+
+    def _choose(self, plugin: Plugin | None, findings: list[Finding]) -> list[Widget]:
+        """Choose what to show, noting a name the plugin does not have; what goes where the widgets would be.
+        While the manifest does not load, what was chosen before stays chosen (its last good render shows)."""
+        if plugin is None:
+            return [] if self.targets else [notice(t("preview_not_shown", self.locale).format(name="PLUGIN.md"))]
+        chosen = choose(plugin, self.widget)
+        self.targets = chosen or []
+        if chosen is None:
+            missing = no_such(plugin, str(self.widget), self.locale)
+            findings.insert(0, missing)
+            return [notice(f"{missing.message}\n{missing.hint}")]  # where the widget would be, too
+        if not chosen:
+            findings.append(Finding("", "note", t("preview_nothing", self.locale)))
+        return []
 
     async def _part(self, reading: Reading, target: Target) -> tuple[Widget, list[Finding]]:
         """The view of one target, and what to note about its data: rendered anew when its spec loads, else its
@@ -177,12 +182,11 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
             file = (plugin.manifest.widgets if target.kind == "widget" else plugin.manifest.screens).get(
                 target.name, file
             )
-        kept = self.shown.get(target)
-        if kept is None:
-            said = t("preview_not_shown", self.locale).format(name=file)
-            return Static(plain(said), markup=False, classes="preview-notice"), []
+        last = self.shown.get(target)
+        if last is None:
+            return notice(t("preview_not_shown", self.locale).format(name=file)), []
         said = t("preview_last_good", self.locale).format(name=file)
-        return self._view(target, *kept, notice=said), []
+        return self._view(target, *last, kept=said), []
 
     def size_of(self, spec: object) -> str:
         """The size asked for, else the widget's default, else its first size, else medium."""
@@ -193,7 +197,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
                 return str(size)
         return "medium"
 
-    def _view(self, target: Target, resolved: Resolved, size: str, notice: str | None = None) -> Widget:
+    def _view(self, target: Target, resolved: Resolved, size: str, kept: str | None = None) -> Widget:
         """A target's label, the notice over a kept render, and the render: a widget in its frame at its size's
         width, a screen's body as the app lays it out."""
         if target.kind == "widget":
@@ -206,10 +210,15 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
             body = Vertical(screen_body(resolved), classes="preview-screen")
             body.border_title = plain(resolved.title or target.name)
         parts: list[Widget] = [Static(plain(label), markup=False)]
-        if notice is not None:
-            parts.append(Static(plain(notice), markup=False, classes="preview-notice"))
+        if kept is not None:
+            parts.append(notice(kept))
             body.add_class("-kept")
         return Vertical(*parts, body, classes="preview-target")
+
+
+def notice(text: str) -> Static:
+    """A line of the preview's own where the widgets are: the last good render, a name that is not there."""
+    return Static(plain(text), markup=False, classes="preview-notice")
 
 
 def screen_body(resolved: Resolved) -> Widget:

@@ -6,7 +6,7 @@ from __future__ import annotations
 STRINGS: dict[str, dict[str, str]] = {
     "preview_title": {"zh": "小组件预览 · {folder}", "en": "Widget preview · {folder}"},
     "no_problems": {"zh": "✓ 没有问题", "en": "✓ No problems"},
-    "preview_counts": {"zh": "{errors} 个错误，{warnings} 个警告", "en": "{errors} errors, {warnings} warnings"},
+    "preview_counts": {"zh": "{errors} 个错误，{warnings} 个警告", "en": "Errors: {errors}, warnings: {warnings}"},
     "preview_error": {"zh": "错误", "en": "error"},
     "preview_warning": {"zh": "警告", "en": "warning"},
     "preview_note": {"zh": "提示", "en": "note"},
