@@ -4,6 +4,7 @@ app starts, what they leave behind and how they exit."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,44 @@ def test_widget_preview_starts_with_a_good_data_file(tmp_path: Path, started: li
     assert len(started) == 1
 
 
+@pytest.mark.parametrize(
+    ("where", "said"),
+    [
+        ("missing", "does not exist"),
+        ("file", "is not a folder"),
+        ("empty", "is not a plugin folder: it has no PLUGIN.md"),
+    ],
+)
+def test_widget_preview_refuses_what_is_not_a_plugin_folder(
+    tmp_path: Path, started: list[Any], where: str, said: str
+) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "file").write_text("x", "utf-8")
+    code, _, err = invoke("widget", "preview", str(tmp_path / where))
+    assert code == 2 and started == [] and "Traceback" not in err
+    (error,) = [line for line in err.splitlines() if line.startswith("Error:")]  # one sentence
+    assert error == f"Error: Invalid value for PATH: {tmp_path / where} {said}"
+
+
+def test_widget_preview_takes_the_folder_or_its_plugin_md(started: list[Any]) -> None:
+    assert invoke("widget", "preview", f"{CLASSROOMS}/PLUGIN.md", "search")[0] == 0
+    assert started[0].folder == Path(CLASSROOMS) and started[0].widget == "search"
+
+
+@pytest.mark.parametrize(
+    ("given", "pinned"),
+    [("2026-11-30 09:00", "2026-11-30T09:00:00+08:00"), ("2026-11-30T12:00:00+08:00", "2026-11-30T12:00:00+08:00")],
+)
+def test_widget_preview_pins_the_clock_as_recorded_tests_do(started: list[Any], given: str, pinned: str) -> None:
+    assert invoke("widget", "preview", CLASSROOMS, "--now", given)[0] == 0
+    assert started[0].data.now == pinned
+
+
+def test_widget_preview_refuses_a_time_it_cannot_read(started: list[Any]) -> None:
+    code, _, err = invoke("widget", "preview", CLASSROOMS, "--now", "tomorrowish")
+    assert code == 2 and "--now" in err and "tomorrowish" in err and started == []
+
+
 # A real process runs `pku-harness` through its own entry function, headless (no terminal here), and either
 # quits as a student would (`q`), or meets an exception inside the app (one of its handlers is made to raise:
 # the path any bug in a screen takes), or is interrupted (Ctrl+C is a KeyboardInterrupt out of `run()`: in a
@@ -78,6 +117,17 @@ async def press_q(pilot):
     await pilot.press("q")
 
 
+async def settle_then_quit(pilot):  # widget preview: once it shows what its files say
+    for _ in range(400):
+        await pilot.pause(0.05)
+        if pilot.app.settled:
+            break
+    from tui.app.preview import ProblemsPanel
+
+    print("problems:", pilot.app.query_one(ProblemsPanel).text().replace("\\n", " | "))
+    await pilot.press("q")
+
+
 async def hang_up(pilot):  # the terminal closes (SIGHUP) or the process is asked to end (SIGTERM)
     import os
     import signal
@@ -90,7 +140,7 @@ async def hang_up(pilot):  # the terminal closes (SIGHUP) or the process is aske
 def headless(self, **kwargs):
     if how == "interrupt":
         raise KeyboardInterrupt
-    pilots = {"quit": press_q, "hangup": hang_up, "term": hang_up}
+    pilots = {"quit": press_q, "hangup": hang_up, "term": hang_up, "settle": settle_then_quit}
     return real_run(self, headless=True, size=(120, 40), auto_pilot=pilots.get(how))
 
 
@@ -152,6 +202,20 @@ def test_a_crash_while_drawing_exits_non_zero_instead_of_hanging(tmp_path: Path)
 def test_a_crash_inside_widget_preview_exits_non_zero(tmp_path: Path) -> None:
     done = run_app(tmp_path, "crash", "widget", "preview", CLASSROOMS)
     assert done.returncode == 1 and "a bug in a screen" in done.stderr
+
+
+def test_widget_preview_of_a_broken_plugin_runs_and_quits_cleanly(tmp_path: Path) -> None:
+    """It ended on a PluginLoadError traceback when the plugin had a validation problem."""
+    folder = tmp_path / "classrooms"
+    shutil.copytree(CLASSROOMS, folder)
+    tool = folder / "tools" / "free.yaml"
+    tool.write_text(tool.read_text("utf-8").replace(': BUILDINGS"', ': BUILDINGZ"'), "utf-8")
+    assert "BUILDINGZ" in tool.read_text("utf-8")
+    manifest = folder / "PLUGIN.md"  # an author's own id (a built-in's id ran the built-in, which hid the crash)
+    manifest.write_text(manifest.read_text("utf-8").replace("id: classrooms", "id: my-rooms"), "utf-8")
+    done = run_app(tmp_path, "settle", "widget", "preview", str(folder))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "tools/free.yaml:17 · 错误" in done.stdout and "unknown name 'BUILDINGZ'" in done.stdout
 
 
 def test_an_unexpected_error_in_a_command_is_one_short_message_and_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:

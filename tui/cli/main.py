@@ -141,21 +141,53 @@ def widget() -> None:
 
 
 @widget.command("preview")
-@click.argument("path", type=click.Path(exists=True, file_okay=False))
+@click.argument("path")
 @click.argument("name", required=False)
-@click.option("--size", type=click.Choice(["small", "medium", "large"]), help="Render at this size.")
+@click.option("--size", type=click.Choice(["small", "medium", "large"]), help="Render widgets at this size.")
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False), help="JSON to use as the data.")
+@click.option("--now", help="Pin the clock, as recorded tests do: '2026-11-30 09:00' or ISO (default: now).")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
-def widget_preview(path: str, name: str | None, size: str | None, data: str | None, lang: str) -> None:
-    """Show a plugin's widget (or all of them) alone, re-rendered whenever a file is saved.
+def widget_preview(path: str, name: str | None, size: str | None, data: str | None, now: str | None, lang: str) -> None:
+    """Show a plugin's widgets (or NAME: one widget or screen) beside every validation problem of the plugin,
+    re-rendered whenever a file of the plugin or the --data file is saved.
 
-    A --data file that is not JSON is refused before the app starts, naming the line and column.
+    NAME is a widget, else a screen (screen:NAME when a widget has the same name). Data comes from --data, else
+    from the plugin's data sources answered by its recorded tests (no network). A --data file that is not JSON
+    is refused before the app starts, naming the line and column; saved broken later, it is a problem shown.
     """
     from tui.app.preview import PreviewApp
 
+    folder = _plugin_folder(path)
     if data:
         _check_json(data)
-    _run_app(click.get_current_context(), PreviewApp(Path(path), name, size, Path(data) if data else None, lang))
+    pinned = _pinned_now(now) if now else None
+    app = PreviewApp(folder, name, size, Path(data) if data else None, lang, pinned)
+    _run_app(click.get_current_context(), app)
+
+
+def _plugin_folder(path: str) -> Path:
+    """The plugin folder PATH names (the folder, or its PLUGIN.md); a usage error when it is not one."""
+    folder = Path(path)
+    if folder.name == "PLUGIN.md" and folder.is_file():
+        folder = folder.parent
+    if not folder.exists():
+        raise bad_parameter(f"{path} does not exist", "PATH")
+    if not folder.is_dir():
+        raise bad_parameter(f"{path} is not a folder", "PATH")
+    if not (folder / "PLUGIN.md").is_file():
+        raise bad_parameter(f"{path} is not a plugin folder: it has no PLUGIN.md", "PATH")
+    return folder
+
+
+def _pinned_now(text: str) -> str:
+    """--now as ISO Beijing time, read as the plugin language reads a date (a recorded test's `now:` form)."""
+    from tui.lang.expr import LangError, Run
+    from tui.lang.expr.stdlib.dates import iso, parse
+
+    try:
+        return iso(parse(Run("2026-01-01T00:00:00+08:00"), text))
+    except LangError as e:
+        raise bad_parameter(f"{text!r} is not a date and time: {e}", "--now") from None
 
 
 def _check_json(path: str) -> None:

@@ -33,7 +33,7 @@ def _folder(path: str) -> Path:
 def _show(problems: list[Problem], folder: Path) -> None:
     for pr in problems:
         echo(
-            f"{folder / pr.file if pr.file else folder}{f':{pr.line}' if pr.line else ''}: {pr.severity}: {pr.message}",
+            f"{folder / pr.where if pr.file else folder}: {pr.severity}: {pr.message}",
             err=pr.severity == "error",
         )
 

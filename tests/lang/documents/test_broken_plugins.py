@@ -335,6 +335,13 @@ CORPUS = [
     ),
     ("no frontmatter", files(PLUGIN_md="# just markdown\n"), "PLUGIN.md", 1, "must start with YAML frontmatter"),
     (
+        "frontmatter cut short",
+        files(PLUGIN_md="---\nspec: 1\nid: sa"),
+        "PLUGIN.md",
+        1,
+        "starts here has no closing '---' line",
+    ),
+    (
         "mixed-script domain",
         files(PLUGIN_md=sub(MANIFEST, "network: [portal.pku.edu.cn]", "network: [pоrtal.pku.edu.cn]")),
         "PLUGIN.md",
@@ -441,6 +448,18 @@ def test_validate_cli_names_the_file_and_line_and_exits_1(tmp_path: Path) -> Non
     assert result.exit_code == 1
     assert f"{tmp_path}/tools/free.yaml:13: error: return: unknown name 'rowz'" in result.stderr
     assert result.stderr.strip().endswith("1 error, 0 warnings")
+
+
+def test_validate_cli_names_the_column_of_a_file_that_does_not_parse(tmp_path: Path) -> None:
+    """A widget saved half-written: `file:line:column`, where the JSON reader stopped."""
+    manifest = sub(MANIFEST, "dataSources:", "widgets:\n  w: widgets/w.json\ndataSources:")
+    for name, text in files(PLUGIN_md=manifest, widgets__w_json='{\n  "spec": 1,\n  "kind": "wid').items():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text if isinstance(text, bytes) else text.encode())
+    result = CliRunner().invoke(cli, ["plugin", "validate", str(tmp_path)])
+    assert result.exit_code == 1
+    assert f"{tmp_path}/widgets/w.json:3:11: error: not valid JSON: Unterminated string" in result.stderr
 
 
 def test_validate_cli_on_the_showcase_passes() -> None:

@@ -83,6 +83,13 @@ def test_refused_yaml_names_the_line(text: str, line: int, message: str) -> None
     assert re.search(message, problems[0].message), problems[0].message
 
 
+def test_text_that_does_not_parse_names_the_line_and_column() -> None:
+    """An editor's half-written save: where the reader stopped, to the column (`file:line:column`)."""
+    (problem,) = load_yaml("a: 1\nb: [x, y\nc: 2\n", "t.yaml", line_offset=1)[1]
+    assert (problem.line, problem.column) == (4, 2)
+    assert str(problem).startswith("t.yaml:4:2: error: not valid YAML")
+
+
 def test_alias_bomb_is_refused_before_it_grows() -> None:
     bomb = "a: &a ['lol','lol','lol','lol','lol','lol','lol','lol','lol']\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)

@@ -198,7 +198,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "权限：助手用这些工具时 允许（直接执行）、先询问 或 不能执行（回车切换）",
         "en": "Permissions: when the assistant uses a tool: allow (it runs), ask first, or deny (Enter changes it)",
     },
-    "no_problems": {"zh": "✓ 没有问题", "en": "✓ No problems"},
     "plugin": {"zh": "插件", "en": "Plugin"},
     "time": {"zh": "时间", "en": "Time"},
     "campus_short": {"zh": "校园服务", "en": "Campus"},

@@ -155,8 +155,8 @@ class Loader:
         self.reader = BudgetedReader(source)
         self.problems: list[Problem] = []
 
-    def fail(self, file: str, line: int | None, message: str) -> None:
-        self.problems.append(Problem(file, line, message))
+    def fail(self, file: str, line: int | None, message: str, column: int | None = None) -> None:
+        self.problems.append(Problem(file, line, message, column=column))
 
     def read_yaml(self, file: str, referenced_at: tuple[str, int | None]) -> Located | None:
         try:
@@ -175,9 +175,14 @@ class Loader:
             raise DocumentError([Problem(MANIFEST_FILE, None, str(e))]) from None
         parts = split_frontmatter(text)
         if parts is None:
-            raise DocumentError(
-                [Problem(MANIFEST_FILE, 1, "PLUGIN.md must start with YAML frontmatter between '---' lines")]
+            # An opening line without its closing one is a frontmatter cut short (an editor's save caught half-way).
+            opened = text.split("\n", 1)[0].rstrip() == "---"
+            reason = (
+                "the frontmatter that starts here has no closing '---' line"
+                if opened
+                else "PLUGIN.md must start with YAML frontmatter between '---' lines"
             )
+            raise DocumentError([Problem(MANIFEST_FILE, 1, reason)])
         front, body, offset = parts
         # A large frontmatter is counted from its YAML events first: a flood of tools is refused before it is
         # composed (seconds). A small one (every real manifest) costs less to compose than to scan twice.
@@ -317,7 +322,7 @@ class Loader:
             try:
                 specs[name] = json.loads(text)
             except json.JSONDecodeError as e:
-                self.fail(path, e.lineno, f"not valid JSON: {e.msg} (column {e.colno})")
+                self.fail(path, e.lineno, f"not valid JSON: {e.msg}", e.colno)
             except RecursionError:
                 self.fail(path, None, "JSON nested too deeply")
         return specs

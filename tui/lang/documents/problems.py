@@ -18,12 +18,21 @@ class Problem:
     """What is wrong and, where it helps, what to write instead."""
     severity: Literal["error", "warning"] = "error"
     """Errors stop a plugin from loading; warnings do not."""
+    column: int | None = None
+    """1-based column on `line`, when the reader knows it (a file that does not parse as YAML or JSON)."""
 
-    def __str__(self) -> str:
+    @property
+    def where(self) -> str:
+        """`file:line:column`, as far as they are known ('.' for the folder itself)."""
         where = self.file or "."
         if self.line is not None:
             where += f":{self.line}"
-        return f"{where}: {self.severity}: {self.message}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return where
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.severity}: {self.message}"
 
 
 class DocumentError(Exception):

@@ -76,8 +76,9 @@ def load_yaml(text: str, file: str, line_offset: int = 0) -> tuple[Located | Non
     except MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 + line_offset if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
         reason = e.problem or e.context or "not valid YAML"
-        return None, [Problem(file, line, f"not valid YAML: {reason}")]
+        return None, [Problem(file, line, f"not valid YAML: {reason}", column=column)]
     except YAMLError as e:
         return None, [Problem(file, None, f"not valid YAML: {e}")]
     except RecursionError:

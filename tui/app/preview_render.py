@@ -1,0 +1,246 @@
+"""What `widget preview` shows of one widget or screen: its data read, its spec resolved — as the dashboard and the
+app's screens do it, without Textual.
+
+The data is the `--data` file, or the plugin's own data sources run on a demo runtime (answered from the plugin's
+recorded tests, never the network). A plugin with errors does not run: the validator refuses it, and the preview
+shows the data read last instead (saying so), so an author who breaks a template still sees it on real data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
+from tui.app.i18n import t
+from tui.app.preview_reading import Finding, finding, read_data
+from tui.app.screens.screen_spec import evaluate_tree, with_tool_fields
+from tui.lang.documents.loader import Plugin
+from tui.lang.documents.source import DirectorySource
+from tui.lang.expr import beijing_now
+from tui.runtime.datasources import SourceError
+from tui.runtime.registry import InstalledPlugin
+from tui.runtime.runtime import Runtime, builtin_folders
+from widgets_render.resolve import resolve
+from widgets_render.states import with_states
+from widgets_render.viewmodel import ErrorCard, Resolved
+
+#: Seconds a data source may take (recorded answers take milliseconds; past this something is stuck).
+SOURCE_SECONDS = 15.0
+
+
+class PreviewData:
+    """Reads widgets' and screens' data and resolves their specs for one plugin folder, locale and clock."""
+
+    def __init__(self, folder: Path, data_file: Path | None, locale: str, now: str | None) -> None:
+        self.folder = folder
+        self.data_file = data_file
+        self.locale = locale
+        self.now = now
+        """The pinned clock (`--now`), else None: Beijing time now."""
+        self.runtime: Runtime | None = None
+        """Opened at the first data source a valid plugin reads; the plugin is registered anew at each read."""
+        self.last: dict[str, Any] = {}
+        """Each source's (or screen tool source's) last value, shown while the plugin has errors."""
+
+    def close(self) -> None:
+        """Let the runtime's threads and store go."""
+        if self.runtime is not None:
+            self.runtime.close()
+            self.runtime = None
+
+    async def _runtime(self, plugin: Plugin) -> Runtime:
+        """The demo runtime with this version of the plugin in place of any other of its id (a copy of a built-in
+        runs its own files, not the built-in's)."""
+        if self.runtime is None:
+            opened = partial(Runtime.open, ":memory:", demo=True, locale=self.locale, offload=True)
+            self.runtime = await asyncio.to_thread(opened)
+        official = any(self.folder.resolve() == b.resolve() for b in builtin_folders())
+        self.runtime.registry.add(InstalledPlugin(plugin, official, DirectorySource(self.folder)))
+        self.runtime.folders[plugin.manifest.id] = self.folder
+        return self.runtime
+
+    # -- data ---------------------------------------------------------------------------------------------
+
+    async def source(self, plugin: Plugin, valid: bool, name: str, file: str, notes: list[Finding]) -> Any:
+        """A named data source's value; a failure raises `Failed` with its error card (and is noted)."""
+        key = f"source:{name}"
+        if not valid:
+            return self._kept(key, notes)
+        runtime = await self._runtime(plugin)
+        read = runtime.sources.read(f"{plugin.manifest.id}.{name}", force=True, now=self.now)
+        try:
+            value = await asyncio.wait_for(read, SOURCE_SECONDS)
+        except TimeoutError:
+            message = t("load_timeout", self.locale).format(seconds=f"{SOURCE_SECONDS:g}")
+            raise self._failed(name, file, "LOAD_TIMEOUT", message, "timeout", None, notes) from None
+        except SourceError as e:
+            raise self._failed(name, file, "TOOL_ERROR", str(e), e.cause, e.service, notes) from None
+        except KeyError as e:  # the spec names a source its plugin does not declare (the validator says so too)
+            raise self._failed(name, file, "TOOL_ERROR", str(e), "plugin", None, notes) from None
+        if value.stale:
+            word = t("preview_source_stale", self.locale).format(source=name)
+            notes.append(Finding(file, "warning", word, value.error))
+        self.last[key] = value.value
+        return value.value
+
+    async def tool_source(
+        self,
+        plugin: Plugin,
+        valid: bool,
+        alias: str,
+        source: dict[str, Any],
+        names: dict[str, Any],
+        file: str,
+        notes: list[Finding],
+    ) -> Any:
+        """A screen's inline `{ tool, args }` source, run as the student's own read; not run when it waits for a
+        `refresh` (`auto: false`), is not a read tool, or the plugin has errors. A failure is noted; its value
+        is then null, as on the app's screen."""
+        key = f"tool:{alias}"
+        tool = plugin.tools.get(str(source.get("tool")))
+        if tool is None or source.get("auto") is False or tool.definition.effect != "read":
+            return None
+        if not valid:
+            return self._kept(key, notes)
+        evaluator = LangEvaluator(self.now or beijing_now(), self.locale)
+        try:
+            args = evaluate_tree(source.get("args") or {}, names, evaluator)
+        except Exception as e:  # a template of the args fails: the source is empty, the author told why
+            notes.append(Finding(file, "error", f"sources.{alias}.args: {e}"))
+            return None
+        runtime = await self._runtime(plugin)
+        call = runtime.gate.call(f"{plugin.manifest.id}.{tool.name}", args, actor="user", now=self.now)
+        failure = t("preview_source_failed", self.locale).format(source=alias)
+        try:
+            outcome = await asyncio.wait_for(call, SOURCE_SECONDS)
+        except TimeoutError:
+            notes.append(Finding(file, "error", failure, t("load_timeout", self.locale).format(seconds=SOURCE_SECONDS)))
+            return None
+        if outcome.status != "ok":
+            notes.append(Finding(file, "error", failure, str(outcome.message)))
+            return None
+        self.last[key] = outcome.result
+        return outcome.result
+
+    def _kept(self, key: str, notes: list[Finding]) -> Any:
+        """The value read last for `key` while the plugin cannot run, noted as such."""
+        said = t("preview_data_kept" if key in self.last else "preview_data_none", self.locale)
+        notes.append(Finding("", "note", said, t("preview_data_hint", self.locale)))
+        return self.last.get(key)
+
+    def _failed(
+        self,
+        name: str,
+        file: str,
+        code: str,
+        message: str,
+        cause: str | None,
+        service: str | None,
+        notes: list[Finding],
+    ) -> Failed:
+        """A source's failure, noted, as the widget's error card. The card is not put in a student's words: the
+        preview is for the author, who reads its detail (genui §2.10)."""
+        notes.append(Finding(file, "error", t("preview_source_failed", self.locale).format(source=name), message))
+        return Failed(ErrorCard(code, file, "/source", message, kind=cause or "internal", service=service))
+
+    def data_file_value(self, notes: list[Finding]) -> Any:
+        """The `--data` file's JSON (None, noted, while it does not read)."""
+        assert self.data_file is not None
+        value, problem = read_data(self.data_file)
+        if problem is not None:
+            notes.append(finding(problem))
+        return value
+
+    # -- resolving ----------------------------------------------------------------------------------------
+
+    async def widget(self, plugin: Plugin, valid: bool, name: str, size: str) -> tuple[Resolved, list[Finding]]:
+        """The widget resolved at `size` on its data, as the dashboard would show it; and what to note."""
+        spec = plugin.widgets[name]
+        file = plugin.manifest.widgets.get(name, f"widgets/{name}.json")
+        notes: list[Finding] = []
+        meta = {"stale": False, "loading": False, "error": None, "fetchedAt": self.now or beijing_now()}
+        data: Any = None
+        if self.data_file is not None:
+            data = self.data_file_value(notes)
+        elif isinstance(spec, dict) and isinstance(spec.get("source"), str):
+            try:
+                data = await self.source(plugin, valid, spec["source"], file, notes)
+            except Failed as e:
+                return Resolved(name, e.card), notes
+        shown, _ = with_states(spec, data, False)
+        return await self._resolve(plugin, shown, file, data, meta, {}, size), notes
+
+    async def screen(self, plugin: Plugin, valid: bool, name: str) -> tuple[Resolved, list[Finding]]:
+        """The screen resolved on its sources with its params' defaults and its first state; and what to note."""
+        spec = with_tool_fields(plugin.screens[name], plugin, plugin.manifest.id, self.locale)
+        file = plugin.manifest.screens.get(name, f"screens/{name}.json")
+        notes: list[Finding] = []
+        if not isinstance(spec, dict):  # not a JSON object: the renderer says so in its error card
+            return await self._resolve(plugin, spec, file, None, {}, {}, "large"), notes
+        extra = self._screen_start(plugin, spec, file, notes)
+        data = self.data_file_value(notes) if self.data_file is not None else None
+        for alias, source in _object(spec.get("sources")).items():
+            if isinstance(source, dict) and isinstance(source.get("source"), str):
+                try:
+                    extra["sources"][alias] = await self.source(plugin, valid, source["source"], file, notes)
+                except Failed:  # noted; the screen shows without it, as the app's screen does
+                    extra["sources"][alias] = None
+            elif isinstance(source, dict):
+                evaluator = LangEvaluator(self.now or beijing_now(), self.locale)
+                names = widget_names(plugin, evaluator.run, data, {}, extra)
+                extra["sources"][alias] = await self.tool_source(plugin, valid, alias, source, names, file, notes)
+        if self.data_file is None and isinstance(spec.get("source"), str):
+            try:
+                data = await self.source(plugin, valid, spec["source"], file, notes)
+            except Failed as e:
+                return Resolved(name, e.card), notes
+        meta = {"stale": False, "error": None, "fetchedAt": self.now or beijing_now()}
+        return await self._resolve(plugin, spec, file, data, meta, extra, "large"), notes
+
+    def _screen_start(self, plugin: Plugin, spec: dict[str, Any], file: str, notes: list[Finding]) -> dict[str, Any]:
+        """What a screen's templates see besides data and meta, before its sources are read: its params (their
+        declared defaults: the preview opens it as a widget's tap without params would), its first state, the
+        locale."""
+        declared = _object(spec.get("params"))
+        params = {k: f["default"] for k, f in declared.items() if isinstance(f, dict) and "default" in f}
+        extra: dict[str, Any] = {"params": params, "sources": {}, "locale": self.locale}
+        evaluator = LangEvaluator(self.now or beijing_now(), self.locale)
+        try:
+            state = evaluate_tree(
+                _object(spec.get("state")), widget_names(plugin, evaluator.run, None, {}, extra), evaluator
+            )
+        except Exception as e:  # as the app: a bad state template leaves the state empty, and the author is told
+            notes.append(Finding(file, "error", f"state: {e}"))
+            state = {}
+        extra["state"] = {**_object(state), "pending": False, "error": None}
+        return extra
+
+    async def _resolve(
+        self, plugin: Plugin, spec: Any, file: str, data: Any, meta: dict[str, Any], extra: dict[str, Any], size: str
+    ) -> Resolved:
+        now, locale = self.now or beijing_now(), self.locale
+        qualified = f"{plugin.manifest.id}/{file}"
+
+        def work() -> Resolved:
+            evaluator = LangEvaluator(now, locale)
+            names = widget_names(plugin, evaluator.run, data, meta, extra)
+            return resolve(spec, qualified, evaluator, names, size, locale)
+
+        # Templates are plugin code: evaluated on a worker thread, so a slow one never holds up the preview's keys.
+        return await offloaded(self.runtime.offload if self.runtime else None, work)
+
+
+def _object(value: Any) -> dict[str, Any]:
+    """A spec's value that should be a JSON object, or {} when it is not (the validator reports that)."""
+    return value if isinstance(value, dict) else {}
+
+
+class Failed(Exception):
+    """A data source failed: the widget shows this error card, as the dashboard would."""
+
+    def __init__(self, card: ErrorCard) -> None:
+        super().__init__(card.message)
+        self.card = card
