@@ -172,8 +172,8 @@ class Regex(Opaque):
         last = 0
         for m in self.finditer(run, text):
             a, b = m[0]
-            if a == b and (a == 0 or a == len(text)):
-                continue
+            if a == b and (a == last or a == len(text)):
+                continue  # JavaScript: an empty match where the last piece ended, or at the end, splits nothing
             if self.groups:
                 run.charge_scan(self.group_chars(m))
             out.append(text[last:a])
