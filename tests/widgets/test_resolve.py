@@ -116,7 +116,7 @@ def test_budget_and_version_errors_are_cards() -> None:
         "spec": 1,
         "kind": "widget",
         "title": "t",
-        "body": {"type": "text", "text": "${range(100).map(i => range(100).map(j => range(10))).length}"},
+        "body": {"type": "text", "text": "${range(1000).map(i => range(1000).map(j => j)).length}"},
     }
     out = resolve(spec, "w", LangEvaluator(NOW), {})
     assert isinstance(out.body, ErrorCard) and out.body.code == "EXPR_BUDGET"
