@@ -29,6 +29,8 @@ class I18nText(BaseModel):
 I18nString = Template | I18nText
 Size = Literal["small", "medium", "large"]
 Tone = Literal["neutral", "muted", "info", "ok", "warn", "bad", "accent"]
+Expr = Annotated[str, Field(pattern=r"\$\{")]
+"""A string with a `${…}` part: where a prop takes named values (`tone`), only a template may stand instead."""
 NumberOrTemplate = float | Template
 BoolOrTemplate = bool | Template
 
@@ -114,7 +116,7 @@ class Common(Spec):
     """Render only at these widget sizes."""
     grow: float | None = None
     """Flex weight inside a row or column."""
-    tone: Tone | Template | None = None
+    tone: Tone | Expr | None = None
     """neutral, muted, info, ok, warn, bad or accent (may be a template)."""
     fallback: Any = None
     """A string or node shown when the type is unsupported or the value fails."""
@@ -363,6 +365,8 @@ class States(Spec):
 class Widget(Spec):
     """A dashboard widget: `widgets/<name>.json`."""
 
+    schema_: str | None = Field(None, alias="$schema")
+    """The JSON Schema an editor checks the file against (docs/schemas/genui-1.schema.json); the app ignores it."""
     spec: Literal[1]
     kind: Literal["widget"]
     title: I18nString
@@ -394,6 +398,8 @@ class ScreenSource(Spec):
 class Screen(Spec):
     """A whole page: `screens/<name>.json`."""
 
+    schema_: str | None = Field(None, alias="$schema")
+    """The JSON Schema an editor checks the file against (docs/schemas/genui-1.schema.json); the app ignores it."""
     spec: Literal[1]
     kind: Literal["screen"]
     title: I18nString

@@ -303,7 +303,19 @@ def validate_spec(
         scope.add(name)
     walk.scope = scope
     for key, v in data.items():
-        if key in ("let", "sources", "source", "refresh", "spec", "kind", "sizes", "defaultSize", "icon", "params"):
+        if key in (
+            "let",
+            "sources",
+            "source",
+            "refresh",
+            "spec",
+            "kind",
+            "sizes",
+            "defaultSize",
+            "icon",
+            "params",
+            "$schema",
+        ):
             continue
         if key == "tap" and isinstance(v, dict):
             walk.action(v, ["tap"], scope)

@@ -102,6 +102,7 @@ def test_the_valid_widget_has_no_problems() -> None:
         ("open an unknown screen", broken("/tap", {"open": "screen:nope"}), "OPEN_TARGET", "/tap/open"),
         ("http openUrl", broken("/tap", {"openUrl": "http://x.pku.edu.cn"}), "OPENURL_SCHEME", "/tap/openUrl"),
         ("bad size", broken("/sizes", ["huge"]), "INVALID", "/sizes/0"),
+        ("a tone not named", broken("/body/children/0/tone", "loud"), "INVALID", "/body/children/0/tone"),
         ("bad refresh", broken("/refresh", {"every": "often"}), "DURATION", "/refresh/every"),
         (
             "form in a widget",
@@ -174,3 +175,18 @@ def test_every_official_widget_and_screen_validates() -> None:
             plugin, problems = validate(DirectorySource(folder))
             assert plugin is not None and problems == [], [str(p) for p in problems]
             assert plugin.widgets
+
+
+def test_a_schema_named_for_editors_is_accepted_and_ignored() -> None:
+    """Editors find a JSON file's schema by its `$schema` key (docs/PLUGIN-LANGUAGE.md, §Editors)."""
+    src = Path("plugins_builtin/grades")
+    files = {p.relative_to(src).as_posix(): p.read_bytes() for p in src.rglob("*") if p.is_file()}
+    for name in ("widgets/gpa.json", "screens/scores.json"):
+        spec = json.loads(files[name])
+        assert "$schema" not in spec
+        files[name] = json.dumps({"$schema": "../../docs/schemas/genui-1.schema.json", **spec}).encode()
+    plugin, problems = validate(MemorySource(files))
+    assert plugin is not None and problems == [], [str(p) for p in problems]
+    # Only `$schema`: another `$` key is still an unknown prop.
+    assert ("UNKNOWN_PROP", "/$id") in codes({**WIDGET, "$schema": "x", "$id": "y"})
+    assert validate_spec({**WIDGET, "$schema": "x"}, "w.json", FACTS, _template_check) == []

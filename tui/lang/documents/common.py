@@ -6,7 +6,7 @@ import re
 import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, WithJsonSchema
 
 Effect = Literal["read", "write", "money", "public"]
 """What a tool changes, weakest first (read < write < money < public)."""
@@ -42,7 +42,16 @@ def parse_duration(v: object) -> int:
     raise ValueError(f"{v!r} is not a duration: write 30s, 5m, 2h, 1d, or milliseconds as a number")
 
 
-DurationMs = Annotated[int, BeforeValidator(parse_duration)]
+#: What `parse_duration` accepts, for editors (docs/schemas): text like 30m (`pattern` applies to strings only)
+#: or milliseconds as a number (`minimum` applies to numbers only) — one schema, so an error names the field.
+DURATION_JSON_SCHEMA = {
+    "type": ["string", "number"],
+    "pattern": rf"^\s*{_DURATION.pattern}\s*$",
+    "minimum": 0,
+    "examples": ["30s", "5m", "2h", "1d"],
+}
+
+DurationMs = Annotated[int, BeforeValidator(parse_duration), WithJsonSchema(DURATION_JSON_SCHEMA)]
 """A duration, read into milliseconds."""
 
 

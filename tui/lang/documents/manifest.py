@@ -264,13 +264,13 @@ class Manifest(Strict):
 
     spec: Literal[1]
     """The language version; always 1."""
-    id: str
+    id: str = Field(json_schema_extra={"pattern": f"^{_ID.pattern}$"})
     """Unique id: lower-case letters, digits and '-', at most 40 characters (`classrooms`)."""
     name: VisibleText = Field(min_length=1, max_length=40)
     """The name shown to users (`空闲教室`)."""
     description: VisibleText = Field(min_length=4, max_length=200)
     """What the plugin does, 4-200 characters."""
-    version: str
+    version: str = Field(json_schema_extra={"pattern": f"^{_SEMVER.pattern}$"})
     """A semantic version like 1.2.0."""
     author: str = Field(min_length=1, max_length=80)
     """Who wrote it."""

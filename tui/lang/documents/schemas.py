@@ -1,6 +1,8 @@
 """JSON Schemas of the plugin documents for editors (docs/schemas/), generated from the pydantic models.
 
-`python -m tui.lang.documents.schemas docs/schemas` writes them; a test fails when they are stale.
+`python -m tui.lang.documents.schemas docs/schemas` writes them; a test fails when they are stale, and another
+checks every official plugin file with check-jsonschema against them. Unions are reshaped (`schema_shape`) so
+that an error names the wrong field.
 """
 
 from __future__ import annotations
@@ -10,23 +12,36 @@ import sys
 from pathlib import Path
 from typing import Any, Union
 
-from pydantic import TypeAdapter
+from pydantic import Field, TypeAdapter
 
+from tui.lang.documents import schema_shape as shape
+from tui.lang.documents.common import Strict
 from tui.lang.documents.manifest import Manifest
 from tui.lang.documents.tool import STEP_KINDS, ToolDef
 from tui.lang.testing.model import TestFile
 from widgets_render.spec import Screen, Widget
 
 BASE = "https://pkuinfo.github.io/pku-harness/schemas/"
+#: Draft-07: the newest draft editors' YAML support validates (the schemas use nothing newer).
+DRAFT = "http://json-schema.org/draft-07/schema#"
+
+
+class SharedFile(Strict):
+    """`shared.yaml`: constants and functions every tool of the plugin sees (the loader's `load_shared` reads it)."""
+
+    constants: dict[str, Any] | None = Field(default=None)
+    """Named constants for every tool's expressions."""
+    functions: dict[str, str] | None = Field(default=None)
+    """Helper expressions: the key is the signature `name(a, b)`, the value the body."""
 
 
 def _with_steps(schema: dict[str, Any]) -> dict[str, Any]:
-    """Give `steps` (and nested step lists) the union of the step kinds, so editors can complete them."""
+    """Give `steps` (and nested step lists) the step kinds, so editors can complete them: a step follows the
+    schema of the first marking key it has, in the loader's order (`STEP_KINDS`)."""
     step_types = tuple(model for _, model in STEP_KINDS)
     step_schema = TypeAdapter(list[Union[step_types]]).json_schema(ref_template="#/$defs/{model}")  # type: ignore[valid-type]  # noqa: UP007
     defs = schema.setdefault("$defs", {})
     defs.update(step_schema.pop("$defs", {}))
-    defs["Steps"] = step_schema
 
     def patch(node: Any) -> None:
         if isinstance(node, dict):
@@ -45,19 +60,34 @@ def _with_steps(schema: dict[str, Any]) -> dict[str, Any]:
                 patch(item)
 
     patch(schema)
+    kinds = [(key, shape.ref(model.__name__)) for key, model in STEP_KINDS]
+    defs["Step"] = shape.by_marker(kinds, last_catches_all=True)
+    defs["Steps"] = {"type": "array", "items": shape.ref("Step")}
+    return schema
+
+
+def _genui() -> dict[str, Any]:
+    """Widgets and screens, told apart by `kind`; nodes by `type`."""
+    schema = TypeAdapter(Union[Widget, Screen]).json_schema(by_alias=True)  # noqa: UP007
+    schema.pop("anyOf")
+    schema = shape.hoist_discriminators(schema, {"type": "Node"})
+    schema.update(shape.tagged("kind", {"widget": shape.ref("Widget"), "screen": shape.ref("Screen")}))
     return schema
 
 
 def schemas() -> dict[str, dict[str, Any]]:
     """File name → schema."""
     out = {
+        # PLUGIN.md's YAML frontmatter
         "manifest.schema.json": _with_steps(Manifest.model_json_schema(by_alias=True)),
         "tool.schema.json": _with_steps(ToolDef.model_json_schema(by_alias=True)),
+        "shared.schema.json": SharedFile.model_json_schema(by_alias=True),
         "test.schema.json": TestFile.model_json_schema(by_alias=True),
-        "genui-1.schema.json": TypeAdapter(Union[Widget, Screen]).json_schema(by_alias=True),  # noqa: UP007
+        "genui-1.schema.json": _genui(),
     }
     for name, schema in out.items():
-        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        out[name] = schema = shape.draft07(shape.dispatch_unions(schema))
+        schema["$schema"] = DRAFT
         schema["$id"] = BASE + name
     return out
 
