@@ -68,12 +68,16 @@ def scalar_same(actual: Any, expected: Any) -> bool:
 
 def run_flags(case: Case, result: RunResult) -> str | None:
     """`expectStale` and `expectTruncated` against how the runtime marked the run."""
+    stale = "a cache answered with its stored value after an error"
+    cut = "a paginate stopped at its max with a page still to read"
     for key, want, got, what in (
-        ("expectStale", case.expectStale, result.stale, "answered from a stale cache after an error"),
-        ("expectTruncated", case.expectTruncated, result.truncated, "stopped paging at its max with pages left"),
+        ("expectStale", case.expectStale, result.stale, stale),
+        ("expectTruncated", case.expectTruncated, result.truncated, cut),
     ):
-        if want is not None and want != got:
-            return f"{key}: {str(want).lower()}, but the run was {'' if got else 'not '}{what}"
+        if want is True and not got:
+            return f"{key}: true, but {what.replace('a ', 'no ', 1)}"
+        if want is False and got:
+            return f"{key}: false, but {what}"
     return None
 
 

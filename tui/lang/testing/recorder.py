@@ -130,6 +130,7 @@ def add_case(existing: str | None, tool: str, now: str, case: dict[str, Any]) ->
     yaml = YAML(typ="rt", pure=True)
     yaml.width = 120
     yaml.allow_unicode = True
+    yaml.indent(mapping=2, sequence=4, offset=2)
     doc = yaml.load(existing) if existing and existing.strip() else None
     if doc is None:
         doc = {"tool": tool, "now": now, "cases": []}
