@@ -119,7 +119,8 @@ def test_record_writes_a_test_file_that_then_passes(tmp_path: Path) -> None:
     assert code == 0, err
     text = (folder / "tests" / "echo.yaml").read_text("utf-8")
     assert "tool: echo" in text and "expect: X" in text and "2026-11-30T09:00:00+08:00" in text
-    assert "recorded 0 exchanges and 0 ability answers to tests/echo.yaml: added the case 'input {\"text\": \"x\"}'" in err
+    said = 'recorded 0 exchanges and 0 ability answers to tests/echo.yaml: added the case \'input {"text": "x"}\''
+    assert said in err
     code, out, _ = invoke("plugin", "test", str(folder))
     assert code == 0 and out.strip().endswith("1 passed, 0 failed")
 

@@ -151,7 +151,8 @@ def test_calls_and_requests_are_matched_partially_and_completely_per_name(tmp_pa
     code, out, _ = run("plugin", "test", str(plugin(tmp_path, {"add.yaml": ADD_TESTS})))
     assert code == 1
     assert "PASS tests/add.yaml › 写对了" in out
-    assert 'FAIL tests/add.yaml › 标题不对\n     expectCalls: todos.add call 1: args.title: expected "交 作业", got "交作业"' in out
+    said = 'expectCalls: todos.add call 1: args.title: expected "交 作业", got "交作业"'
+    assert f"FAIL tests/add.yaml › 标题不对\n     {said}" in out
     assert "expectCalls: todos.add expected twice, the run called it once" in out
     assert "expectCalls: [] but the run called todos.add" in out
     assert 'expectRequests: POST request 1 (POST https://api.example.edu.cn/notes): json.meta.by: expected "you"' in out
@@ -190,7 +191,8 @@ def test_a_cache_seeded_with_an_age_is_fresh_stale_or_too_old(tmp_path: Path) ->
     code, out, _ = run("plugin", "test", str(plugin(tmp_path, {"rooms.yaml": ROOMS_TESTS})))
     assert "PASS tests/rooms.yaml › 两天前存的，刷新失败，用旧的" in out
     assert "PASS tests/rooms.yaml › 半小时前存的，不请求" in out
-    assert "说它旧了，其实是新的\n     expectStale: true, but no cache answered with its stored value after an error" in out
+    said = "expectStale: true, but no cache answered with its stored value after an error"
+    assert f"说它旧了，其实是新的\n     {said}" in out
     assert "PASS tests/rooms.yaml › 存了八天，太旧了" in out  # a week is the most a stale value answers
     assert code == 1 and out.strip().endswith("3 passed, 1 failed")
 
@@ -270,3 +272,10 @@ def test_a_plugin_without_tests_is_told_so_and_fails(tmp_path: Path) -> None:
     assert code == 1
     assert out.startswith("no recorded tests: ") and "tests has no .yaml files" in out
     assert "--record tests/TOOL.yaml" in out and "passed" not in out
+
+
+def test_a_key_in_both_kv_and_cache_is_refused_at_its_line(tmp_path: Path) -> None:
+    tests = "tool: rooms\ncases:\n  - name: both\n    kv: { rooms: 1 }\n    cache: { rooms: { value: 2 } }\n"
+    code, _, err = run("plugin", "test", str(plugin(tmp_path, {"rooms.yaml": tests + "    expect: 2\n"})))
+    said = "tests/rooms.yaml:3: error: cases.0: 'rooms' is in both kv and cache: a key holds one value"
+    assert code == 1 and said in err

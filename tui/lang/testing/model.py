@@ -147,6 +147,9 @@ class Case(Strict):
             )
         if has_expect and "expectError" in given:
             raise ValueError("give expect or expectError, not both")
+        both = sorted(set(self.kv) & set(self.cache))
+        if both:
+            raise ValueError(f"{both[0]!r} is in both kv and cache: a key holds one value")
         return self
 
 
