@@ -279,3 +279,60 @@ def test_a_key_in_both_kv_and_cache_is_refused_at_its_line(tmp_path: Path) -> No
     code, _, err = run("plugin", "test", str(plugin(tmp_path, {"rooms.yaml": tests + "    expect: 2\n"})))
     said = "tests/rooms.yaml:3: error: cases.0: 'rooms' is in both kv and cache: a key holds one value"
     assert code == 1 and said in err
+
+
+CAMPUS_MANIFEST = """---
+spec: 1
+id: former
+name: 表单
+description: Posts a form to treehole, for expectRequests on campus.
+version: 1.0.0
+author: tests
+campus: [treehole]
+tools:
+  post: tools/post.yaml
+---
+Test plugin.
+"""
+
+POST = """title: 发表
+description: Posts a form.
+effect: write
+steps:
+  - request: { campus: treehole, method: POST, url: /chapi/api/v3/post, form: { pid: 3, tags: [a, b], text: 你好 } }
+return: "1"
+"""
+
+
+def test_a_campus_request_and_its_form_are_matched_by_path_and_fields(tmp_path: Path) -> None:
+    folder = tmp_path / "former"
+    (folder / "tools").mkdir(parents=True)
+    (folder / "tests").mkdir()
+    (folder / "PLUGIN.md").write_text(CAMPUS_MANIFEST, "utf-8")
+    (folder / "tools" / "post.yaml").write_text(POST, "utf-8")
+    recorded = (
+        "    http:\n      - request: { campus: treehole, method: POST, url: /chapi/api/v3/post }\n"
+        "        response: { json: { ok: true } }\n"
+    )
+    (folder / "tests" / "post.yaml").write_text(
+        "tool: post\ncases:\n"
+        f"  - name: 对\n{recorded}"
+        "    expectRequests:\n      - { campus: treehole, url: /chapi/api/v3/post, form: { pid: 3, tags: [a, b] } }\n"
+        f"  - name: 字段不对\n{recorded}"
+        "    expectRequests:\n      - { method: POST, form: { text: 再见 } }\n"
+        f"  - name: 不是公开请求\n{recorded}"
+        "    expectRequests:\n      - { url: 'https://treehole.pku.edu.cn/chapi/api/v3/post', campus: card }\n",
+        "utf-8",
+    )
+    code, out, _ = run("plugin", "test", str(folder))
+    assert "PASS tests/post.yaml › 对" in out
+    assert 'form.text: expected "再见", got "你好"' in out
+    assert "campus: expected card, got treehole" in out
+    assert code == 1 and out.strip().endswith("1 passed, 2 failed")
+
+
+def test_expect_stale_false_fails_a_run_a_stale_cache_answered(tmp_path: Path) -> None:
+    tests = ROOMS_TESTS.split("  - name: 半小时前")[0].replace("expectStale: true", "expectStale: false")
+    code, out, _ = run("plugin", "test", str(plugin(tmp_path, {"rooms.yaml": tests})))
+    assert code == 1
+    assert "expectStale: false, but a cache answered with its stored value after an error" in out

@@ -160,3 +160,14 @@ def test_validate_checks_a_case_s_settings_against_the_manifest(tmp_path: Path) 
     (folder / "tests" / "s.yaml").unlink()
     code, out, err = invoke("plugin", "validate", str(folder))
     assert code == 0 and out.startswith("ok: showcase"), err
+
+
+def test_a_case_recorded_at_another_time_says_its_own_and_the_file_keeps_its_quotes() -> None:
+    from tui.lang.testing.recorder import add_case
+
+    before = "# mine\ntool: a\nnow: '2026-11-30 09:00'\ncases:\n  - name: x  # kept\n    expect: 1\n"
+    text, replaced = add_case(before, "a", "2026-12-01T10:00:00+08:00", {"name": "y", "input": {}, "expect": 2})
+    assert not replaced and text.startswith(before)  # nothing of the file changed, its comments neither
+    assert "  - name: y\n    now: '2026-12-01T10:00:00+08:00'\n" in text
+    text, replaced = add_case(text, "a", "2026-11-30T09:00:00+08:00", {"name": "y", "input": {}, "expect": 3})
+    assert replaced and "now: '2026-12-01" not in text and "expect: 3" in text  # the file's time: no own `now`

@@ -35,7 +35,7 @@ def parse_checked(text: str, path: str) -> tuple[TestFile | None, list[Problem],
     located, problems = load_yaml(text, path)
     if located is None:
         return None, problems, None
-    at = Where(path, located, key_positions(text))
+    at = Where(path, located, text)
     unknown = _unknown_keys(located.data, TestFile, (), at)
     try:
         return TestFile.model_validate(located.data), unknown, at
@@ -66,12 +66,15 @@ def check_test_file(
 class Where:
     """Positions in one test file: a key's own line and column, else the line of its value."""
 
-    def __init__(self, file: str, located: Located, keys: dict[Path, Position]) -> None:
-        self.file, self.located, self.keys = file, located, keys
+    def __init__(self, file: str, located: Located, text: str) -> None:
+        self.file, self.located, self.text = file, located, text
+        self._keys: dict[Path, Position] | None = None
 
     def problem(self, path: Path, message: str) -> Problem:
         """A problem at the key `path` ends with (line and column), or at the line of its value."""
-        pos = self.keys.get(path)
+        if self._keys is None:  # composed again only when there is something to point at (replays stay quick)
+            self._keys = key_positions(self.text)
+        pos = self._keys.get(path)
         if pos is None:
             return Problem(self.file, self.located.line(path), message)
         return Problem(self.file, pos[0], message, column=pos[1])

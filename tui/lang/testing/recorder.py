@@ -14,6 +14,7 @@ from tui.lang.expr.secret import SECRET_MASK, SecretValue
 from tui.lang.host import HostError, HttpRequest, HttpResponse, KvBatch
 from tui.lang.netpolicy import CAMPUS_HOSTS
 from tui.lang.testing.expectations import form_fields
+from tui.lang.testing.model import iso_now
 
 
 class RecordingHost:
@@ -131,6 +132,7 @@ def add_case(existing: str | None, tool: str, now: str, case: dict[str, Any]) ->
     yaml.width = 120
     yaml.allow_unicode = True
     yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.preserve_quotes = True  # a quoted '2026-11-30 09:00' stays quoted: other YAML readers see a timestamp
     doc = yaml.load(existing) if existing and existing.strip() else None
     if doc is None:
         doc = {"tool": tool, "now": now, "cases": []}
@@ -138,7 +140,7 @@ def add_case(existing: str | None, tool: str, now: str, case: dict[str, Any]) ->
         raise ValueError("it is not a recorded-test file (no list of cases)")
     if doc.get("tool") != tool:
         raise ValueError(f"its cases run the tool {doc.get('tool')!r}, not {tool!r}: record into another file")
-    if doc.get("now") not in (None, now):
+    if doc.get("now") is not None and not _same_time(str(doc["now"]), now):
         case = {"name": case["name"], "now": now, **{k: v for k, v in case.items() if k != "name"}}
     names = [c.get("name") if isinstance(c, dict) else None for c in doc["cases"]]
     replaced = case["name"] in names
@@ -149,3 +151,10 @@ def add_case(existing: str | None, tool: str, now: str, case: dict[str, Any]) ->
     out = io.StringIO()
     yaml.dump(doc, out)
     return out.getvalue(), replaced
+
+
+def _same_time(text: str, iso: str) -> bool:
+    try:
+        return iso_now(text) == iso
+    except Exception:  # a file whose `now` is not a time: the new case says its own
+        return False
