@@ -19,6 +19,9 @@ from tui.lang.testing.fixtures import FixtureReader
 from tui.lang.testing.model import DEFAULT_NOW, Case, TestFile, iso_now
 from tui.lang.testing.recorded import RecordedHost
 
+# `iso_now` and `DEFAULT_NOW` live with the format now; the demo and older callers import them from here.
+__all__ = ["DEFAULT_NOW", "CaseResult", "iso_now", "parse_test_file", "run_case", "run_tests", "same"]
+
 
 @dataclass
 class CaseResult:
@@ -64,7 +67,7 @@ async def run_case(
     plugin: Plugin, reader: BudgetedReader | FixtureReader, file: str, tf: TestFile, case: Case
 ) -> CaseResult:
     """Run one case and judge it; recordings it never used are warnings beside the verdict."""
-    now = _iso(case.now or tf.now or DEFAULT_NOW)
+    now = iso_now(case.now or tf.now or DEFAULT_NOW)
     host = RecordedHost(case, reader, now)
     verdict = await _judge(plugin, host, file, tf, case, now)
     verdict.warnings = host.unused()
@@ -120,10 +123,6 @@ def _after_run(file: str, case: Case, host: RecordedHost) -> CaseResult | None:
 
 
 _short = short
-
-
-_iso = iso_now
-__all__ = ["DEFAULT_NOW", "CaseResult", "iso_now", "parse_test_file", "run_case", "run_tests", "same"]
 
 
 def run_tests(plugin: Plugin, source: PluginSource, test_files: list[str]) -> tuple[list[CaseResult], list[Problem]]:
