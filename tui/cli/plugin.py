@@ -43,12 +43,21 @@ def test_command(path: str) -> None:
 @click.argument("input_json", default="{}", metavar="INPUT")
 @click.option("--now", help="Beijing time the run sees, like '2026-11-30 09:00' (default: now).")
 @click.option("--kv-db", type=click.Path(dir_okay=False), help="SQLite file for the plugin's KV store.")
-@click.option("--record", help="Write a recorded-test file from this run (relative to the plugin folder).")
-def run_command(path: str, tool: str, input_json: str, now: str | None, kv_db: str | None, record: str | None) -> None:
+@click.option(
+    "--record",
+    metavar="tests/NAME.yaml",
+    help="Add this run as a case to a recorded-test file of the plugin (created if missing).",
+)
+@click.option("--name", "case_name", help="The recorded case's name (default: from the input; a same name replaces).")
+def run_command(
+    path: str, tool: str, input_json: str, now: str | None, kv_db: str | None, record: str | None, case_name: str | None
+) -> None:
     """Run TOOL of the plugin at PATH for real with INPUT (JSON) and print the result."""
     from tui.cli.plugin_docs import run_cmd
 
-    run_cmd(path, tool, input_json, now, kv_db, record)
+    if case_name is not None and record is None:
+        raise usage_error("--name names the case --record adds: give --record too")
+    run_cmd(path, tool, input_json, now, kv_db, record, case_name)
 
 
 def _load_context(text: str | None) -> dict[str, Any]:

@@ -9,14 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from tui.cli.output import bad_parameter, echo, echo_json_text
+from tui.lang.documents.loader import Plugin
 from tui.lang.documents.problems import Problem
-from tui.lang.documents.source import DirectorySource
+from tui.lang.documents.source import DirectorySource, SourceError, check_path
 from tui.lang.documents.validator import validate
+from tui.lang.documents.yamlsafe import load_yaml
 from tui.lang.expr import Run, beijing_now, from_json, stringify
 from tui.lang.expr.stdlib.dates import iso, parse
 from tui.lang.steps.errors import ToolError
 from tui.lang.steps.interpreter import Interpreter
-from tui.lang.testing.recorder import RecordingHost, test_file_text
+from tui.lang.testing.checks import check_test_file, parse_checked
+from tui.lang.testing.recorder import RecordingHost, add_case, recorded_case
 from tui.lang.testing.runner import run_tests
 from tui.runtime.official_mark import IMITATION_ADVICE, imitations
 
@@ -39,13 +42,15 @@ def _show(problems: list[Problem], folder: Path) -> None:
 
 
 def validate_cmd(path: str) -> None:
-    """Run every check the app runs; report all problems with file and line; exit 1 on any error."""
+    """Run every check the app runs, and check the recorded tests; report all problems with file and line; exit 1
+    on any error."""
     folder = _folder(path)
     plugin, problems = validate(DirectorySource(folder))
+    problems += test_file_problems(plugin, folder)
     _show(problems, folder)
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
-    if plugin is None:
+    if plugin is None or errors:
         echo(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}", err=True)
         sys.exit(1)
     m = plugin.manifest
@@ -65,28 +70,64 @@ def _builtin(folder: Path) -> bool:
     return any(folder.resolve() == b.resolve() for b in builtin_folders())
 
 
+def _test_files(folder: Path) -> list[str]:
+    tests = folder / "tests"
+    return sorted(f"tests/{p.name}" for p in tests.glob("*.yaml")) if tests.is_dir() else []
+
+
+def test_file_problems(plugin: Plugin | None, folder: Path) -> list[Problem]:
+    """The problems of the plugin's tests/*.yaml files (their format alone when the plugin does not load)."""
+    source = DirectorySource(folder)
+    problems: list[Problem] = []
+    for file in _test_files(folder):
+        if plugin is not None:
+            problems += check_test_file(plugin, source, file)[1]
+            continue
+        try:
+            text = source.read_bytes(file).decode("utf-8")
+        except (SourceError, UnicodeDecodeError) as e:
+            problems.append(Problem(file, None, str(e)))
+            continue
+        problems += parse_checked(text, file)[1]
+    return problems
+
+
 def test_cmd(path: str) -> None:
-    """Replay tests/*.yaml; one line per case, then 'N passed, N failed'; exit 1 on any failure."""
+    """Replay tests/*.yaml; one line per case, then 'N passed, N failed'; exit 1 on any failure, and when there
+    is nothing to replay (no case ran: nothing was shown to work)."""
     folder = _folder(path)
     plugin, problems = validate(DirectorySource(folder))
     if plugin is None:
         _show(problems, folder)
         echo("0 passed, 1 failed (the plugin does not validate)")
         sys.exit(1)
-    files = sorted(f"tests/{p.name}" for p in (folder / "tests").glob("*.yaml")) if (folder / "tests").is_dir() else []
+    files = _test_files(folder)
+    if not files:
+        echo(f"no recorded tests: {folder / 'tests'} has no .yaml files")
+        echo(f"record one from a real run: pku-harness plugin run {path} TOOL '{{...}}' --record tests/TOOL.yaml")
+        sys.exit(1)
     results, test_problems = run_tests(plugin, DirectorySource(folder), files)
     _show(test_problems, folder)
     for r in results:
         echo(r.line())
     failed = sum(not r.passed for r in results) + len(test_problems)
     passed = sum(r.passed for r in results)
-    echo(f"{passed} passed, {failed} failed")
+    warned = sum(len(r.warnings) for r in results)
+    echo(f"{passed} passed, {failed} failed" + (f", {warned} warning{'s' if warned != 1 else ''}" if warned else ""))
     if failed or not results:
         sys.exit(1)
 
 
-def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str | None, record: str | None) -> None:
-    """Run a tool for real (public domains only until the campus session exists) and print its result."""
+def run_cmd(
+    path: str,
+    tool: str,
+    input_json: str,
+    now: str | None,
+    kv_db: str | None,
+    record: str | None,
+    name: str | None = None,
+) -> None:
+    """Run a tool for real and print its result; with `record`, add the run to a test file as a case."""
     from platformdirs import user_data_dir
 
     from tui.runtime.abilities import Abilities
@@ -104,6 +145,7 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
         raw_input: Any = json.loads(input_json) if input_json else {}
     except json.JSONDecodeError as e:
         raise bad_parameter(f"not valid JSON: {e}", "INPUT") from None
+    target, existing = _record_target(folder, record, tool) if record else (None, None)  # before any request
     when = iso(parse(Run("2026-01-01T00:00:00+08:00"), now)) if now else beijing_now()
     db = Path(kv_db) if kv_db else Path(user_data_dir("pku-harness")) / "kv.sqlite3"
     db.parent.mkdir(parents=True, exist_ok=True)
@@ -127,15 +169,22 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
             kv.close()
 
     outcome, host = asyncio.run(go())
-    if record:
-        target = Path(record) if Path(record).is_absolute() else folder / record
-        target.parent.mkdir(parents=True, exist_ok=True)
+    if target is not None:
+        case_name = name or _default_name(raw_input)
         if isinstance(outcome, ToolError):
-            text = test_file_text(tool, when, "recorded run", raw_input, host, error=outcome.message)
+            case = recorded_case(case_name, raw_input, host, error=outcome.message)
         else:
-            text = test_file_text(tool, when, "recorded run", raw_input, host, result=outcome.value)
+            case = recorded_case(case_name, raw_input, host, result=outcome.value)
+        text, replaced = add_case(existing, tool, when, case)
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-        echo(f"recorded {len(host.http)} exchanges to {target}", err=True)
+        exchanges, answers = len(host.http), len(host.abilities)
+        echo(
+            f"recorded {exchanges} exchange{'s' if exchanges != 1 else ''} and {answers} ability answer"
+            f"{'s' if answers != 1 else ''} to {record}: {'replaced the' if replaced else 'added the'} case "
+            f"{case_name!r}",
+            err=True,
+        )
     if isinstance(outcome, ToolError):
         echo(f"error: {outcome}", err=True)
         sys.exit(1)
@@ -146,3 +195,41 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
         + (", truncated" if outcome.truncated else ""),
         err=True,
     )
+
+
+def _record_target(folder: Path, record: str, tool: str) -> tuple[Path, str | None]:
+    """Where `--record` writes, and what the file holds now; refused unless it is a tests/*.yaml file of the
+    plugin (the only files `plugin test` replays) that is not a link, and holds no other tool's cases."""
+    wrong = (
+        f"--record must name a file tests/NAME.yaml in the plugin folder (plugin test replays those); got {record!r}"
+    )
+    try:
+        check_path(record)
+    except SourceError as e:
+        raise bad_parameter(f"{wrong}: {e}", "--record") from None
+    parts = record.split("/")
+    if len(parts) != 2 or parts[0] != "tests" or not parts[1].endswith(".yaml"):
+        raise bad_parameter(wrong, "--record")
+    target = folder / record
+    for p in (folder / "tests", target):
+        if p.is_symlink():
+            raise bad_parameter(f"{record} is (or passes through) a symbolic link, which is not allowed", "--record")
+    if not target.exists():
+        return target, None
+    text = target.read_text(encoding="utf-8")
+    located, problems = load_yaml(text, record)
+    if located is None:
+        raise bad_parameter(f"{record} cannot be added to: {problems[0]}", "--record")
+    data = located.data
+    if data is not None and (not isinstance(data, dict) or data.get("tool") != tool):
+        said = data.get("tool") if isinstance(data, dict) else None
+        raise bad_parameter(
+            f"{record} holds cases of the tool {said!r}, not {tool!r}: record into another file", "--record"
+        )
+    return target, text
+
+
+def _default_name(raw_input: Any) -> str:
+    """A case's name from its input (so recording the same input again replaces its case)."""
+    text = json.dumps(raw_input, ensure_ascii=False, separators=(", ", ": "))
+    return "input " + (text if len(text) <= 80 else text[:77] + "...")

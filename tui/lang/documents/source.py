@@ -21,6 +21,14 @@ class SourceError(Exception):
     """A file cannot be read: its path breaks a rule, it is missing, not UTF-8 or over the budget."""
 
 
+class FileTooBig(SourceError):
+    """A file is bigger than its reader allows; `size` is its size in bytes."""
+
+    def __init__(self, message: str, size: int) -> None:
+        super().__init__(message)
+        self.size = size
+
+
 class PluginSource(Protocol):
     """Where a plugin's files come from."""
 
@@ -81,7 +89,8 @@ class DirectorySource:
     def describe(self) -> str:
         return str(self.root)
 
-    def read_bytes(self, relpath: str) -> bytes:
+    def read_bytes(self, relpath: str, max_bytes: int = MAX_PLUGIN_BYTES) -> bytes:
+        """The bytes of one file, refused over `max_bytes` (recorded tests' fixtures are allowed more)."""
         check_path(relpath)
         current = self.root
         for part in relpath.split("/"):
@@ -96,11 +105,11 @@ class DirectorySource:
                 raise SourceError(f"{relpath} is (or passes through) a symbolic link, which is not allowed")
         if not stat.S_ISREG(st.st_mode):
             raise SourceError(f"{relpath} is not a regular file")
-        if st.st_size > MAX_PLUGIN_BYTES:
-            raise SourceError(f"{relpath} is {st.st_size:,} bytes; a whole plugin may load {MAX_PLUGIN_BYTES:,}")
+        if st.st_size > max_bytes:
+            raise FileTooBig(f"{relpath} is {st.st_size:,} bytes; a whole plugin may load {max_bytes:,}", st.st_size)
         try:
             with open(current, "rb") as f:
-                return f.read(MAX_PLUGIN_BYTES + 1)
+                return f.read(max_bytes + 1)
         except OSError as e:
             raise SourceError(f"{relpath} cannot be read ({e.strerror})") from None
 

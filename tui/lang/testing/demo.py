@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from tui.lang.documents.source import BudgetedReader, PluginSource, SourceError, check_path
+from tui.lang.testing.fixtures import FixtureReader
 from tui.lang.testing.model import Case, TestFile
 from tui.lang.testing.recorded import RecordedHost
 from tui.lang.testing.runner import iso_now, parse_test_file
@@ -41,7 +42,7 @@ def demo_host(source: PluginSource, test_files: list[str], now: str) -> Recorded
             answers = [a for a in case.abilities if a.error is None]
             merged.abilities.extend(answers)
             inputs += [case.input] * len(answers)
-    host = RecordedHost(merged, reader, now)
+    host = RecordedHost(merged, FixtureReader(source), now)
     host.replay_abilities = True
     host.ability_inputs = inputs
     return host

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from tui.lang.documents.common import Strict
+from tui.lang.documents.common import DurationMs, Strict
 
 
 class RecordedRequest(Strict):
@@ -61,6 +61,44 @@ class AbilityAnswer(Strict):
     """Or the message it failed with."""
 
 
+class CacheSeed(Strict):
+    """A value a `cache` step stored before the run, and how long before (`age: 2h`): fresh or stale as the
+    step's `ttl` makes it."""
+
+    value: Any = None
+    """What the cached steps had given."""
+    age: DurationMs = 0
+    """How long before the case's `now` it was stored (`30m`, `2h`, `1d`)."""
+
+
+class ExpectedCall(Strict):
+    """A host-ability call the run must have made (`expectCalls`)."""
+
+    ability: str
+    """The ability, `group.op`."""
+    args: dict[str, Any] | None = None
+    """The arguments it was called with: keys not named are not compared (at any depth); omitted: any."""
+
+
+class ExpectedRequest(Strict):
+    """A request the run must have sent (`expectRequests`); a key not given is not compared."""
+
+    method: str | None = None
+    """The HTTP method."""
+    url: str | None = None
+    """The URL, compared as recordings are (query parameters as a set); with `campus` the path on that service."""
+    campus: str | None = None
+    """The campus service it was signed for."""
+    headers: dict[str, str] | None = None
+    """Headers it must carry (names in any case); others are not compared."""
+    json_body: Any = Field(None, alias="json")
+    """Its JSON body: keys not named are not compared (at any depth)."""
+    form: dict[str, Any] | None = None
+    """Its form fields: fields not named are not compared."""
+    text: str | None = None
+    """Its whole body as text."""
+
+
 class Case(Strict):
     """One test case."""
 
@@ -72,6 +110,8 @@ class Case(Strict):
     """Plugin settings for the run."""
     kv: dict[str, Any] = Field(default_factory=dict)
     """KV contents before the run."""
+    cache: dict[str, CacheSeed] = Field(default_factory=dict)
+    """Entries `cache` steps stored before the run, by their key: `{ value, age }`."""
     http: list[Exchange] = Field(default_factory=list)
     """Recorded exchanges."""
     abilities: list[AbilityAnswer] = Field(default_factory=list)
@@ -86,15 +126,30 @@ class Case(Strict):
     """Expressions over `result` that must all be truthy."""
     expectKv: dict[str, Any] | None = None
     """KV values after the run (keys not named are not compared)."""
+    expectStale: bool | None = None
+    """Whether a `cache` with `staleOnError` answered with its stored value after an error."""
+    expectTruncated: bool | None = None
+    """Whether a `paginate` stopped at its `max` with a page still to read."""
+    expectCalls: list[ExpectedCall] | None = None
+    """Host-ability calls: of each ability named, the run's calls in order; `[]`: none at all."""
+    expectRequests: list[ExpectedRequest] | None = None
+    """Requests: of each method named, the run's requests in order; `[]`: none at all."""
 
     @model_validator(mode="after")
     def _one_expectation(self) -> Case:
         given = [k for k in ("expectError", "check") if getattr(self, k) is not None]
         has_expect = "expect" in self.model_fields_set
-        if has_expect + len(given) == 0 and self.expectKv is None:
-            raise ValueError("a case needs expect, expectError, check or expectKv")
+        others = (self.expectKv, self.expectStale, self.expectTruncated, self.expectCalls, self.expectRequests)
+        if has_expect + len(given) == 0 and all(x is None for x in others):
+            raise ValueError(
+                "a case needs expect, expectError, check, expectKv, expectStale, expectTruncated, expectCalls "
+                "or expectRequests"
+            )
         if has_expect and "expectError" in given:
             raise ValueError("give expect or expectError, not both")
+        both = sorted(set(self.kv) & set(self.cache))
+        if both:
+            raise ValueError(f"{both[0]!r} is in both kv and cache: a key holds one value")
         return self
 
 
@@ -107,3 +162,19 @@ class TestFile(Strict):
     """Beijing time seen by every case."""
     cases: list[Case]
     """The cases."""
+
+
+DEFAULT_NOW = "2026-11-30T09:00:00+08:00"
+"""The Beijing time a test sees when neither the file nor the case gives one."""
+
+
+def iso_now(text: str) -> str:
+    """A recording's `now` (e.g. `2026-11-30 12:30`) as a full Beijing ISO timestamp.
+
+    Raises:
+        LangError: the text is not a time.
+    """
+    from tui.lang.expr import Run
+    from tui.lang.expr.stdlib.dates import iso, parse
+
+    return iso(parse(Run(DEFAULT_NOW), text))

@@ -12,6 +12,7 @@ from tui.lang.expr import Run
 from tui.lang.expr.stdlib.dates import parse as parse_date
 from tui.lang.host import HostError, HttpRequest, HttpResponse, KvBatch
 from tui.lang.netpolicy import campus_url
+from tui.lang.testing.fixtures import FixtureReader
 from tui.lang.testing.memorykv import MemoryKv
 from tui.lang.testing.model import AbilityAnswer, Case, Exchange
 
@@ -33,7 +34,7 @@ def request_key(method: str, url: str) -> tuple[str, str, str, frozenset[tuple[s
 class RecordedHost:
     """Answers one case's run from its recordings."""
 
-    def __init__(self, case: Case, files: BudgetedReader, now: str) -> None:
+    def __init__(self, case: Case, files: BudgetedReader | FixtureReader, now: str) -> None:
         self.exchanges: list[tuple[Any, Exchange]] = []
         for ex in case.http:
             url = ex.request.url
@@ -43,9 +44,13 @@ class RecordedHost:
         self.used: set[int] = set()
         self.abilities: list[AbilityAnswer] = list(case.abilities)
         self.ability_calls: list[str] = []
-        self.kv = MemoryKv(case.kv)
-        self.files = files
+        self.ability_args: list[Any] = []
+        """Beside `ability_calls`: the arguments of each call, as JSON."""
+        self.files = files if isinstance(files, FixtureReader) else FixtureReader(files)
         self.now_ms = parse_date(Run(now), now).timestamp() * 1000
+        self.kv = MemoryKv(case.kv)
+        for key, seed in case.cache.items():  # stored as a cache step stores: the value and when it was fetched
+            self.kv.values[key] = ({"v": seed.value, "t": int(self.now_ms - seed.age)}, None)
         self.sent: list[HttpRequest] = []
         self.replay_abilities = False
         """Answer abilities by name from any recording (demo mode) instead of strictly in call order."""
@@ -88,7 +93,7 @@ class RecordedHost:
         headers = dict(r.headers)
         if r.file is not None:
             try:
-                body = self.files.read_text(r.file).encode()
+                body = self.files.read(r.file)
             except SourceError as e:
                 raise HostError("network", f"fixture: {e}") from None
         elif r.text is not None:
@@ -136,8 +141,21 @@ class RecordedHost:
             return self.abilities[self.verified[name]].result
         return result
 
+    def unused(self) -> list[str]:
+        """The recordings the run never used, in words (a recording no run needs tests nothing, or the wrong
+        thing: a URL that changed, an answer for a call that no longer happens)."""
+        out = [
+            f"recorded exchange {i + 1} ({ex.request.method} {self._full(ex)}) was never requested"
+            for i, (_, ex) in enumerate(self.exchanges)
+            if i not in self.used
+        ]
+        first = len(self.ability_calls) + 1
+        out += [f"ability answer {first + i} ({a.call}) was never asked for" for i, a in enumerate(self.abilities)]
+        return out
+
     async def ability(self, name: str, args: Any) -> Any:
         self.ability_calls.append(name)
+        self.ability_args.append(args)
         if self.replay_abilities:
             return self._replayed(name, args)
         if not self.abilities:

@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 import asyncio
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
-from tui.lang.documents.loader import Plugin, pydantic_problems
+from tui.lang.documents.loader import Plugin
 from tui.lang.documents.problems import Problem
-from tui.lang.documents.source import BudgetedReader, PluginSource, SourceError, check_path
-from tui.lang.documents.yamlsafe import Located, load_yaml
-from tui.lang.expr import LangError, Run, compile_expression, from_json, stringify
+from tui.lang.documents.source import BudgetedReader, PluginSource
+from tui.lang.expr import LangError, Run, compile_expression, from_json
 from tui.lang.expr.values import truthy
 from tui.lang.steps.errors import ToolError
-from tui.lang.steps.inputs import check_value
 from tui.lang.steps.interpreter import Interpreter
-from tui.lang.testing.model import Case, TestFile
+from tui.lang.testing.checks import check_test_file, parse_checked
+from tui.lang.testing.expectations import calls_differ, requests_differ, run_flags, scalar_same, short
+from tui.lang.testing.fixtures import FixtureReader
+from tui.lang.testing.model import DEFAULT_NOW, Case, TestFile, iso_now
 from tui.lang.testing.recorded import RecordedHost
 
-DEFAULT_NOW = "2026-11-30T09:00:00+08:00"
+# `iso_now` and `DEFAULT_NOW` live with the format now; the demo and older callers import them from here.
+__all__ = ["DEFAULT_NOW", "CaseResult", "iso_now", "parse_test_file", "run_case", "run_tests", "same"]
 
 
 @dataclass
@@ -32,18 +31,17 @@ class CaseResult:
     name: str
     passed: bool
     reason: str = ""
+    warnings: list[str] = field(default_factory=list)
+    """Recordings the run never used: they do not fail the case, but they test nothing."""
 
     def line(self) -> str:
         mark = "PASS" if self.passed else "FAIL"
-        return f"{mark} {self.file} › {self.name}" + ("" if self.passed else f"\n     {self.reason}")
+        text = f"{mark} {self.file} › {self.name}" + ("" if self.passed else f"\n     {self.reason}")
+        return text + "".join(f"\n     warning: {w}" for w in self.warnings)
 
 
 def same(actual: Any, expected: Any) -> bool:
     """JSON equality with numbers by value (2 equals 2.0) and booleans strict."""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return actual is expected
-    if isinstance(expected, int | float) and isinstance(actual, int | float):
-        return actual == expected or (math.isnan(actual) and math.isnan(expected))
     if isinstance(expected, list):
         return (
             isinstance(actual, list)
@@ -56,58 +54,27 @@ def same(actual: Any, expected: Any) -> bool:
             and actual.keys() == expected.keys()
             and all(same(actual[k], v) for k, v in expected.items())
         )
-    return bool(actual == expected)
-
-
-def load_test_file(reader: BudgetedReader, path: str) -> tuple[TestFile | None, list[Problem], Located | None]:
-    """Read and check one tests/*.yaml file; with it, where each of its values is (for problems found later)."""
-    try:
-        text = reader.source.read_bytes(check_path(path)).decode("utf-8")
-    except (SourceError, UnicodeDecodeError) as e:
-        return None, [Problem(path, None, str(e))], None
-    return _parse(text, path)
+    return scalar_same(actual, expected)
 
 
 def parse_test_file(text: str, path: str) -> tuple[TestFile | None, list[Problem]]:
-    """Parse and check the text of one tests/*.yaml file (`path` names it in problems)."""
-    tf, problems, _ = _parse(text, path)
-    return tf, problems
+    """Parse and check the format of one tests/*.yaml file's text (`path` names it in problems)."""
+    tf, problems, _ = parse_checked(text, path)
+    return (None if problems else tf), problems
 
 
-def _parse(text: str, path: str) -> tuple[TestFile | None, list[Problem], Located | None]:
-    located, problems = load_yaml(text, path)
-    if located is None:
-        return None, problems, None
-    try:
-        return TestFile.model_validate(located.data), [], located
-    except ValidationError as e:
-        return None, pydantic_problems(e, path, located), located
-
-
-def settings_problems(plugin: Plugin, path: str, tf: TestFile, located: Located | None) -> list[Problem]:
-    """A case's `settings:` against the plugin's declarations: a key it does not declare, or a value its
-    declaration refuses, is a problem at its line (it would test a plugin no student can have)."""
-    declared = plugin.manifest.settings
-    problems = []
-    for i, case in enumerate(tf.cases):
-        for key, value in case.settings.items():
-            line = located.line(("cases", i, "settings", key)) if located else None
-            if key not in declared:
-                known = ", ".join(declared) or "none"
-                said = f"settings: {key!r} is not a setting of the plugin (it has: {known})"
-                problems.append(Problem(path, line, said))
-                continue
-            try:
-                check_value("settings", key, declared[key], value)
-            except ToolError as e:
-                problems.append(Problem(path, line, str(e)))
-    return problems
-
-
-async def run_case(plugin: Plugin, reader: BudgetedReader, file: str, tf: TestFile, case: Case) -> CaseResult:
-    """Run one case and judge it."""
-    now = _iso(case.now or tf.now or DEFAULT_NOW)
+async def run_case(
+    plugin: Plugin, reader: BudgetedReader | FixtureReader, file: str, tf: TestFile, case: Case
+) -> CaseResult:
+    """Run one case and judge it; recordings it never used are warnings beside the verdict."""
+    now = iso_now(case.now or tf.now or DEFAULT_NOW)
     host = RecordedHost(case, reader, now)
+    verdict = await _judge(plugin, host, file, tf, case, now)
+    verdict.warnings = host.unused()
+    return verdict
+
+
+async def _judge(plugin: Plugin, host: RecordedHost, file: str, tf: TestFile, case: Case, now: str) -> CaseResult:
     interp = Interpreter(plugin, host, settings=case.settings)
 
     def fail(reason: str) -> CaseResult:
@@ -118,9 +85,12 @@ async def run_case(plugin: Plugin, reader: BudgetedReader, file: str, tf: TestFi
     except ToolError as e:
         if case.expectError is not None:
             if case.expectError in str(e):
-                return _kv_check(file, case, host) or CaseResult(file, case.name, True)
+                return _after_run(file, case, host) or CaseResult(file, case.name, True)
             return fail(f"expected an error containing {case.expectError!r}, got: {e}")
         return fail(f"the run failed: {e}")
+    flags = run_flags(case, result)
+    if flags:
+        return fail(flags)
     if case.expectError is not None:
         return fail(f"expected an error containing {case.expectError!r}, got the result {_short(result.value)}")
     if "expect" in case.model_fields_set and not same(result.value, case.expect):
@@ -133,53 +103,38 @@ async def run_case(plugin: Plugin, reader: BudgetedReader, file: str, tf: TestFi
             return fail(f"check {src!r} failed with an error: {e.msg}")
         if not ok:
             return fail(f"check {src!r} is false for the result {_short(result.value)}")
-    return _kv_check(file, case, host) or CaseResult(file, case.name, True)
+    return _after_run(file, case, host) or CaseResult(file, case.name, True)
 
 
-def _kv_check(file: str, case: Case, host: RecordedHost) -> CaseResult | None:
-    if case.expectKv is None:
-        return None
-    snapshot = host.kv.snapshot()
-    for key, want in case.expectKv.items():
-        if not same(snapshot.get(key), want):
-            return CaseResult(
-                file, case.name, False, f"kv {key!r}: expected {_short(want)}, got {_short(snapshot.get(key))}"
-            )
-    return None
+def _after_run(file: str, case: Case, host: RecordedHost) -> CaseResult | None:
+    """What the run did besides its result: the calls and requests it made, and the KV it left."""
+    found = None
+    if case.expectCalls is not None:
+        found = calls_differ(case.expectCalls, host)
+    if found is None and case.expectRequests is not None:
+        found = requests_differ(case.expectRequests, host)
+    if found is None and case.expectKv is not None:
+        snapshot = host.kv.snapshot()
+        for key, want in case.expectKv.items():
+            if not same(snapshot.get(key), want):
+                found = f"kv {key!r}: expected {_short(want)}, got {_short(snapshot.get(key))}"
+                break
+    return None if found is None else CaseResult(file, case.name, False, found)
 
 
-def _short(v: Any) -> str:
-    text = stringify(from_json(v))
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
-def iso_now(text: str) -> str:
-    """A recording's `now` (e.g. `2026-11-30 12:30`) as a full Beijing ISO timestamp."""
-    from tui.lang.expr.stdlib.dates import iso, parse
-
-    return iso(parse(Run(DEFAULT_NOW), text))
-
-
-_iso = iso_now
+_short = short
 
 
 def run_tests(plugin: Plugin, source: PluginSource, test_files: list[str]) -> tuple[list[CaseResult], list[Problem]]:
     """Run every case of the given test files."""
-    reader = BudgetedReader(source, limit=64 * 1024 * 1024)  # fixtures are not part of the plugin's budget
+    fixtures = FixtureReader(source)  # bounded on their own: not part of the plugin's budget
     results: list[CaseResult] = []
     problems: list[Problem] = []
     for path in test_files:
-        tf, probs, located = load_test_file(reader, path)
+        tf, probs = check_test_file(plugin, source, path, fixtures)
         problems.extend(probs)
         if tf is None:
             continue
-        if tf.tool not in plugin.tools:
-            problems.append(Problem(path, 1, f"tool {tf.tool!r} is not in the plugin"))
-            continue
-        wrong = settings_problems(plugin, path, tf, located)
-        problems.extend(wrong)
-        if wrong:
-            continue
         for case in tf.cases:
-            results.append(asyncio.run(run_case(plugin, reader, path, tf, case)))
+            results.append(asyncio.run(run_case(plugin, fixtures, path, tf, case)))
     return results, problems
