@@ -9,7 +9,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tui.lang.documents.loader import Plugin, pydantic_problems
+from tui.lang.documents.explain import pydantic_problems
+from tui.lang.documents.loader import Plugin
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import BudgetedReader, PluginSource, SourceError, check_path
 from tui.lang.documents.yamlsafe import Located, load_yaml
