@@ -4,6 +4,7 @@ validator says where (file, line and column), a stable code, and a hint saying w
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -249,3 +250,18 @@ def test_format_json_on_an_official_plugin_is_ok_and_empty(folder: str) -> None:
     result = CliRunner().invoke(cli, ["plugin", "validate", "--format", "json", str(OFFICIAL.parent / folder)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["ok"] is True and json.loads(result.stdout)["problems"] == []
+
+
+def test_every_problem_code_is_listed_in_the_language_reference() -> None:
+    root = OFFICIAL.parents[1]
+    sources = [*(root / "tui/lang/documents").glob("*.py"), root / "widgets_render/validate.py"]
+    used = set()
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        used |= set(
+            re.findall(r'(?:code=|add\(|Diagnostic\(|fail\([^)]*?, )"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{5,})"', text)
+        )
+        used |= set(re.findall(r'"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)"', text))
+    documented = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", (root / "docs/PLUGIN-LANGUAGE.md").read_text(encoding="utf-8")))
+    assert len(used) > 60
+    assert used <= documented, sorted(used - documented)
