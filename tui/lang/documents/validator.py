@@ -51,7 +51,7 @@ from tui.lang.steps.scope import parse_signature
 #: Library functions whose argument at this index is a pattern.
 _REGEX_ARG = {"test": 1, "match": 1, "matchAll": 1, "regex": 0}
 __all__ = ["Checker", "_template_check", "check_specs", "validate"]
-_REGEX_HINT = "RE2 has no lookaround or backreferences: match more and pick the part with a capture group"
+_REGEX_HINT = "match more and pick the part you want with a capture group"
 
 
 @dataclass(frozen=True)
