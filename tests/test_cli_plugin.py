@@ -43,7 +43,7 @@ def test_a_broken_test_file_is_reported_with_its_line(tmp_path: Path) -> None:
     (folder / "tests" / "bad.yaml").write_text("tool: echo\ncases:\n  - name: x\n    input: {}\n", "utf-8")
     code, out, err = invoke("plugin", "test", str(folder))
     assert code == 1
-    assert "tests/bad.yaml:3: error: cases.0: a case needs expect, expectError, check, expectKv, expectStale" in err
+    assert "tests/bad.yaml:3:5: error: cases.0: a case needs expect, expectError, check, expectKv, expectStale" in err
     assert out.strip().endswith("15 passed, 1 failed, 1 warning")  # a file that cannot be read counts as a failure
 
 

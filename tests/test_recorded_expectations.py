@@ -277,7 +277,9 @@ def test_a_plugin_without_tests_is_told_so_and_fails(tmp_path: Path) -> None:
 def test_a_key_in_both_kv_and_cache_is_refused_at_its_line(tmp_path: Path) -> None:
     tests = "tool: rooms\ncases:\n  - name: both\n    kv: { rooms: 1 }\n    cache: { rooms: { value: 2 } }\n"
     code, _, err = run("plugin", "test", str(plugin(tmp_path, {"rooms.yaml": tests + "    expect: 2\n"})))
-    said = "tests/rooms.yaml:3: error: cases.0: 'rooms' is in both kv and cache: a key holds one value"
+    said = (
+        "tests/rooms.yaml:3:5: error: cases.0: 'rooms' is in both kv and cache: a key holds one value [INVALID_VALUE]"
+    )
     assert code == 1 and said in err
 
 

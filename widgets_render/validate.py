@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from widgets_render.spec import ACTION_VERBS, COMPONENTS, Screen, Widget
+from widgets_render.spec_words import ENUM_PROPS, MODELS, did_you_mean
 
 MAX_DEPTH = 12
 MAX_NODES = 300
@@ -46,6 +47,10 @@ class PluginFacts:
     has_english: bool
     shared_names: frozenset[str] = frozenset()
     """Constants and functions from shared.yaml, visible in every template."""
+    screen_params: dict[str, frozenset[str]] = field(default_factory=dict)
+    """The params each screen requires (no default, not optional): opening it without one is an error."""
+    unloaded_tools: frozenset[str] = frozenset()
+    """Tools the manifest declares that did not load (their own errors are reported): nothing is said of them."""
 
 
 @dataclass(frozen=True)
@@ -58,17 +63,48 @@ class Diagnostic:
     path: str
     """A JSON Pointer into the file (`/body/children/2`)."""
     message: str
+    hint: str = ""
+    """What to write instead (`did you mean 'accent'?`), or ''."""
 
 
 # Keys whose string values are names, enums or targets, not templates.
-_NOT_TEMPLATES = frozenset({
-    "type", "id", "icon", "source", "bind", "name", "invoke", "open", "set", "spec", "kind", "defaultSize",
-    "every", "format", "tick", "variant", "style", "align", "input", "pattern", "sizes", "as", "tool", "then",
-})  # fmt: skip
+_NOT_TEMPLATES = frozenset(
+    {
+        "type",
+        "id",
+        "icon",
+        "source",
+        "bind",
+        "name",
+        "invoke",
+        "open",
+        "set",
+        "spec",
+        "kind",
+        "defaultSize",
+        "every",
+        "format",
+        "tick",
+        "variant",
+        "style",
+        "align",
+        "input",
+        "pattern",
+        "sizes",
+        "as",
+        "tool",
+        "then",
+    }
+)
 # Node props whose templates see the loop variable (and the `as` alias).
-_LOOP_PROPS = {"list": ("item", "key", "itemAction"), "table": ("columns", "rowAction"),
-               "bars": ("label", "value", "max", "display", "tone"), "kv": ("key", "value"),
-               "column": ("template",), "row": ("template",)}  # fmt: skip
+_LOOP_PROPS = {
+    "list": ("item", "key", "itemAction"),
+    "table": ("columns", "rowAction"),
+    "bars": ("label", "value", "max", "display", "tone"),
+    "kv": ("key", "value"),
+    "column": ("template",),
+    "row": ("template",),
+}
 _DURATION = re.compile(r"(\d+)\s*(s|m|h|d)")
 
 
@@ -89,6 +125,7 @@ def _schema_diagnostics(err: ValidationError, data: Any, file: str) -> list[Diag
         cur: Any = data
         parts: list[str | int] = []
         tagged: set[int] = set()
+        owner: Any = data  # the mapping holding the last key walked into
         for elem in e["loc"]:
             if isinstance(elem, int) and isinstance(cur, list) and elem < len(cur):
                 cur = cur[elem]
@@ -97,6 +134,7 @@ def _schema_diagnostics(err: ValidationError, data: Any, file: str) -> list[Diag
                 tagged.add(id(cur))  # pydantic's discriminator tag, not a key
             elif isinstance(elem, str) and isinstance(cur, dict) and (elem in cur or elem.rstrip("_") in cur):
                 key = elem if elem in cur else elem.rstrip("_")
+                owner = cur
                 cur = cur[key]
                 parts.append(key)
             elif e["type"] in ("missing", "extra_forbidden") and isinstance(elem, str) and elem == e["loc"][-1]:
@@ -111,12 +149,26 @@ def _schema_diagnostics(err: ValidationError, data: Any, file: str) -> list[Diag
             code, msg = "MISSING", f"missing required prop '{e['loc'][-1]}'"
         elif e["type"] == "extra_forbidden":
             code, msg = "UNKNOWN_PROP", f"unknown prop '{e['loc'][-1]}'"
+        elif e["type"] == "literal_error":
+            code, msg = "BAD_ENUM_VALUE", str(e["msg"])
         else:
             code, msg = "INVALID", str(e["msg"])
+        hint = ""
+        if code == "BAD_ENUM_VALUE" and isinstance(e["input"], str):
+            hint = did_you_mean(e["input"], re.findall(r"'([^']*)'", str(e.get("ctx", {}).get("expected", ""))))
+        if code == "UNKNOWN_TYPE" and isinstance(cur, dict):
+            hint = did_you_mean(str(cur.get("type")), COMPONENTS)
+        if code == "UNKNOWN_PROP" and isinstance(owner, dict):
+            top = (Screen if data.get("kind") == "screen" else Widget) if owner is data else None
+            model = MODELS.get(str(owner.get("type"))) or top
+            props = [f.alias or n for n, f in model.model_fields.items()] if model else []
+            hint = did_you_mean(str(e["loc"][-1]), props)
         # A union (actions, I18nString) reports once per member; keep the first, most specific one.
         if (path, code) not in out:
-            out[(path, code)] = Diagnostic(code, "error", file, path, msg)
-    return list(out.values())
+            out[(path, code)] = Diagnostic(code, "error", file, path, msg, hint)
+    # `tone: accnet` fails both members of `Tone | Expr`: the named values are what was meant, not a template
+    named = {path for path, code in out if code == "BAD_ENUM_VALUE"}
+    return [d for (path, code), d in out.items() if not (code == "INVALID" and path in named)]
 
 
 @dataclass
@@ -130,8 +182,8 @@ class _Walk:
     ids: dict[str, str] = field(default_factory=dict)
     nodes: int = 0
 
-    def add(self, code: str, path: list[str | int], message: str, severity: str = "error") -> None:
-        self.found.append(Diagnostic(code, severity, self.file, pointer(path), message))  # type: ignore[arg-type]
+    def add(self, code: str, path: list[str | int], message: str, severity: str = "error", hint: str = "") -> None:
+        self.found.append(Diagnostic(code, severity, self.file, pointer(path), message, hint))  # type: ignore[arg-type]
 
     def template(self, text: str, path: list[str | int], scope: set[str]) -> None:
         if len(text) > MAX_STRING:
@@ -185,6 +237,15 @@ class _Walk:
                 self.add("DUPLICATE_ID", [*path, "id"], f"id {n['id']!r} is used twice (first at {self.ids[n['id']]})")
             self.ids.setdefault(n["id"], pointer(path))
         kind = n["type"]
+        for prop, words in ENUM_PROPS.get(kind, {}).items():
+            v = n.get(prop)
+            if isinstance(v, str) and "${" not in v and v not in words:
+                self.add(
+                    "BAD_ENUM_VALUE",
+                    [*path, prop],
+                    f"{prop} {v!r} is not one of {', '.join(words)}",
+                    hint=did_you_mean(v, words),
+                )
         loop = _LOOP_PROPS.get(kind, ())
         alias = n.get("as") if isinstance(n.get("as"), str) else None
         inner = scope | {"item", "index"} | ({alias} if alias else set())
@@ -204,6 +265,22 @@ class _Walk:
         if kind in ("form", "tabs", "field") and self.kind == "widget":
             self.add("SCREEN_ONLY", path, f"'{kind}' is for screens; widgets only show data")
 
+    def open_params(self, name: str, a: dict[str, Any], path: list[str | int]) -> None:
+        """Opening a screen gives every param it requires."""
+        params = a.get("params")
+        given = set(params) if isinstance(params, dict) else set()
+        for param in sorted(self.facts.screen_params.get(name, frozenset()) - given):
+            self.add(
+                "OPEN_PARAM_MISSING",
+                [*path, "open"],
+                f"screen {name!r} requires the param {param!r}, and this action does not give it",
+                hint=f'add "params": {{ "{param}": … }}',
+            )
+
+    def _unloaded(self, target: str) -> bool:
+        prefix = self.facts.plugin_id + "."
+        return target.startswith(prefix) and target[len(prefix) :] in self.facts.unloaded_tools
+
     def _tool(self, target: str) -> ToolFacts | None:
         prefix = self.facts.plugin_id + "."
         return self.facts.tools.get(target[len(prefix) :]) if target.startswith(prefix) else None
@@ -213,11 +290,14 @@ class _Walk:
             target = a["invoke"]
             if not isinstance(target, str) or "${" in target:
                 self.add("INVOKE_TARGET", [*path, "invoke"], "the invoke target must be a literal '<plugin>.<tool>'")
+            elif self._unloaded(target):
+                pass  # the tool's own file says what is wrong with it
             elif (tool := self._tool(target)) is None:
                 self.add(
                     "INVOKE_TARGET",
                     [*path, "invoke"],
                     f"{target!r} is not a tool of {self.facts.plugin_id} (only this plugin's tools can be invoked)",
+                    hint=did_you_mean(target, [f"{self.facts.plugin_id}.{t}" for t in self.facts.tools]),
                 )
             elif tool.effect in ("money", "public") and not a.get("confirm"):
                 self.add("INVOKE_NO_CONFIRM", path, f"{target} is a {tool.effect} tool: add a confirm", "warning")
@@ -226,8 +306,17 @@ class _Walk:
             name = target[len("screen:") :] if isinstance(target, str) and target.startswith("screen:") else None
             if name is None or name not in self.facts.screens:
                 self.add(
-                    "OPEN_TARGET", [*path, "open"], f"{target!r} is not one of this plugin's screens (screen:<name>)"
+                    "OPEN_TARGET",
+                    [*path, "open"],
+                    f"{target!r} is not one of this plugin's screens (screen:<name>)",
+                    hint=did_you_mean(str(target), [f"screen:{s}" for s in self.facts.screens]),
                 )
+            else:
+                self.open_params(name, a, path)
+        then = a.get("then")
+        then_open = then.get("open") if isinstance(then, dict) else None
+        if isinstance(then_open, str) and then_open.startswith("screen:") and then_open[7:] in self.facts.screens:
+            self.open_params(then_open[7:], then, [*path, "then"])  # type: ignore[arg-type]
         if "openUrl" in a and isinstance(a["openUrl"], str) and not a["openUrl"].startswith(("https://", "${")):
             self.add("OPENURL_SCHEME", [*path, "openUrl"], "openUrl opens https:// addresses only")
         if "set" in a and self.kind == "widget" and "invoke" not in a:
@@ -271,8 +360,15 @@ def validate_spec(
             named.append((["sources", alias, "source"], src["source"]))
         elif isinstance(src, dict) and isinstance(src.get("tool"), str):
             tool = facts.tools.get(src["tool"])
-            if tool is None:
-                walk.add("SOURCE_UNKNOWN", ["sources", alias, "tool"], f"{src['tool']!r} is not a tool of this plugin")
+            if tool is None and src["tool"] in facts.unloaded_tools:
+                pass  # the tool's own file says what is wrong with it
+            elif tool is None:
+                walk.add(
+                    "SOURCE_UNKNOWN",
+                    ["sources", alias, "tool"],
+                    f"{src['tool']!r} is not a tool of this plugin",
+                    hint=did_you_mean(src["tool"], facts.tools),
+                )
             elif tool.effect != "read":
                 walk.add(
                     "SOURCE_NOT_READ",
@@ -282,7 +378,12 @@ def validate_spec(
             walk.value(src.get("args"), ["sources", alias, "args"], base - {"data", "sources"}, 0)
     for path, name in named:
         if name not in facts.data_sources:
-            walk.add("SOURCE_UNKNOWN", path, f"{name!r} is not in the manifest's dataSources")
+            walk.add(
+                "SOURCE_UNKNOWN",
+                path,
+                f"{name!r} is not in the manifest's dataSources",
+                hint=did_you_mean(name, facts.data_sources),
+            )
         else:
             tool_name = facts.data_sources[name]
             tool = facts.tools.get(tool_name) if tool_name else None

@@ -101,8 +101,8 @@ def test_the_valid_widget_has_no_problems() -> None:
         ("duplicate id", broken("/body/children/1/id", "n"), "DUPLICATE_ID", "/body/children/1/id"),
         ("open an unknown screen", broken("/tap", {"open": "screen:nope"}), "OPEN_TARGET", "/tap/open"),
         ("http openUrl", broken("/tap", {"openUrl": "http://x.pku.edu.cn"}), "OPENURL_SCHEME", "/tap/openUrl"),
-        ("bad size", broken("/sizes", ["huge"]), "INVALID", "/sizes/0"),
-        ("a tone not named", broken("/body/children/0/tone", "loud"), "INVALID", "/body/children/0/tone"),
+        ("bad size", broken("/sizes", ["huge"]), "BAD_ENUM_VALUE", "/sizes/0"),
+        ("a tone not named", broken("/body/children/0/tone", "loud"), "BAD_ENUM_VALUE", "/body/children/0/tone"),
         ("bad refresh", broken("/refresh", {"every": "often"}), "DURATION", "/refresh/every"),
         (
             "form in a widget",
@@ -160,7 +160,7 @@ def test_plugin_validate_reports_spec_problems_with_file_and_line(tmp_path: Path
     files["widgets/overview.json"] = json.dumps(widget, ensure_ascii=False, indent=2).encode()
     plugin, problems = validate(MemorySource(files))
     assert plugin is None
-    hit = next(p for p in problems if "TEMPLATE_SYNTAX" in p.message)
+    hit = next(p for p in problems if p.code == "TEMPLATE_SYNTAX")
     assert hit.file == "widgets/overview.json"
     assert (
         hit.line is not None

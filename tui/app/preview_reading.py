@@ -92,12 +92,13 @@ class Finding:
 
 
 def finding(problem: Problem) -> Finding:
-    """A validator's problem as an entry. Its message's advice (after '; ', or the lines that point at the column
-    of an expression) is the hint."""
-    first, _, excerpt = problem.message.partition("\n")
+    """A validator's problem as an entry, its code after its message. Its advice (after '; ', or the lines that
+    point at the column of an expression) is the hint."""
+    first, _, excerpt = problem.text.partition("\n")
     message, _, advice = first.partition("; ")
     hint = "\n".join(part for part in (advice, excerpt) if part)
-    return Finding(problem.where if problem.file else "", problem.severity, message, hint)
+    code = f" [{problem.code}]" if problem.code else ""
+    return Finding(problem.where if problem.file else "", problem.severity, message + code, hint)
 
 
 def no_such(plugin: Plugin, name: str, locale: str) -> Finding:

@@ -21,11 +21,18 @@ def plugin() -> None:
 
 @plugin.command("validate")
 @click.argument("path")
-def validate_command(path: str) -> None:
-    """Check a plugin folder the way the app does; every problem with file and line."""
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    help="json: {ok, plugin, problems: [{file, line, column, code, severity, message, hint}]} on stdout.",
+)
+def validate_command(path: str, fmt: str) -> None:
+    """Check a plugin folder the way the app does; every problem with file, line, column, code and hint."""
     from tui.cli.plugin_docs import validate_cmd
 
-    validate_cmd(path)
+    validate_cmd(path, fmt)
 
 
 @plugin.command("test")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tui.cli.output import bad_parameter, echo, echo_json_text
-from tui.lang.documents.loader import Plugin
+from tui.lang.documents.loader import MANIFEST_FILE, Plugin
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import DirectorySource, SourceError, check_path
 from tui.lang.documents.validator import validate
@@ -35,18 +35,30 @@ def _folder(path: str) -> Path:
 
 def _show(problems: list[Problem], folder: Path) -> None:
     for pr in problems:
+        code = f" [{pr.code}]" if pr.code else ""
         echo(
-            f"{folder / pr.where if pr.file else folder}: {pr.severity}: {pr.message}",
+            f"{folder / pr.where if pr.file else folder}: {pr.severity}: {pr.text}{code}",
             err=pr.severity == "error",
         )
 
 
-def validate_cmd(path: str) -> None:
-    """Run every check the app runs, and check the recorded tests; report all problems with file and line; exit 1
-    on any error."""
+def validate_cmd(path: str, fmt: str = "text") -> None:
+    """Run every check the app runs, and check the recorded tests; report all problems with file, line and
+    column; exit 1 on any error."""
     folder = _folder(path)
     plugin, problems = validate(DirectorySource(folder))
     problems += test_file_problems(plugin, folder)
+    if fmt == "json":
+        claims = [] if plugin is None or _builtin(folder) else imitations(plugin.manifest)
+        found = [p.to_json() for p in problems] + [
+            Problem(MANIFEST_FILE, None, claim, "warning", code="IMITATION", hint=IMITATION_ADVICE).to_json()
+            for claim in claims
+        ]
+        out = {"ok": plugin is not None, "plugin": plugin.manifest.id if plugin else None, "problems": found}
+        echo_json_text(json.dumps(out, ensure_ascii=False, indent=2))
+        if plugin is None:
+            sys.exit(1)
+        return
     _show(problems, folder)
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
@@ -56,7 +68,7 @@ def validate_cmd(path: str) -> None:
     m = plugin.manifest
     claims = [] if _builtin(folder) else imitations(m)
     for claim in claims:  # the installer's check, so that validate says everything an install would refuse
-        echo(f"PLUGIN.md: warning: {claim}: {IMITATION_ADVICE}", err=True)
+        echo(f"PLUGIN.md: warning: {claim}: {IMITATION_ADVICE} [IMITATION]", err=True)
     warnings += len(claims)
     echo(
         f"ok: {m.id} {m.version}, {len(plugin.tools)} tools"

@@ -184,7 +184,7 @@ CORPUS = [
         files(tools__free_yaml=sub(FREE, "rows.map(r => r.room)", "rows.map(r => r.room +)")),
         "tools/free.yaml",
         13,
-        "return: expected a value, found '\\)' \\(column 23\\)",
+        "return: expected a value, found '\\)'\nrows.map",
     ),
     (
         "unbound name",
@@ -226,7 +226,7 @@ CORPUS = [
         files(tools__add_yaml=sub(ADD, "args: \"({ title: 'x' })\"", "args: { title: x }")),
         "tools/add.yaml",
         6,
-        "args is an expression, but YAML read it as a mapping: put it in quotes",
+        "args is an expression, but YAML read it as a mapping; put it in quotes",
     ),
     (
         "function cycle",
@@ -402,7 +402,7 @@ def test_each_defect_is_found_with_file_and_line(
     assert time.perf_counter() - t0 < 1.0
     assert loaded is None, f"{defect}: validated"
     errors = [p for p in problems if p.severity == "error"]
-    hits = [p for p in errors if re.search(reason, p.message)]
+    hits = [p for p in errors if re.search(reason, p.text)]
     assert hits, f"{defect}: no problem matches {reason!r}: {[str(p) for p in errors]}"
     assert (hits[0].file, hits[0].line) == (file, line), str(hits[0])
 
@@ -446,7 +446,8 @@ def test_validate_cli_names_the_file_and_line_and_exits_1(tmp_path: Path) -> Non
         target.write_bytes(text if isinstance(text, bytes) else text.encode())
     result = CliRunner().invoke(cli, ["plugin", "validate", str(tmp_path)])
     assert result.exit_code == 1
-    assert f"{tmp_path}/tools/free.yaml:13: error: return: unknown name 'rowz'" in result.stderr
+    said = f"{tmp_path}/tools/free.yaml:13:9: error: return: unknown name 'rowz'; did you mean 'rows'? [UNKNOWN_NAME]"
+    assert said in result.stderr
     assert result.stderr.strip().endswith("1 error, 0 warnings")
 
 

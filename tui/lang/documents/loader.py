@@ -12,9 +12,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from tui.lang.documents.explain import pydantic_problems
 from tui.lang.documents.manifest import MAX_TOOLS, Manifest, too_many_tools
-from tui.lang.documents.problems import DocumentError, Problem
-from tui.lang.documents.source import BudgetedReader, PluginSource, SourceError
+from tui.lang.documents.problems import DocumentError, Problem, nearest
+from tui.lang.documents.source import MAX_PLUGIN_BYTES, BudgetedReader, PluginSource, SourceError
 from tui.lang.documents.tool import STEP_KINDS, StepBase, ToolDef, step_kind
 from tui.lang.documents.yamlsafe import Located, Path, count_entries, load_yaml
 
@@ -23,8 +24,6 @@ MANIFEST_FILE = "PLUGIN.md"
 TOOLS_SCAN_CAP = 1000
 #: Frontmatter larger than this is counted before it is composed (64 tools by file take about 2 KB).
 EARLY_COUNT_BYTES = 16 * 1024
-#: Fields whose text is one expression (seed page, 表达式); an unquoted `{ … }` there is a YAML mapping.
-EXPRESSION_FIELDS = frozenset({"value", "each", "if", "check", "return", "next", "items", "from", "input", "args"})
 #: The fields of each step kind that hold nested steps.
 NESTED_BY_KIND: dict[str, tuple[str, ...]] = {
     "each": ("steps",),
@@ -58,6 +57,10 @@ class Tool:
     located: Located
     base: Path
     """Path of the tool inside its file (`()` for a tool file, `('tools', name)` inline)."""
+
+    unchecked: set[str] = field(default_factory=set)
+    """Names bound by steps that did not load: they are reported where they are, and their later uses are not
+    (one typo, one error)."""
 
     def line(self, *path: str | int) -> int | None:
         """The line of a value of this tool."""
@@ -95,57 +98,25 @@ def split_frontmatter(text: str) -> tuple[str, str, int] | None:
     return None
 
 
-def pydantic_problems(err: ValidationError, file: str, located: Located, base: Path = ()) -> list[Problem]:
-    """Pydantic's errors as problems at the line of the value they are about, in words an author reads."""
-    out = []
-    for e in err.errors():
-        loc: Path = tuple(x for x in e["loc"] if isinstance(x, str | int))
-        where = ".".join(str(x) for x in loc)
-        kind = e["type"]
-        msg = str(e["msg"]).removeprefix("Value error, ")
-        if kind == "missing":
-            text = f"missing required key '{loc[-1]}'" + (f" in {'.'.join(map(str, loc[:-1]))}" if loc[:-1] else "")
-            line = located.line((*base, *loc[:-1]))
-        elif kind == "extra_forbidden":
-            text = f"unknown key '{loc[-1]}'" + (f" in {'.'.join(map(str, loc[:-1]))}" if loc[:-1] else "")
-            line = located.line((*base, *loc))
-        elif kind == "string_type" and loc and loc[-1] in EXPRESSION_FIELDS and isinstance(e["input"], dict | list):
-            shape = "a mapping" if isinstance(e["input"], dict) else "a list"
-            text = (
-                f"{where} is an expression, but YAML read it as {shape}: put it in quotes "
-                f'("{{ a: 1 }}") or write it as a block ({loc[-1]}: |)'
-            )
-            line = located.line((*base, *loc))
-        elif kind == "string_type":
-            got = e["input"]
-            text = f"{where}: expected text, but YAML read {got!r} as {_yaml_type(got)}: put it in quotes"
-            line = located.line((*base, *loc))
-        else:
-            if kind in ("too_long", "too_short") and isinstance(e["input"], str):  # pydantic says "items" for text
-                most = kind == "too_long"
-                bound = e["ctx"]["max_length" if most else "min_length"]
-                msg = f"{len(e['input'])} characters, {'at most' if most else 'at least'} {bound} characters allowed"
-            text = f"{where}: {msg}" if where else msg
-            line = located.line((*base, *loc))
-        out.append(Problem(file, line, text))
-    return out
-
-
-def _yaml_type(v: Any) -> str:
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, int | float):
-        return "a number"
-    if v is None:
-        return "null"
-    return "a mapping" if isinstance(v, dict) else "a list" if isinstance(v, list) else "something else"
+#: Every key some step kind allows, for the nearest one to a misspelt step key.
+_STEP_KEYS = sorted({f.alias or n for _, m in STEP_KINDS for n, f in m.model_fields.items()})
+_TOO_LARGE_HINT = (
+    f"a plugin loads at most {MAX_PLUGIN_BYTES // 1024} KB, all its files together: "
+    "move large data out of it, or keep fewer recordings"
+)
 
 
 def _validate(model: type[BaseModel], data: Any, file: str, located: Located, base: Path) -> tuple[Any, list[Problem]]:
     try:
         return model.model_validate(data), []
     except ValidationError as e:
-        return None, pydantic_problems(e, file, located, base)
+        return None, pydantic_problems(e, file, located, base, model)
+
+
+def source_problem(e: SourceError, file: str, at: tuple[int | None, int | None]) -> Problem:
+    """A file that cannot be read, reported where it is named."""
+    hint = _TOO_LARGE_HINT if e.code == "PLUGIN_TOO_LARGE" else ""
+    return Problem(file, at[0], str(e), column=at[1], code=e.code, hint=hint)
 
 
 class Loader:
@@ -155,14 +126,14 @@ class Loader:
         self.reader = BudgetedReader(source)
         self.problems: list[Problem] = []
 
-    def fail(self, file: str, line: int | None, message: str, column: int | None = None) -> None:
-        self.problems.append(Problem(file, line, message, column=column))
+    def fail(self, file: str, at: tuple[int | None, int | None], message: str, code: str, hint: str = "") -> None:
+        self.problems.append(Problem(file, at[0], message, column=at[1], code=code, hint=hint))
 
-    def read_yaml(self, file: str, referenced_at: tuple[str, int | None]) -> Located | None:
+    def read_yaml(self, file: str, referenced_at: tuple[str, tuple[int | None, int | None]]) -> Located | None:
         try:
             text = self.reader.read_text(file)
         except SourceError as e:
-            self.fail(referenced_at[0], referenced_at[1], str(e))
+            self.problems.append(source_problem(e, *referenced_at))
             return None
         located, problems = load_yaml(text, file)
         self.problems.extend(problems)
@@ -172,7 +143,7 @@ class Loader:
         try:
             text = self.reader.read_text(MANIFEST_FILE)
         except SourceError as e:
-            raise DocumentError([Problem(MANIFEST_FILE, None, str(e))]) from None
+            raise DocumentError([source_problem(e, MANIFEST_FILE, (None, None))]) from None
         parts = split_frontmatter(text)
         if parts is None:
             # An opening line without its closing one is a frontmatter cut short (an editor's save caught half-way).
@@ -182,19 +153,24 @@ class Loader:
                 if opened
                 else "PLUGIN.md must start with YAML frontmatter between '---' lines"
             )
-            raise DocumentError([Problem(MANIFEST_FILE, 1, reason)])
+            code = "FRONTMATTER_UNCLOSED" if opened else "FRONTMATTER_MISSING"
+            raise DocumentError([Problem(MANIFEST_FILE, 1, reason, column=1, code=code)])
         front, body, offset = parts
         # A large frontmatter is counted from its YAML events first: a flood of tools is refused before it is
         # composed (seconds). A small one (every real manifest) costs less to compose than to scan twice.
         counted = count_entries(front, "tools", TOOLS_SCAN_CAP) if len(front) > EARLY_COUNT_BYTES else None
         if counted is not None and counted[0] > MAX_TOOLS:
             many = f"more than {TOOLS_SCAN_CAP}" if counted[0] > TOOLS_SCAN_CAP else str(counted[0])
-            raise DocumentError([Problem(MANIFEST_FILE, counted[1] + offset, f"tools: {too_many_tools(many)}")])
+            problem = Problem(
+                MANIFEST_FILE, counted[1] + offset, f"tools: {too_many_tools(many)}", code="TOO_MANY_TOOLS"
+            )
+            raise DocumentError([problem])
         located, problems = load_yaml(front, MANIFEST_FILE, line_offset=offset)
         if located is None:
             raise DocumentError(problems)
         if not isinstance(located.data, dict):
-            raise DocumentError([Problem(MANIFEST_FILE, 1, "the frontmatter must be a mapping of keys")])
+            said = "the frontmatter must be a mapping of keys"
+            raise DocumentError([Problem(MANIFEST_FILE, 1, said, column=1, code="NOT_A_MAPPING")])
         raw = dict(located.data)
         tools_value = raw.get("tools")
         tools_raw: dict[str, Any] = tools_value if isinstance(tools_value, dict) else {}
@@ -211,7 +187,7 @@ class Loader:
             if name in inline_tools:
                 tool = self.load_tool(name, inline_tools[name], MANIFEST_FILE, located, ("tools", name))
             elif isinstance(entry, str):
-                tfile = self.read_yaml(entry, (MANIFEST_FILE, located.line(("tools", name))))
+                tfile = self.read_yaml(entry, (MANIFEST_FILE, located.pos(("tools", name))))
                 if tfile is None:
                     continue
                 tool = self.load_tool(name, tfile.data, entry, tfile, ())
@@ -234,33 +210,37 @@ class Loader:
 
     def load_tool(self, name: str, data: Any, file: str, located: Located, base: Path) -> Tool | None:
         if not isinstance(data, dict):
-            self.fail(file, located.line(base), f"tool {name!r} must be a mapping of keys")
+            self.fail(file, located.pos(base), f"tool {name!r} must be a mapping of keys", "NOT_A_MAPPING")
             return None
         raw = dict(data)
         steps_raw = raw.pop("steps", [])
         definition, problems = _validate(ToolDef, raw, file, located, base)
         self.problems.extend(problems)
         if not isinstance(steps_raw, list):
-            self.fail(file, located.line((*base, "steps")), "steps must be a list")
+            self.fail(file, located.pos((*base, "steps")), "steps must be a list", "NOT_A_LIST")
             return None
-        steps = self.load_steps(steps_raw, file, located, (*base, "steps"))
+        unchecked: set[str] = set()
+        steps = self.load_steps(steps_raw, file, located, (*base, "steps"), unchecked)
         if definition is None:
             return None
         definition.steps = steps_raw
-        return Tool(name, definition, steps, file, located, base)
+        return Tool(name, definition, steps, file, located, base, unchecked)
 
-    def load_steps(self, items: list[Any], file: str, located: Located, base: Path) -> list[Step]:
+    def load_steps(self, items: list[Any], file: str, located: Located, base: Path, unchecked: set[str]) -> list[Step]:
+        """The steps that load; the names bound by those that do not go into `unchecked`."""
         out = []
         for i, item in enumerate(items):
             path = (*base, i)
             line = located.line(path)
             if not isinstance(item, dict):
-                self.fail(file, line, "a step must be a mapping like { let: x, value: … }")
+                said = "a step must be a mapping like { let: x, value: … }"
+                self.fail(file, located.pos(path), said, "STEP_NOT_A_MAPPING")
                 continue
+            if isinstance(item.get("let"), str):
+                unchecked.add(item["let"])  # taken back below when the step loads
             kind = step_kind(item)
             if kind is None:
-                known = ", ".join(k for k, _ in STEP_KINDS)
-                self.fail(file, line, f"step {i + 1} has none of the step keys ({known})")
+                self.unknown_step(item, i, file, located, path)
                 continue
             key, model_cls = kind
             nested = {k: item[k] for k in NESTED_BY_KIND.get(key, ()) if k in item}
@@ -271,37 +251,54 @@ class Loader:
             children = {}
             for k, sub in nested.items():
                 if not isinstance(sub, list):
-                    self.fail(file, located.line((*path, k)), f"{k} must be a list of steps")
+                    self.fail(file, located.pos((*path, k)), f"{k} must be a list of steps", "NOT_A_LIST")
                     continue
-                children[k] = self.load_steps(sub, file, located, (*path, k))
+                children[k] = self.load_steps(sub, file, located, (*path, k), unchecked)
             if model is not None:
                 out.append(Step(key, model, file, path, line, children))
+                if model.let is not None:
+                    unchecked.discard(model.let)
         return out
+
+    def unknown_step(self, item: dict[str, Any], i: int, file: str, located: Located, path: Path) -> None:
+        """A step with none of the kind keys: its misspelt key, at that key, with the nearest step key."""
+        kinds = [k for k, _ in STEP_KINDS]
+        strangers = [k for k in item if k not in _STEP_KEYS]
+        for key in strangers:
+            best = nearest(key, kinds) or nearest(key, _STEP_KEYS)
+            hint = f"did you mean {best!r}?" if best else f"a step has one of {', '.join(kinds)}"
+            self.fail(file, located.key_pos((*path, key)), f"unknown step key '{key}'", "STEP_UNKNOWN_KIND", hint)
+        if not strangers:
+            said = f"step {i + 1} has none of the step keys ({', '.join(kinds)})"
+            self.fail(file, located.pos(path), said, "STEP_UNKNOWN_KIND")
 
     def load_shared(
         self, manifest: Manifest | None, located: Located
     ) -> tuple[dict[str, Any], dict[str, str], Located | None]:
         if manifest is None or manifest.shared is None:
             return {}, {}, None
-        shared = self.read_yaml(manifest.shared, (MANIFEST_FILE, located.line(("shared",))))
+        shared = self.read_yaml(manifest.shared, (MANIFEST_FILE, located.pos(("shared",))))
         if shared is None:
             return {}, {}, None
         data = shared.data or {}
+        file = manifest.shared
         if not isinstance(data, dict):
-            self.fail(manifest.shared, 1, "the shared file must be a mapping with constants and functions")
+            said = "the shared file must be a mapping with constants and functions"
+            self.fail(file, (1, 1), said, "NOT_A_MAPPING")
             return {}, {}, shared
         unknown = set(data) - {"constants", "functions"}
         for k in sorted(unknown):
-            self.fail(
-                manifest.shared, shared.line((k,)), f"unknown key '{k}' (a shared file has constants and functions)"
-            )
+            hint = nearest(k, ["constants", "functions"])
+            said = f"unknown key '{k}' (a shared file has constants and functions)"
+            self.fail(file, shared.key_pos((k,)), said, "UNKNOWN_KEY", f"did you mean {hint!r}?" if hint else "")
         constants = data.get("constants") or {}
         functions = data.get("functions") or {}
         if not isinstance(constants, dict):
-            self.fail(manifest.shared, shared.line(("constants",)), "constants must be a mapping")
+            self.fail(file, shared.pos(("constants",)), "constants must be a mapping", "NOT_A_MAPPING")
             constants = {}
         if not isinstance(functions, dict) or not all(isinstance(v, str) for v in functions.values()):
-            self.fail(manifest.shared, shared.line(("functions",)), "functions must map signatures to expressions")
+            said = "functions must map signatures to expressions"
+            self.fail(file, shared.pos(("functions",)), said, "NOT_A_MAPPING")
             functions = {}
         return constants, functions, shared
 
@@ -313,18 +310,18 @@ class Loader:
         for name, path in entries.items():
             if not isinstance(path, str):
                 continue  # reported by the manifest model
-            line = located.line((key, name))
             try:
                 text = self.reader.read_text(path)
             except SourceError as e:
-                self.fail(MANIFEST_FILE, line, str(e))
+                self.problems.append(source_problem(e, MANIFEST_FILE, located.pos((key, name))))
                 continue
             try:
                 specs[name] = json.loads(text)
             except json.JSONDecodeError as e:
-                self.fail(path, e.lineno, f"not valid JSON: {e.msg}", e.colno)
+                hint = "a key and a text go in double quotes" if "double quotes" in e.msg else ""
+                self.fail(path, (e.lineno, e.colno), f"not valid JSON: {e.msg}", "JSON_SYNTAX", hint)
             except RecursionError:
-                self.fail(path, None, "JSON nested too deeply")
+                self.fail(path, (None, None), "JSON nested too deeply", "JSON_TOO_DEEP")
         return specs
 
 

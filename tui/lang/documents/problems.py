@@ -1,7 +1,10 @@
-"""Problems found in a plugin folder: each names the file, the line and a reason an author understands."""
+"""Problems found in a plugin folder: each names the file, the line and column, a stable code, a reason an author
+understands and, where one helps, a hint saying what to write instead (docs/PLUGIN-LANGUAGE.md lists the codes)."""
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -19,7 +22,11 @@ class Problem:
     severity: Literal["error", "warning"] = "error"
     """Errors stop a plugin from loading; warnings do not."""
     column: int | None = None
-    """1-based column on `line`, when the reader knows it (a file that does not parse as YAML or JSON)."""
+    """1-based column on `line`, when the reader knows it."""
+    code: str = ""
+    """A stable UPPER_SNAKE name of the kind of problem (`UNKNOWN_KEY`, `TEMPLATE_SYNTAX`), for tools and docs."""
+    hint: str = ""
+    """What to write instead (`did you mean 'request'?`), or ''."""
 
     @property
     def where(self) -> str:
@@ -31,8 +38,28 @@ class Problem:
                 where += f":{self.column}"
         return where
 
+    @property
+    def text(self) -> str:
+        """The message with its hint after '; ', or under it when the hint is an excerpt with a caret (the form
+        `plugin validate` prints)."""
+        if not self.hint:
+            return self.message
+        return f"{self.message}{chr(10) if chr(10) in self.hint else '; '}{self.hint}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The machine-readable form `plugin validate --format json` prints."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "hint": self.hint or None,
+        }
+
     def __str__(self) -> str:
-        return f"{self.where}: {self.severity}: {self.message}"
+        return f"{self.where}: {self.severity}: {self.text}" + (f" [{self.code}]" if self.code else "")
 
 
 class DocumentError(Exception):
@@ -43,3 +70,19 @@ class DocumentError(Exception):
         self.problems = problems
         self.partial = partial
         """What did load (a `Plugin` whose broken parts are left out), so the validator can check the rest."""
+
+
+def nearest(word: str, choices: Iterable[str]) -> str | None:
+    """The valid name closest to a misspelt one (`requst` → `request`), or None when none is close."""
+    options = list(choices)
+    folded = {c.lower(): c for c in options}
+    if word.lower() in folded:  # only the case differs
+        return folded[word.lower()]
+    found = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`did you mean 'request'?` for the closest valid name, or ''."""
+    best = nearest(word, choices)
+    return f"did you mean {best!r}?" if best is not None else ""

@@ -20,12 +20,17 @@ MAX_PLUGIN_BYTES = 512 * 1024
 class SourceError(Exception):
     """A file cannot be read: its path breaks a rule, it is missing, not UTF-8 or over the budget."""
 
+    def __init__(self, *args: object, code: str = "FILE_UNREADABLE") -> None:
+        super().__init__(*args)
+        self.code = code
+        """The problem code (`FILE_MISSING`, `PATH_UNSAFE`, `PLUGIN_TOO_LARGE` …)."""
+
 
 class FileTooBig(SourceError):
     """A file is bigger than its reader allows; `size` is its size in bytes."""
 
     def __init__(self, message: str, size: int) -> None:
-        super().__init__(message)
+        super().__init__(message, code="PLUGIN_TOO_LARGE")
         self.size = size
 
 
@@ -53,7 +58,7 @@ def check_path(path: object) -> str:
     characters.
     """
     if not isinstance(path, str) or not path.strip():
-        raise SourceError("a file path must be non-empty text")
+        raise SourceError("a file path must be non-empty text", code="PATH_UNSAFE")
     seen = {path}
     decoded = path
     while True:  # `%252e%252e` decodes twice to `..`
@@ -64,19 +69,21 @@ def check_path(path: object) -> str:
         decoded = nxt
     for p in seen:
         if any(ord(c) < 32 or ord(c) == 127 for c in p):
-            raise SourceError(f"path {path!r} contains control characters")
+            raise SourceError(f"path {path!r} contains control characters", code="PATH_UNSAFE")
         if "\\" in p:
-            raise SourceError(f"path {path!r} contains a backslash: use / between folders")
+            raise SourceError(f"path {path!r} contains a backslash: use / between folders", code="PATH_UNSAFE")
         if p.startswith("/"):
-            raise SourceError(f"path {path!r} is absolute: write it relative to the plugin folder")
+            raise SourceError(f"path {path!r} is absolute: write it relative to the plugin folder", code="PATH_UNSAFE")
         first = p.split("/", 1)[0]
         if ":" in first:
-            raise SourceError(f"path {path!r} names a drive or a URL: write it relative to the plugin folder")
+            raise SourceError(
+                f"path {path!r} names a drive or a URL: write it relative to the plugin folder", code="PATH_UNSAFE"
+            )
         for seg in p.split("/"):
             if seg == "..":
-                raise SourceError(f"path {path!r} leaves the plugin folder ('..' is not allowed)")
+                raise SourceError(f"path {path!r} leaves the plugin folder ('..' is not allowed)", code="PATH_UNSAFE")
             if seg in ("", "."):
-                raise SourceError(f"path {path!r} has an empty or '.' segment")
+                raise SourceError(f"path {path!r} has an empty or '.' segment", code="PATH_UNSAFE")
     return path
 
 
@@ -98,11 +105,13 @@ class DirectorySource:
             try:
                 st = os.lstat(current)
             except FileNotFoundError:
-                raise SourceError(f"{relpath} does not exist") from None
+                raise SourceError(f"{relpath} does not exist", code="FILE_MISSING") from None
             except OSError as e:
                 raise SourceError(f"{relpath} cannot be read ({e.strerror})") from None
             if stat.S_ISLNK(st.st_mode):
-                raise SourceError(f"{relpath} is (or passes through) a symbolic link, which is not allowed")
+                raise SourceError(
+                    f"{relpath} is (or passes through) a symbolic link, which is not allowed", code="FILE_SYMLINK"
+                )
         if not stat.S_ISREG(st.st_mode):
             raise SourceError(f"{relpath} is not a regular file")
         if st.st_size > max_bytes:
@@ -129,7 +138,7 @@ class MemorySource:
         try:
             return self.files[relpath]
         except KeyError:
-            raise SourceError(f"{relpath} does not exist") from None
+            raise SourceError(f"{relpath} does not exist", code="FILE_MISSING") from None
 
 
 class BudgetedReader:
@@ -153,12 +162,17 @@ class BudgetedReader:
         data = self.source.read_bytes(check_path(relpath))
         self.used += len(data)
         if self.used > self.limit:
-            raise SourceError(f"loading {relpath} passes the {self.limit // 1024} KB limit for a whole plugin")
+            raise SourceError(
+                f"loading {relpath} passes the {self.limit // 1024} KB limit for a whole plugin",
+                code="PLUGIN_TOO_LARGE",
+            )
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
             line = data[: e.start].count(b"\n") + 1
-            raise SourceError(f"{relpath} is not UTF-8 text (byte {e.start}, line {line})") from None
+            raise SourceError(
+                f"{relpath} is not UTF-8 text (byte {e.start}, line {line})", code="FILE_NOT_UTF8"
+            ) from None
         text = text.removeprefix("\ufeff")
         self.texts[relpath] = text
         return text

@@ -2,22 +2,27 @@
 
 Every expression and template parses and uses only names bound where it stands; literal regexes compile
 under RE2; a tool calls only tools and abilities whose effect is not stronger than its own and that are
-declared; literal request hosts are declared (HTTPS, no IP); no `network` entry covers a public suffix;
-campus services are declared; data sources name read tools; functions and calls do not loop. All problems
-are reported at once, with file and line.
+declared; request hosts are declared (HTTPS, no IP), also when the URL starts with a constant; no `network`
+entry covers a public suffix; campus services are declared; data sources name read tools; functions and calls
+do not loop. All problems are reported at once, each with file, line, column, a code and where it helps a hint;
+a problem that only follows from another one (a use of a name whose step did not load) is not reported.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from tui.lang.documents.calls import find_cycle, sig_names, walk
 from tui.lang.documents.common import EFFECT_ORDER
 from tui.lang.documents.loader import MANIFEST_FILE, Loader, Plugin, Step, Tool
 from tui.lang.documents.manifest import ABILITIES
-from tui.lang.documents.problems import DocumentError, Problem
+from tui.lang.documents.manifest_checks import check_manifest, check_network
+from tui.lang.documents.problems import DocumentError, Problem, did_you_mean
 from tui.lang.documents.source import PluginSource
+from tui.lang.documents.spec_checks import _template_check, check_specs
 from tui.lang.documents.tool import (
     AbilityStep,
     CacheStep,
@@ -32,21 +37,41 @@ from tui.lang.documents.tool import (
     RequestStep,
     TryStep,
     ValueStep,
-    enum_keys,
 )
-from tui.lang.documents.yamlsafe import Located, load_yaml
+from tui.lang.documents.yamlsafe import Located, Path
 from tui.lang.expr import LangError, compile_expression, compile_template
 from tui.lang.expr import ast as A
 from tui.lang.expr.parser import parse
 from tui.lang.expr.stdlib.regex import compile_pattern
 from tui.lang.expr.templates import has_placeholders, parse_template
 from tui.lang.netpolicy import PolicyError, check_public_url
-from tui.lang.public_suffix import is_public_suffix
 from tui.lang.steps.extract import parse_field
 from tui.lang.steps.scope import parse_signature
 
 #: Library functions whose argument at this index is a pattern.
 _REGEX_ARG = {"test": 1, "match": 1, "matchAll": 1, "regex": 0}
+__all__ = ["Checker", "_template_check", "check_specs", "validate"]
+_REGEX_HINT = "match more and pick the part you want with a capture group"
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a value is written: its file, that file's positions, and the value's path in it."""
+
+    file: str
+    located: Located | None
+    path: Path
+
+    def at(self, line_col: tuple[int, int] | None = None) -> tuple[int | None, int | None]:
+        """Line and column of the value, or of a (line, column) inside its text."""
+        return self.located.inside(self.path, line_col) if self.located else (None, None)
+
+    def key(self) -> tuple[int | None, int | None]:
+        """Line and column of the key that names the value."""
+        return self.located.key_pos(self.path) if self.located else (None, None)
+
+    def __truediv__(self, part: str | int) -> Spot:
+        return Spot(self.file, self.located, (*self.path, part))
 
 
 class Checker:
@@ -55,48 +80,57 @@ class Checker:
     def __init__(self, plugin: Plugin) -> None:
         self.plugin = plugin
         self.problems: list[Problem] = []
-        self.function_names: set[str] = set()
+        self.function_names = sig_names(plugin.shared_functions)
 
-    def add(self, file: str, line: int | None, message: str, severity: str = "error") -> None:
-        self.problems.append(Problem(file, line, message, severity))  # type: ignore[arg-type]
+    def add(
+        self, spot: Spot | tuple[str, tuple[int | None, int | None]], message: str, code: str, hint: str = ""
+    ) -> None:
+        file, (line, column) = (spot.file, spot.at()) if isinstance(spot, Spot) else spot
+        self.problems.append(Problem(file, line, message, column=column, code=code, hint=hint))
+
+    def warn(self, file: str, at: tuple[int | None, int | None], message: str, code: str, hint: str = "") -> None:
+        self.problems.append(Problem(file, at[0], message, "warning", at[1], code, hint))
 
     # -- expressions ----------------------------------------------------------------------------------
-    def expression(self, src: str, bound: set[str], file: str, line: int | None, what: str) -> None:
+    def expression(self, src: str, bound: set[str], spot: Spot, what: str) -> None:
         try:
             expr = compile_expression(src)
         except LangError as e:
-            self.add(file, _shift(line, e), f"{what}: {e}")
+            self.add((spot.file, spot.at(e.line_col)), f"{what}: {e.msg}", "EXPR_SYNTAX", e.caret())
             return
-        self._names(expr.free_names, bound, file, line, what)
-        self._regexes(parse(src), file, line, what)
+        self._names(expr.free_names, bound, spot, what)
+        self._regexes(parse(src), spot, what)
 
-    def template(self, text: Any, bound: set[str], file: str, line: int | None, what: str) -> None:
+    def template(self, text: Any, bound: set[str], spot: Spot, what: str) -> None:
         if isinstance(text, dict):
             for k, v in text.items():
-                self.template(v, bound, file, line, f"{what}.{k}")
+                self.template(v, bound, spot / k, f"{what}.{k}")
             return
         if isinstance(text, list):
             for i, v in enumerate(text):
-                self.template(v, bound, file, line, f"{what}[{i}]")
+                self.template(v, bound, spot / i, f"{what}[{i}]")
             return
         if not isinstance(text, str) or not has_placeholders(text):
             return
         try:
             expr = compile_template(text)
         except LangError as e:
-            self.add(file, line, f"{what}: {e}")
+            self.add((spot.file, spot.at(e.line_col)), f"{what}: {e.msg}", "TEMPLATE_SYNTAX", e.caret())
             return
-        self._names(expr.free_names, bound, file, line, what)
-        self._regexes(parse_template(text), file, line, what)
+        self._names(expr.free_names, bound, spot, what)
+        self._regexes(parse_template(text), spot, what)
 
-    def _names(self, free: Iterable[str], bound: set[str], file: str, line: int | None, what: str) -> None:
+    def _names(self, free: Iterable[str], bound: set[str], spot: Spot, what: str) -> None:
         for name in free:
             if name not in bound:
-                hint = " (it is a function: call it)" if name in self.function_names else ""
-                self.add(file, line, f"{what}: unknown name '{name}'{hint}; bound here: {', '.join(sorted(bound))}")
+                if name in self.function_names:
+                    hint = "it is a function: call it"
+                else:
+                    hint = did_you_mean(name, bound) or f"bound here: {', '.join(sorted(bound))}"
+                self.add(spot, f"{what}: unknown name '{name}'", "UNKNOWN_NAME", hint)
 
-    def _regexes(self, tree: A.Node, file: str, line: int | None, what: str) -> None:
-        for node in _walk(tree):
+    def _regexes(self, tree: A.Node, spot: Spot, what: str) -> None:
+        for node in walk(tree):
             if not isinstance(node, A.Call):
                 continue
             callee, offset = node.callee, 0
@@ -111,60 +145,72 @@ class Checker:
                 continue
             arg = node.args[index - offset]
             if isinstance(arg, A.Literal) and isinstance(arg.value, str):
-                try:
-                    compile_pattern(None, arg.value)
-                except LangError as e:
-                    self.add(file, line, f"{what}: {e.msg}")
+                self.pattern(arg.value, spot, what)
+
+    def pattern(self, text: str, spot: Spot, what: str) -> None:
+        try:
+            compile_pattern(None, text)
+        except LangError as e:
+            self.add(spot, f"{what}: {e.msg}", "REGEX_UNSUPPORTED", _REGEX_HINT)
 
     # -- tools ----------------------------------------------------------------------------------------
     def base_names(self, tool: Tool) -> set[str]:
         constants = {**self.plugin.shared_constants, **tool.definition.constants}
         functions = {**self.plugin.shared_functions, **tool.definition.functions}
-        return {"input", "constants", "functions", "settings", "now", *constants, *_sig_names(functions)}
+        return {"input", "constants", "functions", "settings", "now", *constants, *sig_names(functions)}
 
     def tool(self, tool: Tool) -> None:
         bound = self.base_names(tool)
-        self.functions(tool, bound)
-        lets = self.steps(tool, tool.steps, set(bound))
+        self.function_names |= sig_names(tool.definition.functions)
+        self.functions(tool.definition.functions, Spot(tool.file, tool.located, (*tool.base, "functions")), bound)
+        lets = self.steps(tool, tool.steps, bound | tool.unchecked)
         if tool.definition.return_ is not None:
-            self.expression(tool.definition.return_, lets, tool.file, tool.line("return"), "return")
+            self.expression(
+                tool.definition.return_, lets, Spot(tool.file, tool.located, (*tool.base, "return")), "return"
+            )
         for name, field in tool.definition.input.items():
             if field.pattern is not None:
-                try:
-                    compile_pattern(None, field.pattern)
-                except LangError as e:
-                    self.add(tool.file, tool.line("input", name, "pattern"), f"input.{name}.pattern: {e.msg}")
-
-    def functions(self, tool: Tool, bound: set[str]) -> None:
-        own = tool.definition.functions
-        sources = [
-            (self.plugin.shared_functions, self._shared_file(), ("functions",), True),
-            (own, tool.file, (*tool.base, "functions"), False),
-        ]
-        known = _sig_names(self.plugin.shared_functions) | _sig_names(own)
-        graph: dict[str, set[str]] = {}
-        for functions, file, base, shared in sources:
-            for sig, body in functions.items():
-                line = (
-                    self.plugin.shared_located.line((*base, sig))
-                    if shared and self.plugin.shared_located
-                    else tool.located.line((*base, sig))
+                self.pattern(
+                    field.pattern,
+                    Spot(tool.file, tool.located, (*tool.base, "input", name, "pattern")),
+                    f"input.{name}.pattern",
                 )
-                try:
-                    name, params = parse_signature(sig)
-                except ValueError as e:
-                    self.add(file, line, str(e))
-                    continue
-                self.function_names.add(name)
-                self.expression(body, (bound - {"input"}) | set(params), file, line, f"function {name}")
-                with contextlib.suppress(LangError):  # a body that does not parse is reported above
-                    graph[name] = {n.name for n in _walk(parse(body)) if isinstance(n, A.Name)} & known
-        cycle = _find_cycle(graph)
-        if cycle:
-            self.add(tool.file, tool.line("functions"), f"functions call each other in a loop: {' → '.join(cycle)}")
 
-    def _shared_file(self) -> str:
-        return self.plugin.manifest.shared or MANIFEST_FILE
+    def shared(self) -> None:
+        """The shared file's functions, checked once, where they are written."""
+        p = self.plugin
+        names = {"constants", "functions", "settings", "now", *p.shared_constants, *sig_names(p.shared_functions)}
+        self.functions(
+            p.shared_functions, Spot(p.manifest.shared or MANIFEST_FILE, p.shared_located, ("functions",)), names
+        )
+
+    def functions(self, functions: dict[str, str], spot: Spot, bound: set[str]) -> None:
+        """Each function's body, and a loop among these functions and the shared ones (reported once: a loop
+        within the shared file is reported there, not in every tool)."""
+        shared = self.plugin.shared_functions
+        known = sig_names(shared) | sig_names(functions)
+        graph = {} if functions is shared else _graph(shared, known)
+        own: set[str] = set()
+        first: dict[str, Spot] = {}
+        for sig, body in functions.items():
+            at = spot / sig
+            try:
+                name, params = parse_signature(sig)
+            except ValueError as e:
+                self.add((at.file, at.key()), str(e), "FUNCTION_SIGNATURE", "write it like name(a, b)")
+                continue
+            own.add(name)
+            first[name] = at
+            self.expression(body, (bound - {"input"}) | set(params), at, f"function {name}")
+            with contextlib.suppress(LangError):  # a body that does not parse is reported above
+                graph[name] = {n.name for n in walk(parse(body)) if isinstance(n, A.Name)} & known
+        cycle = find_cycle(graph)
+        if cycle and own & set(cycle):
+            where = first[next(n for n in cycle if n in own)]
+            said = f"functions call each other in a loop: {' → '.join(cycle)}"
+            self.add(
+                (where.file, where.key()), said, "FUNCTION_CYCLE", "one of them must end without calling the other"
+            )
 
     def steps(self, tool: Tool, steps: list[Step], bound: set[str]) -> set[str]:
         """Check steps in order; returns the names bound after them."""
@@ -177,330 +223,179 @@ class Checker:
 
     def step(self, tool: Tool, step: Step, bound: set[str]) -> None:
         m = step.model
-        f = tool.file
-
-        def line(*field: str | int) -> int | None:
-            return tool.located.line((*step.path, *field))
-
+        s = Spot(tool.file, tool.located, step.path)
         if isinstance(m, ValueStep):
-            self.expression(m.value, bound, f, line("value"), "value")
+            self.expression(m.value, bound, s / "value", "value")
         elif isinstance(m, RequestStep):
-            self.request(tool, m.request, bound, step, ("request",))
+            self.request(tool, m.request, bound, s / "request")
         elif isinstance(m, EachStep):
-            self.expression(m.each, bound, f, line("each"), "each")
+            self.expression(m.each, bound, s / "each", "each")
             inner = bound | {"item", "index"}
             if m.request is not None:
-                self.request(tool, m.request, inner, step, ("request",))
+                self.request(tool, m.request, inner, s / "request")
             if m.value is not None:
-                self.expression(m.value, inner, f, line("value"), "value")
+                self.expression(m.value, inner, s / "value", "value")
             self.steps(tool, step.children.get("steps", []), inner)
         elif isinstance(m, PaginateStep):
-            self.request(tool, m.paginate.request, bound | {"cursor"}, step, ("paginate", "request"))
-            self.expression(m.paginate.next, bound | {"cursor", "res"}, f, line("paginate", "next"), "next")
-            self.expression(m.paginate.items, bound | {"cursor", "res"}, f, line("paginate", "items"), "items")
+            paged = bound | {"cursor", "res"}
+            self.request(tool, m.paginate.request, bound | {"cursor"}, s / "paginate" / "request")
+            self.expression(m.paginate.next, paged, s / "paginate" / "next", "next")
+            self.expression(m.paginate.items, paged, s / "paginate" / "items", "items")
         elif isinstance(m, ExtractStep):
-            self.expression(m.extract.from_, bound, f, line("extract", "from"), "from")
+            self.expression(m.extract.from_, bound, s / "extract" / "from", "from")
             for name, spec in m.extract.fields.items():
+                at = s / "extract" / "fields" / name
                 try:
                     _, pipes = parse_field(spec)
                 except ValueError as e:
-                    self.add(f, line("extract", "fields", name), f"field {name}: {e}")
+                    self.add(at, f"field {name}: {e}", "FIELD_SYNTAX")
                     continue
                 for pipe, arg in pipes:
                     if pipe == "match":
-                        try:
-                            compile_pattern(None, arg)
-                        except LangError as e:
-                            self.add(f, line("extract", "fields", name), f"field {name}: {e.msg}")
+                        self.pattern(arg, at, f"field {name}")
         elif isinstance(m, IfStep):
-            self.expression(m.if_, bound, f, line("if"), "if")
+            self.expression(m.if_, bound, s / "if", "if")
             self.steps(tool, step.children.get("then", []), bound)
             self.steps(tool, step.children.get("else", []), bound)
         elif isinstance(m, CheckStep):
-            self.expression(m.check, bound, f, line("check"), "check")
-            self.template(m.error, bound, f, line("error"), "error")
+            self.expression(m.check, bound, s / "check", "check")
+            self.template(m.error, bound, s / "error", "error")
         elif isinstance(m, TryStep):
             self.steps(tool, step.children.get("try", []), bound)
             self.steps(tool, step.children.get("catch", []), bound | {"error"})
         elif isinstance(m, KvStep):
-            self.template(m.key, bound, f, line("key"), "key")
+            self.template(m.key, bound, s / "key", "key")
             if m.value is not None:
-                self.expression(m.value, bound, f, line("value"), "value")
+                self.expression(m.value, bound, s / "value", "value")
         elif isinstance(m, CacheStep):
-            self.template(m.cache.key, bound, f, line("cache", "key"), "cache key")
+            self.template(m.cache.key, bound, s / "cache" / "key", "cache key")
             self.steps(tool, step.children.get("steps", []), bound)
         elif isinstance(m, CallStep):
-            self.expression(m.input, bound, f, line("input"), "input")
-            callee = self.plugin.tools.get(m.call)
-            if callee is None:
-                if m.call not in self.plugin.manifest.tools:  # declared but broken: reported where it is
-                    self.add(f, line("call"), f"call: there is no tool {m.call!r} in this plugin")
-            elif EFFECT_ORDER[callee.definition.effect] > EFFECT_ORDER[tool.definition.effect]:
-                self.add(
-                    f,
-                    line("call"),
-                    f"a {tool.definition.effect} tool cannot call {m.call!r}, "
-                    f"whose effect ({callee.definition.effect}) is stronger",
-                )
+            self.expression(m.input, bound, s / "input", "input")
+            self.call(tool, m, s / "call")
         elif isinstance(m, AbilityStep):
-            self.expression(m.args, bound, f, line("args"), "args")
-            group, _, op = m.ability.partition(".")
-            effect = ABILITIES.get(group, {}).get(op)
-            if effect is None:
-                self.add(f, line("ability"), f"there is no host ability {m.ability}")
-            elif group not in self.plugin.manifest.abilities:
-                self.add(f, line("ability"), f"ability group {group!r} is used but not declared in abilities")
-            elif EFFECT_ORDER[effect] > EFFECT_ORDER[tool.definition.effect]:
-                self.add(
-                    f,
-                    line("ability"),
-                    f"a {tool.definition.effect} tool cannot use {m.ability}, which is a {effect} operation",
-                )
+            self.expression(m.args, bound, s / "args", "args")
+            self.ability(tool, m, s / "ability")
 
-    def request(self, tool: Tool, spec: RequestSpec, bound: set[str], step: Step, at: tuple[str, ...]) -> None:
-        f = tool.file
+    def call(self, tool: Tool, m: CallStep, at: Spot) -> None:
+        callee = self.plugin.tools.get(m.call)
+        effect = tool.definition.effect
+        if callee is None:
+            if m.call not in self.plugin.manifest.tools:  # declared but broken: reported where it is
+                hint = did_you_mean(m.call, self.plugin.manifest.tools)
+                self.add(at, f"call: there is no tool {m.call!r} in this plugin", "CALL_UNKNOWN_TOOL", hint)
+        elif EFFECT_ORDER[callee.definition.effect] > EFFECT_ORDER[effect]:
+            said = f"a {effect} tool cannot call {m.call!r}, whose effect ({callee.definition.effect}) is stronger"
+            hint = f"declare this tool effect: {callee.definition.effect}, or call {m.call!r} from a tool that is"
+            self.add(at, said, "CALL_STRONGER_EFFECT", hint)
 
-        def line(*field: str) -> int | None:
-            return tool.located.line((*step.path, *at, *field))
+    def ability(self, tool: Tool, m: AbilityStep, at: Spot) -> None:
+        group, _, op = m.ability.partition(".")
+        ops = ABILITIES.get(group)
+        effect = (ops or {}).get(op)
+        mine = tool.definition.effect
+        if effect is None:
+            known = [f"{g}.{o}" for g, os in ABILITIES.items() for o in os]
+            self.add(at, f"there is no host ability {m.ability}", "ABILITY_UNKNOWN", did_you_mean(m.ability, known))
+        elif group not in self.plugin.manifest.abilities:
+            said = f"ability group {group!r} is used but not declared in abilities"
+            self.add(at, said, "ABILITY_UNDECLARED", f"add {group} to the manifest's abilities")
+        elif EFFECT_ORDER[effect] > EFFECT_ORDER[mine]:
+            said = f"a {mine} tool cannot use {m.ability}, which is a {effect} operation"
+            hint = f"declare this tool effect: {effect}, or move the {m.ability} step to a {effect} tool"
+            self.add(at, said, "ABILITY_STRONGER_EFFECT", hint)
 
-        self.template(spec.url, bound, f, line("url"), "url")
+    def request(self, tool: Tool, spec: RequestSpec, bound: set[str], at: Spot) -> None:
+        self.template(spec.url, bound, at / "url", "url")
         for name in ("query", "headers", "json_body", "form", "body"):
             value = getattr(spec, name)
             if value is not None:
-                self.template(value, bound, f, line("json" if name == "json_body" else name), name.replace("_body", ""))
+                key = "json" if name == "json_body" else name
+                self.template(value, bound, at / key, key)
         manifest = self.plugin.manifest
         if spec.campus is not None:
             if spec.campus not in manifest.campus:
-                self.add(f, line("campus"), f"campus service {spec.campus!r} is not declared in the manifest's campus")
+                said = f"campus service {spec.campus!r} is not declared in the manifest's campus"
+                self.add(at / "campus", said, "CAMPUS_UNDECLARED", f"add {spec.campus} to the manifest's campus")
             if not spec.url.startswith(("/", "${")):
-                self.add(f, line("url"), "a campus request takes a path on the service, starting with '/'")
+                said = "a campus request takes a path on the service, starting with '/'"
+                self.add(at / "url", said, "CAMPUS_PATH")
             return
-        url = spec.url
-        if "${" in url:
-            prefix = url.split("${", 1)[0]
-            scheme_end = prefix.find("://")
-            host_end = prefix.find("/", scheme_end + 3) if scheme_end >= 0 else -1
-            if host_end < 0:
-                return  # the scheme or the host is computed: the interpreter checks it before sending
-            url = prefix[:host_end] + "/"
+        constants = {**self.plugin.shared_constants, **tool.definition.constants}
+        url, via = _known_prefix(spec.url, constants)
+        if url is None:
+            return  # the scheme or the host is computed: the interpreter checks it before sending
         try:
             check_public_url(url, manifest.network)
         except PolicyError as e:
-            self.add(f, line("url"), str(e))
-
-    # -- the manifest ---------------------------------------------------------------------------------
-    def network(self) -> None:
-        """A `network` entry may not cover a whole public suffix (`*.edu.cn`, `*.github.io`, `edu.cn`)."""
-        loc = self.plugin.manifest_located
-        for i, pattern in enumerate(self.plugin.manifest.network):
-            base = pattern.removeprefix("*.")
-            if not is_public_suffix(base):
-                continue
-            what = "covers a whole public suffix" if pattern.startswith("*.") else "is itself a public suffix"
-            self.add(
-                MANIFEST_FILE,
-                loc.line(("network", i)),
-                f"network entry {pattern!r} {what}: anyone can register a site under {base}, so it would let "
-                f"the plugin reach all of them; name your own domain (like *.example.{base})",
-            )
-
-    def manifest(self) -> None:
-        m = self.plugin.manifest
-        loc = self.plugin.manifest_located
-        for name, ds in m.dataSources.items():
-            if ds.tool is None:
-                continue
-            tool = self.plugin.tools.get(ds.tool)
-            line = loc.line(("dataSources", name, "tool"))
-            if tool is None:
-                if ds.tool not in m.tools:  # declared but broken: reported where it is
-                    self.add(MANIFEST_FILE, line, f"data source {name!r} names no tool {ds.tool!r}")
-            elif tool.definition.effect != "read":
-                self.add(
-                    MANIFEST_FILE,
-                    line,
-                    f"data source {name!r} names {ds.tool!r}, a "
-                    f"{tool.definition.effect} tool; data sources must be read tools",
-                )
-        for name, cmd in m.commands.items():
-            if cmd.tool is not None and cmd.tool not in m.tools:
-                self.add(
-                    MANIFEST_FILE, loc.line(("commands", name, "tool")), f"command {name!r} names no tool {cmd.tool!r}"
-                )
-            if cmd.screen is not None and cmd.screen not in m.screens:
-                where = loc.line(("commands", name, "screen"))
-                self.add(MANIFEST_FILE, where, f"command {name!r} names no screen {cmd.screen!r}")
-            # the names a command gives must be the tool's inputs / the screen's params: a typo would be dropped
-            tool = self.plugin.tools.get(cmd.tool) if cmd.tool else None
-            spec = self.plugin.screens.get(cmd.screen) if cmd.screen else None
-            declared = tool.definition.input if tool else spec.get("params") if isinstance(spec, dict) else None
-            given = cmd.args if tool else cmd.params
-            for key in sorted(set(given) - set(declared)) if isinstance(declared, dict) else ():
-                what = f"tool {cmd.tool!r} has no input" if tool else f"screen {cmd.screen!r} has no param"
-                where = loc.line(("commands", name, "args" if tool else "params", key))
-                self.add(MANIFEST_FILE, where, f"command {name!r}: {what} {key!r}")
-        if m.i18n and m.i18n.en:
-            for name, text in m.i18n.en.tools.items():
-                if name not in m.tools:
-                    self.add(MANIFEST_FILE, loc.line(("i18n", "en", "tools", name)), f"i18n names no tool {name!r}")
-                    continue
-                known = self.plugin.tools[name].definition.input if name in self.plugin.tools else None
-                for field in text.input:
-                    if known is not None and field not in known:
-                        where = loc.line(("i18n", "en", "tools", name, "input", field))
-                        self.add(MANIFEST_FILE, where, f"i18n names no input field {field!r} of tool {name!r}")
-                for field, titles in text.enumTitles.items():
-                    if known is None:
-                        continue
-                    where = loc.line(("i18n", "en", "tools", name, "enumTitles", field))
-                    declared = known.get(field)
-                    if declared is None or not declared.enum:
-                        self.add(MANIFEST_FILE, where, f"i18n names no enum field {field!r} of tool {name!r}")
-                        continue
-                    for value in sorted(set(titles) - set(enum_keys(declared.enum))):
-                        self.add(
-                            MANIFEST_FILE,
-                            loc.line(("i18n", "en", "tools", name, "enumTitles", field, value)),
-                            f"i18n gives a title to {value!r}, not a value of {name}'s {field!r}",
-                        )
-        if m.i18n and m.i18n.en:
-            for key, setting in m.i18n.en.settings.items():
-                where = loc.line(("i18n", "en", "settings", key))
-                declared = m.settings.get(key)
-                if declared is None:
-                    self.add(MANIFEST_FILE, where, f"i18n names no setting {key!r}")
-                    continue
-                choices = declared.enum or (declared.items.enum if declared.items else None)
-                values = set(enum_keys(choices)) if choices else set()
-                for value in sorted(set(setting.enumTitles) - values):
-                    self.add(MANIFEST_FILE, where, f"i18n gives a title to {value!r}, not a value of setting {key!r}")
-            for name in m.i18n.en.commands:
-                if name not in m.commands:
-                    where = loc.line(("i18n", "en", "commands", name))
-                    self.add(MANIFEST_FILE, where, f"i18n names no command {name!r}")
-        graph = {
-            name: {s.model.call for s in _all_steps(t.steps) if isinstance(s.model, CallStep)}
-            for name, t in self.plugin.tools.items()
-        }
-        cycle = _find_cycle(graph)
-        if cycle:
-            self.add(MANIFEST_FILE, loc.line(("tools",)), f"tools call each other in a loop: {' → '.join(cycle)}")
-        if m.abilities:
-            used = {
-                s.model.ability.split(".")[0]
-                for t in self.plugin.tools.values()
-                for s in _all_steps(t.steps)
-                if isinstance(s.model, AbilityStep)
-            }
-            for group in sorted(set(m.abilities) - used):
-                self.add(
-                    MANIFEST_FILE,
-                    loc.line(("abilities",)),
-                    f"ability group {group!r} is declared but never used",
-                    "warning",
-                )
+            said = str(e) + (f" (the URL starts with {via}: {url.rstrip('/')})" if via else "")
+            hint = ""
+            if "not declared" in said:
+                hint = f"add {str(e).split(' ', 1)[0]} to the manifest's network"
+            self.add(at / "url", said, "URL_NOT_ALLOWED", hint)
 
 
-def _shift(line: int | None, e: LangError) -> int | None:
-    lc = e.line_col
-    return line + lc[0] - 1 if line is not None and lc is not None and lc[0] > 1 else line
-
-
-def _walk(tree: A.Node) -> Iterable[A.Node]:
-    stack: list[Any] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, A.Node):
-            yield node
-            stack.extend(getattr(node, slot) for slot in type(node).__slots__ if slot not in ("pos", "end"))
-        elif isinstance(node, list):
-            stack.extend(node)
-
-
-def _sig_names(functions: dict[str, str]) -> set[str]:
-    out = set()
-    for sig in functions:
-        with contextlib.suppress(ValueError):  # a bad signature is reported where it is written
-            out.add(parse_signature(sig)[0])
-    return out
-
-
-def _all_steps(steps: list[Step]) -> Iterable[Step]:
-    for s in steps:
-        yield s
-        for children in s.children.values():
-            yield from _all_steps(children)
-
-
-def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    state: dict[str, int] = {}
-    path: list[str] = []
-
-    def visit(n: str) -> list[str] | None:
-        state[n] = 1
-        path.append(n)
-        for m in sorted(graph.get(n, ())):
-            if state.get(m) == 1:
-                return [*path[path.index(m) :], m]
-            if m in graph and state.get(m) is None:
-                found = visit(m)
-                if found:
-                    return found
-        path.pop()
-        state[n] = 2
-        return None
-
-    for n in sorted(graph):
-        if state.get(n) is None:
-            found = visit(n)
-            if found:
-                return found
-    return None
-
-
-def _template_check(text: str) -> tuple[set[str] | None, str | None]:
+def _known_prefix(url: str, constants: dict[str, Any]) -> tuple[str | None, str]:
+    """The URL as far as it is known before the request runs — up to the end of its host at least — when it is
+    written out or starts with constants (`${BASE}/list`, `${constants.API + '/x'}`); None when the scheme or
+    the host is computed. The second value names the constant it starts with ('' for a URL written out)."""
+    if not has_placeholders(url):
+        return url, ""
     try:
-        return set(compile_template(text).free_names), None
-    except LangError as e:
-        lc = e.line_col
-        return None, e.msg + (f" (column {lc[1]})" if lc else "")
+        tree = parse_template(url)
+    except LangError:
+        return None, ""  # reported as a template error
+    quasis, exprs = (tree.quasis, tree.exprs) if isinstance(tree, A.Template) else (["", ""], [tree])
+    text, via, complete = quasis[0], "", True
+    for expr, after in zip(exprs, quasis[1:], strict=True):
+        value, whole = _constant_text(expr, constants)
+        if value and not via:
+            via = _describe(expr)
+        text += value
+        if not whole:
+            complete = False
+            break
+        text += after
+    scheme_end = text.find("://")
+    host_end = text.find("/", scheme_end + 3) if scheme_end >= 0 else -1
+    if host_end < 0:
+        return (text, via) if complete else (None, via)
+    return text[:host_end] + "/", via
 
 
-def _json_lines(text: str, file: str) -> Located | None:
-    located, _ = load_yaml(text, file)  # JSON is YAML: this reader knows every value's line
-    return located
+def _constant_text(node: A.Node, constants: dict[str, Any]) -> tuple[str, bool]:
+    """The text a placeholder starts with when constants tell it, and whether that is all of it."""
+    if isinstance(node, A.Literal) and isinstance(node.value, str):
+        return node.value, True
+    name = node.name if isinstance(node, A.Name) else None
+    if isinstance(node, A.Member) and isinstance(node.obj, A.Name) and node.obj.name == "constants":
+        name = node.key if isinstance(node.key, str) else None
+    if name is not None and isinstance(constants.get(name), str):
+        return str(constants[name]), True
+    if isinstance(node, A.Binary) and node.op == "+":
+        left, whole = _constant_text(node.left, constants)
+        if not whole:
+            return left, False
+        right, whole = _constant_text(node.right, constants)
+        return left + right, whole
+    return "", False
 
 
-def check_specs(plugin: Plugin) -> list[Problem]:
-    """The genui checks of every widget and screen (widgets_render's schema and semantic pass)."""
-    m = plugin.manifest
-    # Imported here: the genui models take ~130 ms to build, and only spec checks need them.
-    from widgets_render.validate import PluginFacts, ToolFacts, validate_spec
+def _describe(node: A.Node) -> str:
+    for n in walk(node):
+        if isinstance(n, A.Name) and n.name != "constants":
+            return f"the constant {n.name}"
+        if isinstance(n, A.Member) and isinstance(n.key, str):
+            return f"the constant {n.key}"
+    return ""
 
-    facts = PluginFacts(
-        plugin_id=m.id,
-        data_sources={name: ds.tool for name, ds in m.dataSources.items()},
-        tools={name: ToolFacts(t.definition.effect, frozenset(t.definition.input)) for name, t in plugin.tools.items()},
-        screens=frozenset(m.screens),
-        has_english=bool(m.i18n and m.i18n.en),
-        shared_names=frozenset(plugin.shared_constants) | _sig_names(plugin.shared_functions),
-    )
-    problems: list[Problem] = []
-    for kind, files, specs in (("widget", m.widgets, plugin.widgets), ("screen", m.screens, plugin.screens)):
-        for name, data in specs.items():
-            file = files[name]
-            text = plugin.files.get(file, "")
-            located = _json_lines(text, file)
-            for d in validate_spec(data, file, facts, _template_check, len(text.encode())):
-                parts: list[str | int] = [
-                    int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~") for p in d.path.split("/")[1:]
-                ]
-                line = located.line(tuple(parts)) if located else None
-                where = f" at {d.path}" if d.path else ""
-                problems.append(Problem(file, line, f"{d.code}{where}: {d.message}", d.severity))
-            if isinstance(data, dict) and data.get("kind") not in (kind, None):
-                problems.append(Problem(file, 1, f"{file} is listed under {kind}s but says kind {data.get('kind')!r}"))
-    return problems
+
+def _graph(functions: dict[str, str], known: set[str]) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for sig, body in functions.items():
+        with contextlib.suppress(ValueError, LangError):  # reported where they are written
+            graph[parse_signature(sig)[0]] = {n.name for n in walk(parse(body)) if isinstance(n, A.Name)} & known
+    return graph
 
 
 def validate(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, list[Problem]]:
@@ -520,13 +415,16 @@ def validate(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, l
             return None, found
         plugin = e.partial  # check what did load, so an author sees every problem at once
     checker = Checker(plugin)
+    checker.shared()
     for tool in plugin.tools.values():
         checker.tool(tool)
-    checker.manifest()
+    check_manifest(checker)
     if specs:
-        checker.network()
+        check_network(checker)
         checker.problems.extend(check_specs(plugin))
-    problems = sorted([*found, *checker.problems], key=lambda p: (p.file != MANIFEST_FILE, p.file, p.line or 0))
+    problems = sorted(
+        [*found, *checker.problems], key=lambda p: (p.file != MANIFEST_FILE, p.file, p.line or 0, p.column or 0)
+    )
     if any(p.severity == "error" for p in problems):
         return None, problems
     return plugin, problems

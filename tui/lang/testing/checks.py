@@ -16,7 +16,8 @@ from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
 
-from tui.lang.documents.loader import Plugin, pydantic_problems
+from tui.lang.documents.explain import pydantic_problems
+from tui.lang.documents.loader import Plugin
 from tui.lang.documents.manifest import ABILITIES
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import PluginSource, SourceError, check_path

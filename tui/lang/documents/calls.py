@@ -1,0 +1,59 @@
+"""Small helpers of the validator's checks: walking an expression's tree, the names functions define, and a loop
+in a graph of calls."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable
+from typing import Any
+
+from tui.lang.expr import ast as A
+from tui.lang.steps.scope import parse_signature
+
+
+def walk(tree: A.Node) -> Iterable[A.Node]:
+    """Every node of an expression's tree."""
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, A.Node):
+            yield node
+            stack.extend(getattr(node, slot) for slot in type(node).__slots__ if slot not in ("pos", "end"))
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def sig_names(functions: dict[str, str]) -> set[str]:
+    """The names functions define (`name(a, b)` → `name`), leaving out signatures that do not parse."""
+    out = set()
+    for sig in functions:
+        with contextlib.suppress(ValueError):  # a bad signature is reported where it is written
+            out.add(parse_signature(sig)[0])
+    return out
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A loop in a graph of calls, as the path around it (`a → b → a`), or None."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(n: str) -> list[str] | None:
+        state[n] = 1
+        path.append(n)
+        for m in sorted(graph.get(n, ())):
+            if state.get(m) == 1:
+                return [*path[path.index(m) :], m]
+            if m in graph and state.get(m) is None:
+                found = visit(m)
+                if found:
+                    return found
+        path.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(graph):
+        if state.get(n) is None:
+            found = visit(n)
+            if found:
+                return found
+    return None
