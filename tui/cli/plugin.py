@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 import click
 
+from tui.cli.dev import origin_option, read_origins
 from tui.cli.output import bad_parameter, echo, echo_json_text, usage_error
 from tui.lang.expr import LangError, Run, beijing_now, compile_expression, from_json, stringify, to_json
 
@@ -44,11 +45,17 @@ def test_command(path: str) -> None:
 @click.option("--now", help="Beijing time the run sees, like '2026-11-30 09:00' (default: now).")
 @click.option("--kv-db", type=click.Path(dir_okay=False), help="SQLite file for the plugin's KV store.")
 @click.option("--record", help="Write a recorded-test file from this run (relative to the plugin folder).")
-def run_command(path: str, tool: str, input_json: str, now: str | None, kv_db: str | None, record: str | None) -> None:
-    """Run TOOL of the plugin at PATH for real with INPUT (JSON) and print the result."""
+@origin_option
+def run_command(
+    path: str, tool: str, input_json: str, now: str | None, kv_db: str | None, record: str | None, origins: tuple[str]
+) -> None:
+    """Run TOOL of the plugin at PATH for real with INPUT (JSON) and print the result.
+
+    With --origin, requests for a mapped host go to that local server; the result, and a --record file, keep
+    the declared URL, so the recording replays without the mapping."""
     from tui.cli.plugin_docs import run_cmd
 
-    run_cmd(path, tool, input_json, now, kv_db, record)
+    run_cmd(path, tool, input_json, now, kv_db, record, read_origins(origins))
 
 
 def _load_context(text: str | None) -> dict[str, Any]:
