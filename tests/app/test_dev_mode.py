@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
-from tests.app.helpers import until
+from tests.app.helpers import open_settings_section, until
 from tests.runtime.local_api import LOCALDEV, local_api
 from tui.app.app import PkuHarnessApp, make_app
 from tui.runtime.dev_origins import ENV, from_env
@@ -38,6 +38,7 @@ async def test_demo_with_shows_the_plugins_widget_on_its_recorded_data(tmp_path:
         assert "录制的条目乙" in text
         assert "开发模式" not in app.sub_title and "演示模式" in app.sub_title
     assert app.runtime.dev_origins == ()
+    assert {r.dev for r in app.runtime.audit.recent()} == {""}  # nothing marked without a mapping
 
 
 async def test_dev_origins_say_dev_mode_and_the_plugin_runs_against_the_local_server(tmp_path: Path) -> None:
@@ -48,6 +49,10 @@ async def test_dev_origins_say_dev_mode_and_the_plugin_runs_against_the_local_se
             text = await shown(pilot, app, "本地书一")
             assert "api.example.com" in text  # the Host header the server saw
             assert app.sub_title.startswith(f"开发模式：api.example.com → {api.origin} · 演示模式")
+            await open_settings_section(pilot, app, "audit")
+            table = app.query_one("#audit", DataTable)
+            outcomes = [str(table.get_row_at(i)[-1]) for i in range(table.row_count)]
+            assert outcomes and all(o.endswith(" · 开发模式") for o in outcomes)
             await app.set_language("en")
             await until(pilot, lambda: app.sub_title.startswith("Dev mode: api.example.com → "))
         rows = app.runtime.audit.recent()
