@@ -9,8 +9,10 @@ from typing import Any
 from textual.widgets import DataTable, Static
 
 from tests.app.helpers import open_settings_section, until
+from tests.app.preview_plugins import settled, shown
 from tests.runtime.local_api import LOCALDEV, local_api
 from tui.app.app import PkuHarnessApp, make_app
+from tui.app.preview import PreviewApp
 from tui.runtime.dev_origins import ENV, from_env
 from widgets_render.textual_render import WidgetFrame
 
@@ -25,7 +27,7 @@ def frame_text(app: PkuHarnessApp, file: str) -> str:
     return ""
 
 
-async def shown(pilot: Any, app: PkuHarnessApp, text: str) -> str:
+async def shown_in(pilot: Any, app: PkuHarnessApp, text: str) -> str:
     """Wait until the localdev widget shows `text`; its whole text."""
     await until(pilot, lambda: text in frame_text(app, "localdev/widgets/items.json"), 10.0)
     return frame_text(app, "localdev/widgets/items.json")
@@ -34,7 +36,7 @@ async def shown(pilot: Any, app: PkuHarnessApp, text: str) -> str:
 async def test_demo_with_shows_the_plugins_widget_on_its_recorded_data(tmp_path: Path) -> None:
     app = make_app(demo=True, data_dir=tmp_path, now=NOW, extra=[LOCALDEV])
     async with app.run_test(size=(120, 40)) as pilot:
-        text = await shown(pilot, app, "录制的条目甲")
+        text = await shown_in(pilot, app, "录制的条目甲")
         assert "录制的条目乙" in text
         assert "开发模式" not in app.sub_title and "演示模式" in app.sub_title
     assert app.runtime.dev_origins == ()
@@ -46,7 +48,7 @@ async def test_dev_origins_say_dev_mode_and_the_plugin_runs_against_the_local_se
         origins = from_env({ENV: api.mapping()})
         app = make_app(demo=True, data_dir=tmp_path, now=NOW, extra=[LOCALDEV], dev_origins=origins)
         async with app.run_test(size=(120, 40)) as pilot:
-            text = await shown(pilot, app, "本地书一")
+            text = await shown_in(pilot, app, "本地书一")
             assert "api.example.com" in text  # the Host header the server saw
             assert app.sub_title.startswith(f"开发模式：api.example.com → {api.origin} · 演示模式")
             await open_settings_section(pilot, app, "audit")
@@ -59,3 +61,12 @@ async def test_dev_origins_say_dev_mode_and_the_plugin_runs_against_the_local_se
     assert rows and all(r.dev == api.mapping() for r in rows)  # every row, the other plugins' recorded ones too
     assert {"localdev.items", "classrooms.free"} <= {r.tool for r in rows}
     assert api.seen and all(host == "api.example.com" for _, host in api.seen)
+
+
+async def test_widget_preview_with_an_origin_reads_the_local_server_and_says_dev_mode() -> None:
+    with local_api() as api:
+        app = PreviewApp(LOCALDEV, now=NOW, dev_origins=from_env({ENV: api.mapping()}))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settled(pilot, app)
+            assert "本地书一" in shown(app) and "录制的条目甲" not in shown(app)
+            assert app.sub_title == f"开发模式：api.example.com → {api.origin}"
