@@ -104,11 +104,12 @@ async def test_a_data_source_is_cached_for_its_ttl_and_kept_when_a_refresh_fails
 
 
 def test_every_migration_ran_and_made_its_table(runtime: Runtime) -> None:
-    assert runtime.store.version == len(MIGRATIONS) == 9  # 9: the index of the conversations' words
+    assert runtime.store.version == len(MIGRATIONS) == 10  # 10: the dev origins an audit row was made under
     tables = {r[0] for r in runtime.store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"data_cache", "app_settings", "schedule_runs", "notifications"} <= tables
     columns = {r[1] for r in runtime.store.db.execute("PRAGMA table_info(schedules)")}
     assert "awaiting_approval" in columns  # 7: plugin-created assistant tasks wait for the student
+    assert "dev" in {r[1] for r in runtime.store.db.execute("PRAGMA table_info(audit)")}  # 10
 
 
 def test_titles_and_summaries_follow_the_app_language(tmp_path: Path) -> None:

@@ -170,7 +170,7 @@ class PkuHarnessApp(HarnessApp):
         if self.demo and self.now:
             base = t("demo_at", self.locale).format(at=self.now[5:16].replace("T", " "))  # "11-30 12:00"
         count = t("unread", self.locale).format(n=unread) if unread else ""
-        self.sub_title = clean(" · ".join(x for x in (base, count) if x))
+        self.sub_title = clean(" · ".join(x for x in (dev_mode(self.runtime, self.locale), base, count) if x))
 
     def action_notifications(self) -> None:
         """The notification centre (n)."""
@@ -372,6 +372,12 @@ class PkuHarnessApp(HarnessApp):
         """Esc closes the key panel when it is open (a dialog's or a page's own Esc comes first)."""
         if self.screen.query("KeyPanel"):
             self.action_hide_help_panel()
+
+
+def dev_mode(runtime: Runtime, locale: str) -> str:
+    """The header's loud line while an author's dev origins are in force (first: it changes what data means)."""
+    mappings = ", ".join(f"{m.host} → {m.origin}" for m in runtime.dev_origins)
+    return t("dev_mode", locale).format(mappings=mappings) if mappings else ""
 
 
 def make_app(

@@ -30,6 +30,7 @@ from tui.app.themes import THEMES, register_themes
 from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.header import SteadyHeader
 from tui.lang.documents.loader import Plugin
+from tui.runtime.dev_origins import DevOrigin
 from widgets_render.error_view import ErrorView
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import GenButton, WidgetFrame, build, plain
@@ -60,6 +61,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         data: Path | None = None,
         locale: str = "zh",
         now: str | None = None,
+        dev_origins: tuple[DevOrigin, ...] = (),
     ) -> None:
         super().__init__()
         self.folder = folder
@@ -67,7 +69,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         """The widget or screen asked for (None: every widget)."""
         self.widget_size = size
         self.locale = locale
-        self.data = PreviewData(folder, data, locale, now)
+        self.data = PreviewData(folder, data, locale, now, dev_origins)
         self.stamps: Stamps = {}
         self.targets: list[Target] = []
         """What the last reading that loaded the manifest chose (kept while the manifest does not load)."""
@@ -88,6 +90,8 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         register_themes(self)
         self.theme = THEMES["dark"]
         self.title = clean(t("preview_title", self.locale).format(folder=self.folder.name))
+        mappings = ", ".join(f"{m.host} → {m.origin}" for m in self.data.dev_origins)
+        self.sub_title = clean(t("dev_mode", self.locale).format(mappings=mappings)) if mappings else ""
         self.stamps = stamps(self.folder, self.data.data_file)
         self.set_interval(1.0, self.check_files)
         self.reload()

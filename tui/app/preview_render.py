@@ -2,8 +2,9 @@
 app's screens do it, without Textual.
 
 The data is the `--data` file, or the plugin's own data sources run on a demo runtime (answered from the plugin's
-recorded tests, never the network). A plugin with errors does not run: the validator refuses it, and the preview
-shows the data read last instead (saying so), so an author who breaks a template still sees it on real data.
+recorded tests, never the network; with `--origin`, live, the mapped hosts answered by the author's local
+server). A plugin with errors does not run: the validator refuses it, and the preview shows the data read last
+instead (saying so), so an author who breaks a template still sees it on real data.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tui.lang.documents.loader import Plugin
 from tui.lang.documents.source import DirectorySource
 from tui.lang.expr import beijing_now
 from tui.runtime.datasources import SourceError
+from tui.runtime.dev_origins import DevOrigin
 from tui.runtime.registry import InstalledPlugin
 from tui.runtime.runtime import Runtime, builtin_folders
 from widgets_render.resolve import resolve
@@ -34,7 +36,14 @@ SOURCE_SECONDS = 15.0
 class PreviewData:
     """Reads widgets' and screens' data and resolves their specs for one plugin folder, locale and clock."""
 
-    def __init__(self, folder: Path, data_file: Path | None, locale: str, now: str | None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        data_file: Path | None,
+        locale: str,
+        now: str | None,
+        dev_origins: tuple[DevOrigin, ...] = (),
+    ) -> None:
         self.folder = folder
         self.data_file = data_file
         self.locale = locale
@@ -42,6 +51,8 @@ class PreviewData:
         """The pinned clock (`--now`), else None: Beijing time now."""
         self.runtime: Runtime | None = None
         """Opened at the first data source a valid plugin reads; the plugin is registered anew at each read."""
+        self.dev_origins = dev_origins
+        """`--origin`: the plugin's data sources run live, its mapped hosts answered by local servers."""
         self.last: dict[str, Any] = {}
         """Each source's (or screen tool source's) last value, shown while the plugin has errors."""
 
@@ -57,6 +68,7 @@ class PreviewData:
         if self.runtime is None:
             opened = partial(Runtime.open, ":memory:", demo=True, locale=self.locale, offload=True)
             self.runtime = await asyncio.to_thread(opened)
+            self.runtime.map_origins(self.dev_origins)  # checked against the manifest by the command
         official = any(self.folder.resolve() == b.resolve() for b in builtin_folders())
         self.runtime.registry.add(InstalledPlugin(plugin, official, DirectorySource(self.folder)))
         self.runtime.folders[plugin.manifest.id] = self.folder

@@ -11,7 +11,7 @@ from __future__ import annotations
 import signal
 import tempfile
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +22,8 @@ from tui import __version__
 from tui.cli.campus import login, logout, status
 from tui.cli.chat import chat, model
 from tui.cli.commands import commands
-from tui.cli.output import CLICK_ENDINGS, bad_parameter, fail, fail_store
+from tui.cli.dev import env_origins, origin_option, read_origins, warn_origins
+from tui.cli.output import CLICK_ENDINGS, bad_parameter, fail, fail_store, usage_error
 from tui.cli.plugin import plugin
 from tui.cli.plugin_settings import plugin_settings
 from tui.cli.plugins import open_link, plugins
@@ -32,6 +33,8 @@ from tui.runtime.store_faults import StoreError, os_fault
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from tui.runtime.dev_origins import DevOrigin
 
 
 class HarnessGroup(click.Group):
@@ -73,24 +76,55 @@ def unexpected(e: BaseException) -> str:
     default=None,
     help="Language of the app (default: the one saved in 设置).",
 )
+@click.option(
+    "--with",
+    "extra",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="With --demo: also show this plugin folder's widgets and screens on its recorded data (for authors).",
+)
 @click.version_option(__version__, prog_name="pku-harness")
 @click.pass_context
-def cli(ctx: click.Context, demo: bool, lang: str | None) -> None:
-    """PKU harness at a terminal: an AI campus assistant whose abilities come from plugins."""
+def cli(ctx: click.Context, demo: bool, lang: str | None, extra: tuple[str, ...]) -> None:
+    """PKU harness at a terminal: an AI campus assistant whose abilities come from plugins.
+
+    PKU_HARNESS_DEV_ORIGINS=HOST=URL[,…] maps hosts plugins declare to servers on this machine (dev mode)."""
     if ctx.invoked_subcommand is not None:
         return
+    if extra and not demo:
+        # The real app would keep layout, grants and data of a plugin nobody installed; the demo's are thrown away.
+        raise usage_error("--with works with --demo only (to use a plugin in the app, install it)")
+    origins = env_origins()
     # Textual is imported here, not at the top: the plugin and tool commands never need it.
     from tui.app.app import make_app
 
+    opened: dict[str, Any] = {"dev_origins": origins, "extra": [Path(p) for p in extra]}
     if not demo:
-        _run_app(ctx, make_app(locale=lang))
+        app = _made(lambda: make_app(locale=lang, **opened))
+        warn_origins(origins)
+        _run_app(ctx, app)
         return
     # The demo's throw-away data lives exactly as long as the app: removed on quit, on a crash, on Ctrl+C, and when
     # the terminal closes or the process is asked to end (SIGHUP, SIGTERM ended it at once and left the folder).
     with tempfile.TemporaryDirectory(prefix="pku-harness-demo-", ignore_cleanup_errors=True) as data:
-        app = make_app(demo=True, locale=lang, data_dir=Path(data), throwaway=True)
+        app = _made(lambda: make_app(demo=True, locale=lang, data_dir=Path(data), throwaway=True, **opened))
+        warn_origins(origins)
         with _ends_on_hangup(app):
             _run_app(ctx, app)
+
+
+def _made(make: Callable[[], App[Any]]) -> App[Any]:
+    """The app, or exit 2 before it starts: a --with folder with errors (every problem listed, as `plugin validate`
+    lists them: an author fixes them in the files, not in a half-working app), or a mapped host no plugin declares."""
+    from tui.runtime.dev_origins import ENV, DevOriginError
+    from tui.runtime.runtime import PluginLoadError
+
+    try:
+        return make()
+    except PluginLoadError as e:
+        raise bad_parameter(e, "--with") from None
+    except DevOriginError as e:
+        raise bad_parameter(e, ENV) from None
 
 
 @contextmanager
@@ -147,13 +181,17 @@ def widget() -> None:
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False), help="JSON to use as the data.")
 @click.option("--now", help="Pin the clock, as recorded tests do: '2026-11-30 09:00' or ISO (default: now).")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
-def widget_preview(path: str, name: str | None, size: str | None, data: str | None, now: str | None, lang: str) -> None:
+@origin_option
+def widget_preview(
+    path: str, name: str | None, size: str | None, data: str | None, now: str | None, lang: str, origins: tuple[str]
+) -> None:
     """Show a plugin's widgets (or NAME: one widget or screen) beside every validation problem of the plugin,
     re-rendered whenever a file of the plugin or the --data file is saved.
 
     NAME is a widget, else a screen (screen:NAME when a widget has the same name). Data comes from --data, else
     from the plugin's data sources answered by its recorded tests (no network). A --data file that is not JSON
     is refused before the app starts, naming the line and column; saved broken later, it is a problem shown.
+    With --origin, the plugin's data sources run live, requests for the mapped hosts going to those local servers.
     """
     from tui.app.preview import PreviewApp
 
@@ -161,7 +199,11 @@ def widget_preview(path: str, name: str | None, size: str | None, data: str | No
     if data:
         _check_json(data)
     pinned = _pinned_now(now) if now else None
-    app = PreviewApp(folder, name, size, Path(data) if data else None, lang, pinned)
+    mappings = read_origins(origins)
+    if mappings:
+        _check_preview_origins(folder, mappings)
+    warn_origins(mappings)
+    app = PreviewApp(folder, name, size, Path(data) if data else None, lang, pinned, mappings)
     _run_app(click.get_current_context(), app)
 
 
@@ -177,6 +219,18 @@ def _plugin_folder(path: str) -> Path:
     if not (folder / "PLUGIN.md").is_file():
         raise bad_parameter(f"{path} is not a plugin folder: it has no PLUGIN.md", "PATH")
     return folder
+
+
+def _check_preview_origins(folder: Path, mappings: tuple[DevOrigin, ...]) -> None:
+    """Refuse a mapped host the plugin's manifest does not declare (when the manifest loads: a broken one is a
+    problem the preview shows, and a host it no longer declares is then simply not mapped)."""
+    from tui.cli.dev import check_origins
+    from tui.lang.documents.source import DirectorySource
+    from tui.lang.documents.validator import validate
+
+    plugin, _ = validate(DirectorySource(folder), specs=False)
+    if plugin is not None:
+        check_origins(mappings, {plugin.manifest.id: plugin.manifest.network}, "--origin")
 
 
 def _pinned_now(text: str) -> str:

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 import click
 
+from tui.cli.dev import origin_option, read_origins
 from tui.cli.output import bad_parameter, echo, echo_json_text, usage_error
 from tui.lang.expr import LangError, Run, beijing_now, compile_expression, from_json, stringify, to_json
 
@@ -56,15 +57,26 @@ def test_command(path: str) -> None:
     help="Add this run as a case to a recorded-test file of the plugin (created if missing).",
 )
 @click.option("--name", "case_name", help="The recorded case's name (default: from the input; a same name replaces).")
+@origin_option
 def run_command(
-    path: str, tool: str, input_json: str, now: str | None, kv_db: str | None, record: str | None, case_name: str | None
+    path: str,
+    tool: str,
+    input_json: str,
+    now: str | None,
+    kv_db: str | None,
+    record: str | None,
+    case_name: str | None,
+    origins: tuple[str],
 ) -> None:
-    """Run TOOL of the plugin at PATH for real with INPUT (JSON) and print the result."""
+    """Run TOOL of the plugin at PATH for real with INPUT (JSON) and print the result.
+
+    With --origin, requests for a mapped host go to that local server; the result, and a --record file, keep
+    the declared URL, so the recording replays without the mapping."""
     from tui.cli.plugin_docs import run_cmd
 
     if case_name is not None and record is None:
         raise usage_error("--name names the case --record adds: give --record too")
-    run_cmd(path, tool, input_json, now, kv_db, record, case_name)
+    run_cmd(path, tool, input_json, now, kv_db, record, case_name, read_origins(origins))
 
 
 def _load_context(text: str | None) -> dict[str, Any]:

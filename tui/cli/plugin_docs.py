@@ -6,7 +6,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tui.cli.output import bad_parameter, echo, echo_json_text
 from tui.lang.documents.loader import MANIFEST_FILE, Plugin
@@ -22,6 +22,9 @@ from tui.lang.testing.checks import check_test_file, parse_checked
 from tui.lang.testing.recorder import RecordingHost, add_case, recorded_case
 from tui.lang.testing.runner import run_tests
 from tui.runtime.official_mark import IMITATION_ADVICE, imitations
+
+if TYPE_CHECKING:
+    from tui.runtime.dev_origins import DevOrigin
 
 
 def _folder(path: str) -> Path:
@@ -138,11 +141,15 @@ def run_cmd(
     kv_db: str | None,
     record: str | None,
     name: str | None = None,
+    origins: tuple[DevOrigin, ...] = (),
 ) -> None:
-    """Run a tool for real and print its result; with `record`, add the run to a test file as a case."""
+    """Run a tool for real and print its result; with `record`, add the run to a test file as a case;
+    `origins` send the mapped declared hosts to local servers."""
     from platformdirs import user_data_dir
 
+    from tui.cli.dev import check_origins, warn_origins
     from tui.runtime.abilities import Abilities
+    from tui.runtime.dev_origins import DevRoutes
     from tui.runtime.fetch import PolicyFetcher
     from tui.runtime.kv import SqliteKv
     from tui.runtime.plugin_host import PluginHost
@@ -153,6 +160,8 @@ def run_cmd(
     if plugin is None:
         _show(problems, folder)
         sys.exit(1)
+    check_origins(origins, {plugin.manifest.id: plugin.manifest.network}, "--origin")
+    warn_origins(origins)
     try:
         raw_input: Any = json.loads(input_json) if input_json else {}
     except json.JSONDecodeError as e:
@@ -165,7 +174,7 @@ def run_cmd(
     async def go() -> tuple[Any, RecordingHost]:
         kv = SqliteKv.open(db)
         try:
-            async with PolicyFetcher() as fetcher:
+            async with PolicyFetcher(dev=DevRoutes(origins) if origins else None) as fetcher:
                 abilities = Abilities(kv.store, Secrets())
                 host = RecordingHost(
                     PluginHost(

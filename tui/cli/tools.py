@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from tui.cli.dev import origin_option, read_origins, warn_origins
 from tui.cli.output import ask, bad_parameter, cells, confirm, echo, echo_json, fail, line, pad
 from tui.cli.review_text import install_text
 from tui.lang.documents.common import Effect
@@ -29,11 +30,20 @@ _with = click.option(
 )
 
 
-def _open(extra: tuple[str, ...], demo: bool = False, approver: Any = None) -> Runtime:
+def _open(extra: tuple[str, ...], demo: bool = False, approver: Any = None, origins: tuple[str, ...] = ()) -> Runtime:
+    from tui.runtime.dev_origins import DevOriginError
+
+    mappings = read_origins(origins)
     try:
-        return Runtime.open(extra=[Path(p) for p in extra], demo=demo, approver=approver, ui=CliPerson())
+        runtime = Runtime.open(
+            extra=[Path(p) for p in extra], demo=demo, approver=approver, ui=CliPerson(), dev_origins=mappings
+        )
     except PluginLoadError as e:
         raise fail(str(e)) from None
+    except DevOriginError as e:  # a mapped host no loaded plugin declares
+        raise bad_parameter(e, "--origin") from None
+    warn_origins(mappings)
+    return runtime
 
 
 class CliPerson:
@@ -138,13 +148,19 @@ def tools_list(as_json: bool, for_: str | None, extra: tuple[str, ...]) -> None:
 @click.option("--actor", type=click.Choice(["user", "agent", "scheduler"]), default="user", show_default=True)
 @click.option("--demo", is_flag=True, help="Answer from the plugins' recorded tests instead of the network.")
 @_with
-def tools_call(tool_id: str, arguments: str, actor: str, demo: bool, extra: tuple[str, ...]) -> None:
-    """Call TOOL_ID with ARGUMENTS (JSON) through the same gate as the app; print the result or the refusal."""
+@origin_option
+def tools_call(
+    tool_id: str, arguments: str, actor: str, demo: bool, extra: tuple[str, ...], origins: tuple[str, ...]
+) -> None:
+    """Call TOOL_ID with ARGUMENTS (JSON) through the same gate as the app; print the result or the refusal.
+
+    With --origin, a plugin declaring a mapped host runs live against that local server (also with --demo), and
+    the audit row of the call names the mapping."""
     try:
         args = json.loads(arguments)
     except json.JSONDecodeError as e:
         raise bad_parameter(f"not valid JSON: {e}", "ARGUMENTS") from None
-    rt = _open(extra, demo, PromptApprover())
+    rt = _open(extra, demo, PromptApprover(), origins)
     turn = Turn("cli") if actor == "agent" else None
     out = asyncio.run(rt.gate.call(tool_id, args, actor=actor, turn=turn))  # type: ignore[arg-type]
     print_outcome(out)
@@ -214,7 +230,9 @@ def audit(limit: int) -> None:
     for r in rt.audit.recent(limit):
         # Beijing time, as the app and `scheduler log` show it (the machine's own zone gave UTC here)
         when = datetime.fromtimestamp(r.at_ms / 1000, BEIJING).strftime("%Y-%m-%d %H:%M:%S")
-        detail = f"  {r.detail}" if r.detail else ""
+        # a call made in dev mode may have been answered by an author's local server: it says so
+        dev = f"  [dev: {r.dev}]" if r.dev else ""
+        detail = dev + (f"  {r.detail}" if r.detail else "")
         line(f"{when}  {r.tool}  {r.actor}  {r.effect}/{r.mode}  {r.decision}  {r.duration_ms} ms  {r.outcome}{detail}")
 
 

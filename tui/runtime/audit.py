@@ -1,4 +1,5 @@
-"""The audit log: one row per call — time, tool, actor, effect, mode, decision, duration, outcome."""
+"""The audit log: one row per call — time, tool, actor, effect, mode, decision, duration, outcome; and the dev
+origins in force, when an author mapped hosts to a local server."""
 
 from __future__ import annotations
 
@@ -24,19 +25,24 @@ class AuditRow:
     """ok, error or refused."""
     detail: str
     """The error or refusal reason (scrubbed of secrets), or ''."""
+    dev: str = ""
+    """The dev origins in force when the call was made (`host=origin, …`), or '': a call a developer's mapping
+    may have answered from a server on their machine, never mistaken later for a real one."""
 
 
 class Audit:
     """Writes and reads the audit table."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, dev: str = "") -> None:
         self.store = store
+        self.dev = dev
+        """Marks every row this log writes: the dev origins of the run (dev_origins.py), or ''."""
 
     def record(self, row: AuditRow) -> None:
         with self.store.lock:
             self.store.db.execute(
-                "INSERT INTO audit (at_ms, tool, actor, effect, mode, decision, duration_ms, outcome, detail) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO audit (at_ms, tool, actor, effect, mode, decision, duration_ms, outcome, detail, dev) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.at_ms,
                     row.tool,
@@ -47,6 +53,7 @@ class Audit:
                     row.duration_ms,
                     row.outcome,
                     row.detail[:2000],
+                    row.dev or self.dev,
                 ),
             )
 
@@ -54,7 +61,7 @@ class Audit:
         """The newest rows first."""
         with self.store.lock:
             rows = self.store.db.execute(
-                "SELECT at_ms, tool, actor, effect, mode, decision, duration_ms, outcome, detail FROM audit "
+                "SELECT at_ms, tool, actor, effect, mode, decision, duration_ms, outcome, detail, dev FROM audit "
                 "ORDER BY id DESC LIMIT ?",
                 (limit,),
             ).fetchall()

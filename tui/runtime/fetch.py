@@ -19,6 +19,7 @@ from tui.lang.host import HostError, HttpRequest, HttpResponse
 from tui.lang.netpolicy import PolicyError, check_public_url
 from tui.lang.steps.requests import CREDENTIAL_HEADERS
 from tui.runtime.addresses import is_public, refused
+from tui.runtime.dev_origins import DevRoutes, loopback_transport
 from tui.runtime.pinned import PinnedBackend, PinnedTransport, Resolver, system_resolve
 
 MAX_BODY = 2 * 1024 * 1024
@@ -55,7 +56,8 @@ class PolicyFetcher:
 
     With no `transport`, connections go through the PinnedTransport. A test passes an in-memory transport
     and a `resolve` that the fetcher then checks before each request instead. `guard` sees every hop before
-    it is sent (the runtime's check that no registered secret leaves, outgoing.py).
+    it is sent (the runtime's check that no registered secret leaves, outgoing.py). `dev` sends the hosts an
+    author mapped to a loopback server (dev_origins.py); everything before and after the send sees the declared URL.
     """
 
     def __init__(
@@ -65,6 +67,7 @@ class PolicyFetcher:
         timeout: float = 20.0,
         max_body: int = MAX_BODY,
         guard: Guard | None = None,
+        dev: DevRoutes | None = None,
     ) -> None:
         self.precheck = transport is not None
         self.client = httpx.AsyncClient(
@@ -77,12 +80,17 @@ class PolicyFetcher:
         self.resolve = resolve
         self.max_body = max_body
         self.guard = guard
+        self.dev = dev
+        self.dev_client: httpx.AsyncClient | None = None
+        """The client for mapped hosts: loopback connections only, made at the first mapped request."""
 
     async def __aenter__(self) -> PolicyFetcher:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.client.aclose()
+        if self.dev_client is not None:
+            await self.dev_client.aclose()
 
     async def fetch(self, request: HttpRequest, allowed: tuple[str, ...]) -> HttpResponse:
         """Send `request`, following redirects that stay within `allowed`.
@@ -99,15 +107,23 @@ class PolicyFetcher:
                 raise HostError("network", f"refused: {e}") from None
             if self.guard is not None:
                 self.guard(method, url, headers, body)
-            if self.precheck:
-                await self._check_addresses(u.host)
-            status, final_url, resp_headers, data = await self._send(method, url, headers, body)
+            target = self.dev.target(u) if self.dev is not None else None
+            if target is not None:  # an author's mapping: sent to loopback, read back as the declared URL
+                host = {"host": u.netloc.decode("ascii")}
+                status, _, resp_headers, data = await self._send(method, target, headers | host, body, self._dev())
+                final_url = url
+            else:
+                if self.precheck:
+                    await self._check_addresses(u.host)
+                status, final_url, resp_headers, data = await self._send(method, url, headers, body)
             location = resp_headers.get("location")
             if status in (301, 302, 303, 307, 308) and location:
                 try:
                     url = str(httpx.URL(url).join(location))
                 except httpx.InvalidURL as e:
                     raise HostError("network", f"{url} redirected to an invalid URL ({e})") from None
+                if self.dev is not None:
+                    url = self.dev.declared(url)
                 if status == 303 or (status in (301, 302) and method == "POST"):
                     method, body = "GET", None
                     headers.pop("content-type", None)
@@ -125,12 +141,29 @@ class PolicyFetcher:
         if error:
             raise HostError("network", error)
 
+    def _dev(self) -> httpx.AsyncClient:
+        if self.dev_client is None:
+            self.dev_client = httpx.AsyncClient(
+                transport=loopback_transport(),
+                follow_redirects=False,
+                trust_env=False,
+                timeout=self.client.timeout,
+                headers=self.client.headers,
+            )
+        return self.dev_client
+
     async def _send(
-        self, method: str, url: str, headers: dict[str, str], body: bytes | None
+        self,
+        method: str,
+        url: str,
+        headers: dict[str, str],
+        body: bytes | None,
+        client: httpx.AsyncClient | None = None,
     ) -> tuple[int, str, dict[str, str], bytes]:
+        client = client or self.client
         try:
-            async with self.client.stream(method, url, headers=headers, content=body) as resp:
-                self.client.cookies.clear()  # nothing a server sets is carried to the next request
+            async with client.stream(method, url, headers=headers, content=body) as resp:
+                client.cookies.clear()  # nothing a server sets is carried to the next request
                 declared = resp.headers.get("content-length")
                 if declared and declared.isdigit() and int(declared) > self.max_body:
                     raise HostError("limit", f"the response from {url} is over {self.max_body // 1048576} MB")

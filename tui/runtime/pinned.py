@@ -22,6 +22,8 @@ from tui.runtime.addresses import refused
 
 Resolver = Callable[[str], Awaitable[list[str]]]
 SyncResolver = Callable[[str], list[str]]
+Rule = Callable[[str, list[str]], str | None]
+"""Given a host and its addresses: why the connection is refused, or None (`addresses.refused`: public only)."""
 
 
 async def system_resolve(host: str) -> list[str]:
@@ -48,11 +50,17 @@ def _loopback_only(host: str, addresses: list[str]) -> str | None:
 
 
 class PinnedBackend(httpcore.AsyncNetworkBackend):
-    """The async backend: connects only to public addresses."""
+    """The async backend: connects only to public addresses (or to those another `rule` admits)."""
 
-    def __init__(self, resolve: Resolver = system_resolve, inner: httpcore.AsyncNetworkBackend | None = None) -> None:
+    def __init__(
+        self,
+        resolve: Resolver = system_resolve,
+        inner: httpcore.AsyncNetworkBackend | None = None,
+        rule: Rule = refused,
+    ) -> None:
         self.inner = inner or httpcore.AnyIOBackend()
         self.resolve = resolve
+        self.rule = rule
 
     async def connect_tcp(
         self,
@@ -66,7 +74,7 @@ class PinnedBackend(httpcore.AsyncNetworkBackend):
             addresses = await self.resolve(host)
         except OSError as e:
             raise httpcore.ConnectError(f"cannot resolve {host} ({e.strerror or e})") from None
-        error = refused(host, addresses)
+        error = self.rule(host, addresses)
         if error:
             raise httpcore.ConnectError(error)
         return await self.inner.connect_tcp(addresses[0], port, timeout, local_address, socket_options)
@@ -125,11 +133,16 @@ class SyncPinnedBackend(httpcore.NetworkBackend):
 class PinnedTransport(httpx.AsyncHTTPTransport):
     """httpx's async transport with its connection pool on the PinnedBackend."""
 
-    def __init__(self, resolve: Resolver = system_resolve, inner: httpcore.AsyncNetworkBackend | None = None) -> None:
+    def __init__(
+        self,
+        resolve: Resolver = system_resolve,
+        inner: httpcore.AsyncNetworkBackend | None = None,
+        rule: Rule = refused,
+    ) -> None:
         super().__init__(http2=False, retries=0)
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=httpx.create_ssl_context(),
-            network_backend=PinnedBackend(resolve, inner),
+            network_backend=PinnedBackend(resolve, inner, rule),
             http1=True,
             http2=False,
         )

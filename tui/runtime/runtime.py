@@ -22,6 +22,7 @@ from tui.runtime.abilities import Abilities, PersonUi
 from tui.runtime.audit import Audit
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.datasources import DataSources
+from tui.runtime.dev_origins import DevOrigin, DevOriginError, DevRoutes, check_declared, describe
 from tui.runtime.fetch import PolicyFetcher
 from tui.runtime.gate import Approver, Gate
 from tui.runtime.host_plugins import dashboard_plugin, memory_plugin, plugins_plugin, scheduler_plugin
@@ -87,6 +88,7 @@ class Runtime:
         approver: Approver | None = None,
         ui: PersonUi | None = None,
         offload: bool = False,
+        dev_origins: tuple[DevOrigin, ...] = (),
     ) -> None:
         self.store = store
         self.registry = registry
@@ -100,6 +102,9 @@ class Runtime:
         self.abilities.find_tool = registry.find
         self.grants = Grants(store)
         self.audit = Audit(store)
+        self.dev_origins: tuple[DevOrigin, ...] = ()
+        """An author's mappings of declared hosts to loopback servers (dev_origins.py); () in normal use."""
+        self.map_origins(dev_origins)
         self.kv = SqliteKv(store)
         self.settings = AppSettings(store)
         self.plugin_settings = PluginSettings(store)
@@ -138,11 +143,18 @@ class Runtime:
         approver: Approver | None = None,
         ui: PersonUi | None = None,
         offload: bool = False,
+        dev_origins: tuple[DevOrigin, ...] = (),
     ) -> Runtime:
         """The runtime with the built-in plugins and any extra plugin folders (for authors), validated.
 
-        With `offload`, plugin computation runs on worker threads (the app sets it)."""
-        runtime = cls(Store(db), Registry(locale), demo, approver, ui, offload)
+        With `offload`, plugin computation runs on worker threads (the app sets it). `dev_origins` map hosts a
+        loaded plugin declares to loopback servers, for that plugin's runs (also in demo mode: it runs live).
+
+        Raises:
+            PluginLoadError: an extra folder does not validate.
+            DevOriginError: a mapping's host is declared by no loaded plugin.
+        """
+        runtime = cls(Store(db), Registry(locale), demo, approver, ui, offload, dev_origins)
         for folder in builtin_folders():
             runtime.add_folder(folder, official=True)
             runtime.builtin_ids.add(folder.name)
@@ -154,6 +166,12 @@ class Runtime:
         runtime.installs.sweep()
         for folder in extra or []:
             runtime.add_folder(Path(folder), official=False)
+        if dev_origins:
+            try:
+                check_declared(dev_origins, {i: p.plugin.manifest.network for i, p in runtime.registry.plugins.items()})
+            except DevOriginError:
+                runtime.close()
+                raise
         return runtime
 
     def add_folder(self, folder: Path, official: bool) -> None:
@@ -208,6 +226,12 @@ class Runtime:
         record = installer.install(prepared)
         return {"installed": True, "id": record.id, "version": record.current.version}
 
+    def map_origins(self, mappings: tuple[DevOrigin, ...]) -> None:
+        """Use an author's dev origins from now on (the caller checked them): each plugin's runs send the hosts
+        it declares among them to their loopback servers, and every audit row names the mappings."""
+        self.dev_origins = mappings
+        self.audit.dev = describe(mappings)
+
     def campus_services(self) -> list[str]:
         """The supported campus services the loaded plugins use (what a login logs in to), treehole at least."""
         from tui.runtime.campus.services import SERVICES
@@ -259,15 +283,17 @@ class Runtime:
 
     @asynccontextmanager
     async def host_for(self, installed: InstalledPlugin) -> AsyncIterator[Host]:
-        """The host one run of a plugin uses: recorded answers in demo mode, the network otherwise."""
+        """The host one run of a plugin uses: recorded answers in demo mode, the network otherwise; a plugin that
+        declares a host an author mapped to a loopback server runs live, through the mapping, in either."""
         pid = installed.plugin.manifest.id
-        if self.demo:
+        routes = DevRoutes.for_plugin(self.dev_origins, installed.plugin.manifest.network)
+        if self.demo and routes is None:
             folder = self.folders.get(pid)
             host = demo_host(installed.source, recorded_test_files(folder) if folder else [], beijing_now())
             host.verified = self.demo_verified.setdefault(pid, {})
             yield host
             return
-        async with PolicyFetcher() as fetcher:
+        async with PolicyFetcher(dev=routes) as fetcher:
             yield PluginHost(
                 pid, self.kv, fetcher, self.abilities, self.campus, tuple(installed.plugin.manifest.campus)
             )

@@ -140,6 +140,10 @@ MIGRATIONS: list[Migration] = [
     # 9: the search over earlier conversations: a full-text index (FTS5, trigram) of the words of each message,
     # filled from the messages already stored; none on an SQLite without FTS5 (chat/search.py)
     create_index,
+    # 10: an audit row made while an author's dev origins were in force names them (dev_origins.py)
+    """
+    ALTER TABLE audit ADD COLUMN dev TEXT NOT NULL DEFAULT '';
+    """,
 ]
 
 #: How many copies made before a migration are kept beside the database (the newest ones).

@@ -205,6 +205,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "effect": {"zh": "效果", "en": "Effect"},
     "mode": {"zh": "授权", "en": "Mode"},
     "demo": {"zh": "演示模式：数据来自录制，不联网", "en": "Demo mode: recorded data, no network"},
+    # an author's PKU_HARNESS_DEV_ORIGINS (or a preview's --origin): "api.example.com → http://127.0.0.1:8000"
+    "dev_mode": {"zh": "开发模式：{mappings}", "en": "Dev mode: {mappings}"},
+    "audit_dev": {"zh": "开发模式", "en": "dev mode"},  # beside the outcome of a call made in dev mode
     # --- telling the student the app waits for them (attention.py; issue 19 item 6) ---
     # the window title: "● PKU harness — …"
     "attention_window": {"zh": "● PKU harness — {what}", "en": "● PKU harness — {what}"},

@@ -224,7 +224,10 @@ class SettingsPage(Horizontal):
         for row in self.harness.runtime.audit.recent(50):
             # Beijing time, as every other time the app shows (the machine's own zone may be UTC).
             at = datetime.fromtimestamp(row.at_ms / 1000, BEIJING).strftime("%m-%d %H:%M:%S")
-            cells = (at, row.tool, term(row.actor, loc), term(row.decision, loc), term(row.outcome, loc))
+            outcome = term(row.outcome, loc)
+            if row.dev:  # made while an author's dev origins were in force: maybe answered by their local server
+                outcome = f"{outcome} · {t('audit_dev', loc)}"
+            cells = (at, row.tool, term(row.actor, loc), term(row.decision, loc), outcome)
             table.add_row(*map(literal, cells))
         if isinstance(table, Table):
             table.fit_columns(rows_changed=True)

@@ -1,0 +1,66 @@
+"""A plugin author's local server: a real HTTP server on 127.0.0.1 standing in for `api.example.com`, which the
+`localdev` fixture plugin declares (dev origins, `--origin`, PKU_HARNESS_DEV_ORIGINS)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+#: A community plugin declaring `api.example.com`, with a widget on a data source and one recorded test.
+LOCALDEV = Path(__file__).resolve().parents[1] / "fixtures" / "plugins" / "localdev"
+
+
+@dataclass
+class LocalApi:
+    """The running server: its origin and what it was asked (path with query, Host header)."""
+
+    origin: str
+    seen: list[tuple[str, str]] = field(default_factory=list)
+
+    def mapping(self, host: str = "api.example.com") -> str:
+        """`host=<this origin>`, as `--origin` takes it."""
+        return f"{host}={self.origin}"
+
+
+@contextmanager
+def local_api() -> Iterator[LocalApi]:
+    """`/items?q=W`: `{word: W, items: ["本地W一", <the Host header>]}`; `/old`: a 302 to this server's own absolute
+    `/items?q=moved` (as a local framework writes redirects)."""
+    api = LocalApi("")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            api.seen.append((self.path, self.headers.get("host", "")))
+            url = urlsplit(self.path)
+            if url.path == "/old":
+                self.send_response(302)
+                self.send_header("Location", f"{api.origin}/items?q=moved")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            word = parse_qs(url.query).get("q", [""])[0]
+            body = json.dumps({"word": word, "items": [f"本地{word}一", self.headers.get("host", "")]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    api.origin = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield api
+    finally:
+        server.shutdown()
+        server.server_close()
