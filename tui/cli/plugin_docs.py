@@ -14,11 +14,6 @@ from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
 from tui.lang.expr import Run, beijing_now, from_json, stringify
 from tui.lang.expr.stdlib.dates import iso, parse
-from tui.lang.steps.errors import ToolError
-from tui.lang.steps.interpreter import Interpreter
-from tui.lang.testing.recorder import RecordingHost, test_file_text
-from tui.lang.testing.runner import run_tests
-from tui.runtime.official_mark import IMITATION_ADVICE, imitations
 
 
 def _folder(path: str) -> Path:
@@ -48,6 +43,8 @@ def validate_cmd(path: str) -> None:
     if plugin is None:
         echo(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}", err=True)
         sys.exit(1)
+    from tui.runtime.official_mark import IMITATION_ADVICE, imitations  # here: each command imports what it uses
+
     m = plugin.manifest
     claims = [] if _builtin(folder) else imitations(m)
     for claim in claims:  # the installer's check, so that validate says everything an install would refuse
@@ -60,13 +57,15 @@ def validate_cmd(path: str) -> None:
 
 
 def _builtin(folder: Path) -> bool:
-    from tui.runtime.runtime import builtin_folders
+    from tui.runtime.builtin import builtin_folders
 
     return any(folder.resolve() == b.resolve() for b in builtin_folders())
 
 
 def test_cmd(path: str) -> None:
     """Replay tests/*.yaml; one line per case, then 'N passed, N failed'; exit 1 on any failure."""
+    from tui.lang.testing.runner import run_tests
+
     folder = _folder(path)
     plugin, problems = validate(DirectorySource(folder))
     if plugin is None:
@@ -89,6 +88,9 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
     """Run a tool for real (public domains only until the campus session exists) and print its result."""
     from platformdirs import user_data_dir
 
+    from tui.lang.steps.errors import ToolError
+    from tui.lang.steps.interpreter import Interpreter
+    from tui.lang.testing.recorder import RecordingHost, test_file_text
     from tui.runtime.abilities import Abilities
     from tui.runtime.fetch import PolicyFetcher
     from tui.runtime.kv import SqliteKv
