@@ -70,6 +70,8 @@ def test_plugin_validate_leaves_out_the_runtime_and_the_app(tmp_path: Path) -> N
     assert "tui.lang.documents.validator" in modules  # it did validate
     unneeded = {"tui.runtime.runtime", "tui.runtime.chat", "tui.runtime.campus", "tui.lang.steps.interpreter"}
     assert not unneeded & modules
+    # canteen's URLs are computed (`${CROWD_URL}`): no URL is parsed, so the HTTP client is not imported
+    assert "httpx" not in modules and "asyncio" not in modules
     assert not {m for m in modules if m == "textual" or m.startswith(("textual.", "tui.app"))}
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -86,6 +85,8 @@ def test_cmd(path: str) -> None:
 
 def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str | None, record: str | None) -> None:
     """Run a tool for real (public domains only until the campus session exists) and print its result."""
+    import asyncio
+
     from platformdirs import user_data_dir
 
     from tui.lang.steps.errors import ToolError
