@@ -77,7 +77,8 @@ def report(ratios: dict[tuple[str, str], list[float]], labels: list[str]) -> Non
     """The table: median ratio to `python -c pass` (and the seconds it stands for) per command and tree."""
     pass_s = statistics.median(ratios["", "pass"])
     print(f"python -c pass: {pass_s * 1000:.0f} ms (median of {len(ratios['', 'pass'])} rounds)")
-    print(f"{'command':18}" + "".join(f"{label + ' (x pass, s)':>24}" for label in labels) + "   after/before")
+    heading = "".join(f"{label + ' (x pass, s)':>24}" for label in labels)
+    print(f"{'command':18}{heading}" + ("   after/before" if len(labels) == 2 else ""))
     for name in COMMANDS:
         row = f"{name:18}"
         for label in labels:
