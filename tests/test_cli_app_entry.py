@@ -215,7 +215,7 @@ def test_widget_preview_of_a_broken_plugin_runs_and_quits_cleanly(tmp_path: Path
     manifest.write_text(manifest.read_text("utf-8").replace("id: classrooms", "id: my-rooms"), "utf-8")
     done = run_app(tmp_path, "settle", "widget", "preview", str(folder))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
-    assert "tools/free.yaml:17 · 错误" in done.stdout and "unknown name 'BUILDINGZ'" in done.stdout
+    assert "tools/free.yaml:17:" in done.stdout and "unknown name 'BUILDINGZ'" in done.stdout
 
 
 def test_an_unexpected_error_in_a_command_is_one_short_message_and_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,17 +19,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tui import __version__
-from tui.cli.campus import login, logout, status
-from tui.cli.chat import chat, model
-from tui.cli.commands import commands
 from tui.cli.dev import env_origins, origin_option, read_origins, warn_origins
+from tui.cli.lazy import Lazy, LazyGroup
 from tui.cli.output import CLICK_ENDINGS, bad_parameter, fail, fail_store, usage_error
-from tui.cli.plugin import plugin
-from tui.cli.plugin_settings import plugin_settings
-from tui.cli.plugins import open_link, plugins
-from tui.cli.scheduler import scheduler
-from tui.cli.tools import audit, permissions, tools
-from tui.runtime.store_faults import StoreError, os_fault
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -37,7 +29,55 @@ if TYPE_CHECKING:
     from tui.runtime.dev_origins import DevOrigin
 
 
-class HarnessGroup(click.Group):
+# The commands, imported only when one runs (`--help` imports none): name -> where it is defined, and the first
+# sentence of its docstring, which `--help` lists (tests/test_cli_lazy.py checks that they agree).
+COMMANDS = {
+    "audit": Lazy(
+        "tui.cli.tools",
+        "audit",
+        "The newest tool calls: time (Beijing), tool, actor, effect, mode, decision, duration and outcome.",
+    ),
+    "chat": Lazy(
+        "tui.cli.chat",
+        "chat",
+        "One turn of the assistant without the app (tools that would ask are not run: reported), or the list of "
+        "earlier conversations.",
+    ),
+    "commands": Lazy(
+        "tui.cli.commands",
+        "commands",
+        "Plugins' quick commands: the same ones the app offers in Ctrl+P and in 助手 (type /).",
+    ),
+    "login": Lazy("tui.cli.campus", "login", "Log in to campus services (every one your plugins use, or SERVICE)."),
+    "logout": Lazy(
+        "tui.cli.campus",
+        "logout",
+        "Forget campus sessions (all, or SERVICE), or with --forget-vault the choice of a vault file.",
+    ),
+    "model": Lazy(
+        "tui.cli.chat",
+        "model",
+        "The assistant's model: an OpenAI-compatible provider and its API key (kept in keyring).",
+    ),
+    "open": Lazy(
+        "tui.cli.plugins",
+        "open_link",
+        "Open a pkuharness:// link (today: pkuharness://plugin?src=… installs a plugin).",
+    ),
+    "permissions": Lazy(
+        "tui.cli.tools", "permissions", "What the assistant may do, per plugin and effect: allow, ask or deny."
+    ),
+    "plugin": Lazy("tui.cli.plugin", "plugin", "Tools for plugin authors."),
+    "plugins": Lazy("tui.cli.plugins", "plugins", "Install plugins from links, update, roll back and remove them."),
+    "scheduler": Lazy(
+        "tui.cli.scheduler", "scheduler", "Scheduled checks and assistant tasks (read-only, nobody watching)."
+    ),
+    "status": Lazy("tui.cli.campus", "status", "Campus login state of every service, and where secrets are kept."),
+    "tools": Lazy("tui.cli.tools", "tools", "Installed tools and calling them through the gate."),
+}
+
+
+class HarnessGroup(LazyGroup):
     """The command group: a fault of the data store, met by any command or the app's start, ends it plainly; any
     other unexpected exception is one line naming it and where it was raised (exit 1), not a traceback."""
 
@@ -46,9 +86,12 @@ class HarnessGroup(click.Group):
             return super().invoke(ctx)
         except CLICK_ENDINGS:
             raise  # click's own (end of input at a prompt becomes "Aborted!")
-        except StoreError as e:  # its one sentence on stderr, exit code 3, no traceback
-            raise fail_store(e) from None
         except Exception as e:
+            # imported here, once something failed: the data store's code is no part of `--help`
+            from tui.runtime.store_faults import StoreError, os_fault
+
+            if isinstance(e, StoreError):  # its one sentence on stderr, exit code 3, no traceback
+                raise fail_store(e) from None
             fault = os_fault(e, e.filename or "the data folder") if isinstance(e, OSError) else None
             if fault is not None:
                 raise fail_store(fault) from None
@@ -68,7 +111,7 @@ def unexpected(e: BaseException) -> str:
     return f"unexpected {type(e).__name__}: {e}{where}. {bug}"
 
 
-@click.group(cls=HarnessGroup, invoke_without_command=True)
+@click.group(cls=HarnessGroup, invoke_without_command=True, lazy=COMMANDS)
 @click.option("--demo", is_flag=True, help="Start with the embedded demo data (no network, no login).")
 @click.option(
     "--lang",
@@ -151,22 +194,6 @@ def _run_app(ctx: click.Context, app: App[Any]) -> None:
     app.run()
     if app.return_code:
         ctx.exit(app.return_code)
-
-
-cli.add_command(plugin)
-cli.add_command(plugins)
-plugins.add_command(plugin_settings)
-cli.add_command(open_link)
-cli.add_command(chat)
-cli.add_command(model)
-cli.add_command(tools)
-cli.add_command(commands)
-cli.add_command(permissions)
-cli.add_command(audit)
-cli.add_command(login)
-cli.add_command(logout)
-cli.add_command(status)
-cli.add_command(scheduler)
 
 
 @cli.group()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -16,12 +15,6 @@ from tui.lang.documents.validator import validate
 from tui.lang.documents.yamlsafe import load_yaml
 from tui.lang.expr import Run, beijing_now, from_json, stringify
 from tui.lang.expr.stdlib.dates import iso, parse
-from tui.lang.steps.errors import ToolError
-from tui.lang.steps.interpreter import Interpreter
-from tui.lang.testing.checks import check_test_file, parse_checked
-from tui.lang.testing.recorder import RecordingHost, add_case, recorded_case
-from tui.lang.testing.runner import run_tests
-from tui.runtime.official_mark import IMITATION_ADVICE, imitations
 
 if TYPE_CHECKING:
     from tui.runtime.dev_origins import DevOrigin
@@ -48,6 +41,8 @@ def _show(problems: list[Problem], folder: Path) -> None:
 def validate_cmd(path: str, fmt: str = "text") -> None:
     """Run every check the app runs, and check the recorded tests; report all problems with file, line and
     column; exit 1 on any error."""
+    from tui.runtime.official_mark import IMITATION_ADVICE, imitations  # here: each command imports what it uses
+
     folder = _folder(path)
     plugin, problems = validate(DirectorySource(folder))
     problems += test_file_problems(plugin, folder)
@@ -57,9 +52,10 @@ def validate_cmd(path: str, fmt: str = "text") -> None:
             Problem(MANIFEST_FILE, None, claim, "warning", code="IMITATION", hint=IMITATION_ADVICE).to_json()
             for claim in claims
         ]
-        out = {"ok": plugin is not None, "plugin": plugin.manifest.id if plugin else None, "problems": found}
+        ok = plugin is not None and not any(p.severity == "error" for p in problems)
+        out = {"ok": ok, "plugin": plugin.manifest.id if plugin else None, "problems": found}
         echo_json_text(json.dumps(out, ensure_ascii=False, indent=2))
-        if plugin is None:
+        if not ok:
             sys.exit(1)
         return
     _show(problems, folder)
@@ -80,7 +76,7 @@ def validate_cmd(path: str, fmt: str = "text") -> None:
 
 
 def _builtin(folder: Path) -> bool:
-    from tui.runtime.runtime import builtin_folders
+    from tui.runtime.builtin import builtin_folders
 
     return any(folder.resolve() == b.resolve() for b in builtin_folders())
 
@@ -92,6 +88,8 @@ def _test_files(folder: Path) -> list[str]:
 
 def test_file_problems(plugin: Plugin | None, folder: Path) -> list[Problem]:
     """The problems of the plugin's tests/*.yaml files (their format alone when the plugin does not load)."""
+    from tui.lang.testing.checks import check_test_file, parse_checked
+
     source = DirectorySource(folder)
     problems: list[Problem] = []
     for file in _test_files(folder):
@@ -110,6 +108,8 @@ def test_file_problems(plugin: Plugin | None, folder: Path) -> list[Problem]:
 def test_cmd(path: str) -> None:
     """Replay tests/*.yaml; one line per case, then 'N passed, N failed'; exit 1 on any failure, and when there
     is nothing to replay (no case ran: nothing was shown to work)."""
+    from tui.lang.testing.runner import run_tests
+
     folder = _folder(path)
     plugin, problems = validate(DirectorySource(folder))
     if plugin is None:
@@ -145,9 +145,14 @@ def run_cmd(
 ) -> None:
     """Run a tool for real and print its result; with `record`, add the run to a test file as a case;
     `origins` send the mapped declared hosts to local servers."""
+    import asyncio
+
     from platformdirs import user_data_dir
 
     from tui.cli.dev import check_origins, warn_origins
+    from tui.lang.steps.errors import ToolError
+    from tui.lang.steps.interpreter import Interpreter
+    from tui.lang.testing.recorder import RecordingHost, add_case, recorded_case
     from tui.runtime.abilities import Abilities
     from tui.runtime.dev_origins import DevRoutes
     from tui.runtime.fetch import PolicyFetcher

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from tui.cli.output import confirm, echo, echo_json, fail, line, pad
+from tui.cli.plugin_settings import plugin_settings
 from tui.cli.review_text import install_text, update_text
 from tui.cli.tools import _open
 from tui.runtime.installer import Installer, InstallError, endpoints
@@ -193,3 +194,6 @@ def open_link(link: str, yes: bool) -> None:
     if not link.lower().startswith("pkuharness:"):
         raise fail("open takes a pkuharness:// link; for other links use `plugins install`")
     _install(link, yes)
+
+
+plugins.add_command(plugin_settings)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import ipaddress
 import unicodedata
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-import httpx
+if TYPE_CHECKING:  # imported where a URL is parsed: `plugin validate` of computed URLs never needs the client
+    import httpx
 
 #: The host each campus service's requests go to (campus.md §1). A request path is joined to it.
 CAMPUS_HOSTS: dict[str, str] = {
@@ -63,6 +65,8 @@ def check_public_url(url: str, patterns: Iterable[str]) -> httpx.URL:
         raise PolicyError(f"URL {url!r} has white space around it or is empty")
     if any(ord(c) <= 32 or 127 <= ord(c) < 160 for c in text) or "\\" in text:
         raise PolicyError(f"URL {url!r} contains spaces, control characters or a backslash")
+    import httpx
+
     try:
         u = httpx.URL(text)
     except (httpx.InvalidURL, ValueError) as e:
@@ -96,6 +100,8 @@ def campus_url(service: str, path: str) -> httpx.URL:
         raise PolicyError(f"a campus request takes a path starting with '/' on {service}, not {path!r}")
     if any(_invisible(c) for c in path):
         raise PolicyError(f"campus path {path!r} contains spaces, control or invisible characters")
+    import httpx
+
     try:
         u = httpx.URL(f"https://{host}").join(path)
     except (httpx.InvalidURL, ValueError) as e:  # whatever else httpx cannot parse is refused, never raised on

@@ -17,15 +17,17 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from tui.lang.documents.manifest import Manifest
 from tui.runtime.links import OFFICIAL_OWNER, ResolvedRef
 from tui.runtime.message import Message
-from tui.runtime.plugin_http import Answer
 
-Api = Callable[[str, str], Answer | None]
+if TYPE_CHECKING:  # only named here: `plugin validate` checks the mark without the HTTP client's imports
+    from tui.runtime.plugin_http import Answer
+
+Api = Callable[[str, str], "Answer | None"]
 """GET an API path (after the base URL), for a message naming `what`: the answer, or None for not found."""
 
 #: `compare` statuses that mean the commit is on the default branch.

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from tui.lang.host import Host, HostError
 from tui.lang.testing.demo import demo_host
 from tui.runtime.abilities import Abilities, PersonUi
 from tui.runtime.audit import Audit
+from tui.runtime.builtin import builtin_folders as builtin_folders  # re-exported: callers import it from here
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.datasources import DataSources
 from tui.runtime.dev_origins import DevOrigin, DevOriginError, DevRoutes, check_declared, describe
@@ -43,12 +43,6 @@ from tui.runtime.store import Store
 
 class PluginLoadError(Exception):
     """A plugin folder given to the runtime does not validate."""
-
-
-def builtin_folders() -> list[Path]:
-    """The official plugins shipped in the package (plugins_builtin/<id>/PLUGIN.md)."""
-    root = resources.files("plugins_builtin")
-    return sorted(Path(str(p)) for p in root.iterdir() if p.is_dir() and (p / "PLUGIN.md").is_file())
 
 
 #: The clock of `--demo`: the day and hour the official plugins' recordings were made (a test keeps it so), so

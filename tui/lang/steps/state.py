@@ -1,4 +1,4 @@
-"""Run limits (language.md §7) and the state one tool run shares with every step and called tool."""
+"""The state one tool run shares with every step and called tool (its limits: tui.lang.steps.limits)."""
 
 from __future__ import annotations
 
@@ -9,20 +9,34 @@ from dataclasses import dataclass, field
 from tui.lang.expr import Run
 from tui.lang.host import KvWrite
 from tui.lang.steps.errors import ToolError
+from tui.lang.steps.limits import (  # re-exported: the run's limits are read from here too
+    DEADLINE_SECONDS,
+    MAX_CALL_DEPTH,
+    MAX_CONCURRENT_REQUESTS,
+    MAX_EACH_ITEMS,
+    MAX_KV_KEY,
+    MAX_PAGES,
+    MAX_REQUESTS,
+    MAX_RESPONSE_BYTES,
+    MAX_RESULT_BYTES,
+    MAX_STALE_MS,
+    MAX_STEPS,
+)
 
-MAX_STEPS = 200
-MAX_REQUESTS = 60
-MAX_CONCURRENT_REQUESTS = 4
-DEADLINE_SECONDS = 60.0
-MAX_RESPONSE_BYTES = 2 * 1024 * 1024
-MAX_RESULT_BYTES = 1024 * 1024
-MAX_EACH_ITEMS = 50
-MAX_PAGES = 30
-MAX_CALL_DEPTH = 4
-MAX_KV_KEY = 200
-"""Longest KV key, in characters (threats.md K3)."""
-MAX_STALE_MS = 7 * 24 * 3_600_000
-"""A cache answers with stale data after an error for at most a week (threats.md K4)."""
+__all__ = [
+    "DEADLINE_SECONDS",
+    "MAX_CALL_DEPTH",
+    "MAX_CONCURRENT_REQUESTS",
+    "MAX_EACH_ITEMS",
+    "MAX_KV_KEY",
+    "MAX_PAGES",
+    "MAX_REQUESTS",
+    "MAX_RESPONSE_BYTES",
+    "MAX_RESULT_BYTES",
+    "MAX_STALE_MS",
+    "MAX_STEPS",
+    "RunState",
+]
 
 
 @dataclass

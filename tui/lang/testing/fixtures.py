@@ -8,7 +8,7 @@ one test run (or one demo) reads at most 64 MB together, each file counted once.
 from __future__ import annotations
 
 from tui.lang.documents.source import BudgetedReader, DirectorySource, FileTooBig, PluginSource, SourceError
-from tui.lang.steps.state import MAX_RESPONSE_BYTES
+from tui.lang.steps.limits import MAX_RESPONSE_BYTES
 
 #: Most bytes one fixture may have: the response limit of a run (language.md §15).
 MAX_FIXTURE_BYTES = MAX_RESPONSE_BYTES
