@@ -5,17 +5,22 @@ to a lecture's detail and be reminded of it — the list → detail pattern docs
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+import pytest
 from textual.widgets import DataTable, Static
 
 from tests.app.helpers import settle, until
 from tui.app.app import make_app
 from tui.app.preview_render import PreviewData
 from tui.app.screens.plugin_screen import PluginScreen
+from tui.lang.documents.loader import split_frontmatter
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
+from tui.lang.documents.yamlsafe import load_yaml
 from tui.lang.testing.runner import run_tests
 from tui.runtime.registry import InstalledPlugin
 from tui.runtime.runtime import recorded_test_files
@@ -68,12 +73,44 @@ def test_the_widget_and_the_list_screen_render_on_the_recorded_data() -> None:
     widget, widget_notes, screen, screen_notes = asyncio.run(render())
     assert widget_notes == [] and widget.warnings == []
     # Three of the recorded lectures at medium size (limit), soonest first, read over two pages.
-    assert texts(widget.body) == ["12/1 19:00", "宋词里的城市", "12/2 14:00", "大语言模型的推理", "12/3 19:00", "城市化与人口流动"]
+    assert texts(widget.body) == [
+        *("12/1 19:00", "宋词里的城市", "12/2 14:00", "大语言模型的推理", "12/3 19:00", "城市化与人口流动")
+    ]
     assert screen_notes == [] and screen.warnings == []
     shown = texts(screen.body)
     assert "3 场讲座 · 回车看详情" in shown
-    assert ["12/2 14:00", "大语言模型的推理", "王立", "理教 107"] == shown[shown.index("12/2 14:00") :][:4]
+    assert shown[shown.index("12/2 14:00") :][:4] == ["12/2 14:00", "大语言模型的推理", "王立", "理教 107"]
     assert "还没有记进待办的讲座" in shown  # the `mine` source: no todo added yet
+
+
+@pytest.mark.parametrize(
+    ("schema", "pattern"),
+    [("genui-1", "*/*.json"), ("tool", "tools/*.yaml"), ("test", "tests/*.yaml"), ("manifest", "PLUGIN.md")],
+)
+def test_the_example_passes_the_json_schemas_editors_use(schema: str, pattern: str) -> None:
+    """What an editor checks as the author types (docs/schemas/, PLUGIN-LANGUAGE.md §20): the example's files name
+    their schema with `$schema` (JSON) or a `yaml-language-server` comment, and pass it."""
+    validator = jsonschema.Draft7Validator(
+        json.loads((ROOT / "docs" / "schemas" / f"{schema}.schema.json").read_text())
+    )
+    files = sorted(EXAMPLE.glob(pattern))
+    assert files
+    for path in files:
+        text = path.read_text("utf-8")
+        if path.suffix == ".json":
+            value = json.loads(text)
+        else:
+            if path.name == "PLUGIN.md":
+                parts = split_frontmatter(text)
+                assert parts is not None
+                text = parts[0]
+            else:
+                assert text.startswith(f"# yaml-language-server: $schema=../../../docs/schemas/{schema}.schema.json")
+            located, problems = load_yaml(text, path.name)
+            assert located is not None, problems
+            value = located.data
+        errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(value)]
+        assert errors == [], f"{path.name}: {errors}"
 
 
 async def test_a_row_opens_the_detail_screen_with_its_id_and_reminds_the_student(tmp_path: Path) -> None:
