@@ -39,6 +39,51 @@ def test_header_rows_are_objects_with_unique_keys() -> None:
     ]
 
 
+TWO_ROW_HEADER = """
+<table>
+  <tr><th rowspan="2">书名</th><th colspan="2">出版</th><th rowspan="2"></th><th>馆藏</th></tr>
+  <tr><th>社</th><th>年</th><th>馆藏</th></tr>
+  <tr><td>围城</td><td>人民文学</td><td>1991</td><td>借</td><td>3</td></tr>
+</table>
+"""
+
+
+def test_header_rows_two_join_each_columns_texts() -> None:
+    # A group cell (colspan) heads each column it covers; a cell spanning both rows (rowspan) and a text repeated
+    # below count once; a column with no header text is colN.
+    assert ev("tableRows(h, { headerRows: 2 })", h=TWO_ROW_HEADER) == [
+        {"书名": "围城", "出版 社": "人民文学", "出版 年": "1991", "col4": "借", "馆藏": "3"},
+    ]
+    assert ev("tableRows(h, { header: true, headerRows: 2 })", h=TWO_ROW_HEADER) == ev(
+        "tableRows(h, { headerRows: 2 })", h=TWO_ROW_HEADER
+    )
+
+
+def test_header_true_reads_one_header_row_and_says_so_by_its_keys() -> None:
+    # What { header: true } gives on a two-row header: the second header row is the first data row, and a
+    # group's columns are told apart by _2 (the documented behaviour headerRows exists for).
+    rows = ev("tableRows(h, { header: true })", h=TWO_ROW_HEADER)
+    assert rows[0] == {"书名": "书名", "出版": "社", "出版_2": "年", "col4": "", "馆藏": "馆藏"}
+    assert rows[1]["出版_2"] == "1991"
+    assert ev("tableRows(h, { headerRows: 1 })", h=TWO_ROW_HEADER) == rows
+
+
+def test_header_rows_beyond_the_table_leave_no_rows() -> None:
+    assert ev("tableRows(h, { headerRows: 3 })", h=TWO_ROW_HEADER) == []
+    assert ev("tableRows(h, { headerRows: 10 })", h=TWO_ROW_HEADER) == []
+
+
+@pytest.mark.parametrize("bad", ["0", "1.5", "11", "'2'", "true", "-1"])
+def test_header_rows_must_be_a_small_whole_number(bad: str) -> None:
+    with pytest.raises(LangError, match="headerRows must be a whole number from 1 to 10"):
+        ev(f"tableRows(h, {{ headerRows: {bad} }})", h=TWO_ROW_HEADER)
+
+
+def test_header_rows_and_cells_do_not_mix() -> None:
+    with pytest.raises(LangError, match="choose one"):
+        ev("tableRows(h, { headerRows: 2, cells: true })", h=TWO_ROW_HEADER)
+
+
 def test_cells_grid_gives_one_id_per_merged_cell() -> None:
     grid = ev("tableRows(h, { cells: true })", h=TABLE)
     assert len(grid) == 4 and all(len(row) == 4 for row in grid)

@@ -269,7 +269,8 @@ def attr(run: Run, node: Any, name: Any) -> str | None:
 @builtin(
     G,
     "A table's rows with rowspan/colspan expanded: lists of texts; { header: true } gives objects keyed "
-    "by the header row; { cells: true } gives { text, row, col, rowspan, colspan, id } records.",
+    "by the header row, { headerRows: 2 } by the first two rows' texts joined; { cells: true } gives "
+    "{ text, row, col, rowspan, colspan, id } records.",
     (
         "tableRows(html('<table><tr><th>楼</th><th>时间</th></tr><tr><td>一教</td><td>8:00</td></tr></table>'), "
         "{ header: true })",
@@ -279,15 +280,20 @@ def attr(run: Run, node: Any, name: Any) -> str | None:
         "tableRows('<table><tr><td rowspan=2>a</td><td>1</td></tr><tr><td>2</td></tr></table>')",
         [["a", "1"], ["a", "2"]],
     ),
+    (
+        "tableRows('<table><tr><th rowspan=2>书</th><th colspan=2>出版</th></tr><tr><th>社</th><th>年</th></tr>"
+        "<tr><td>围城</td><td>人文</td><td>1991</td></tr></table>', { headerRows: 2 })",
+        [{"书": "围城", "出版 社": "人文", "出版 年": "1991"}],
+    ),
 )
 def tableRows(run: Run, node: Any, options: Any = None) -> list[Any]:
     n = _node(run, node, "tableRows")
-    mode = table_mode(options)
+    mode, header_rows = table_mode(options)
     run.charge(weight(n) // NODES_PER_EVALUATION)
     table = n.node if n.node.tag == "table" else n.node.css_first("table")
     if table is None:
         return []
-    return table_rows(run, table, mode, _text_of)
+    return table_rows(run, table, mode, _text_of, header_rows)
 
 
 __all__ = ["want_list"]

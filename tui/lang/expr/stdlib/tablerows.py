@@ -12,6 +12,8 @@ MAX_ROWSPAN = 65_534
 MAX_COLSPAN = 1_000
 #: Most slots an expanded table may have (threats.md L9: a 65 M-cell grid is an error, not a hang).
 MAX_CELLS = MAX_ITEMS
+#: Most header rows `{ headerRows: n }` may name (campus tables have two, rarely three).
+MAX_HEADER_ROWS = 10
 
 
 def _span(value: str | None, cap: int) -> int:
@@ -22,8 +24,9 @@ def _span(value: str | None, cap: int) -> int:
     return min(max(n, 0), cap)
 
 
-def table_rows(run: Run, table: Any, mode: str, text_of: Any) -> list[Any]:
-    """Rows of `table` (a selectolax node): 'plain' lists of texts, 'header' objects, 'cells' grid records."""
+def table_rows(run: Run, table: Any, mode: str, text_of: Any, header_rows: int = 1) -> list[Any]:
+    """Rows of `table` (a selectolax node): 'plain' lists of texts, 'header' objects keyed by the first
+    `header_rows` rows, 'cells' grid records."""
     trs = []
     for child in table.iter():
         if child.tag == "tr":
@@ -90,9 +93,21 @@ def table_rows(run: Run, table: Any, mode: str, text_of: Any) -> list[Any]:
     if mode == "header":
         if not trs:
             return []
-        keys = _header_keys([text_at(0, c) for c in range(width)])
-        return [{keys[c]: text_at(r, c) for c in range(width)} for r in range(1, nrows)]
+        keys = _header_keys([_column_title(text_at, header_rows, c) for c in range(width)])
+        return [{keys[c]: text_at(r, c) for c in range(width)} for r in range(header_rows, nrows)]
     return [[text_at(r, c) for c in range(width)] for r in range(nrows)]
+
+
+def _column_title(text_at: Any, rows: int, c: int) -> str | None:
+    """Column `c`'s title from the first `rows` rows, top to bottom: the texts joined by a space, empty ones and a
+    repeat of the one above left out — so a cell spanning two header rows (rowspan) counts once, and a group
+    cell over several columns (colspan) comes first in each: 出版 + 社 → '出版 社'."""
+    parts: list[str] = []
+    for r in range(rows):
+        text = text_at(r, c)
+        if text and (not parts or parts[-1] != text):
+            parts.append(text)
+    return " ".join(parts) or None
 
 
 def _header_keys(names: list[str | None]) -> list[str]:
@@ -110,18 +125,35 @@ def _header_keys(names: list[str | None]) -> list[str]:
     return out
 
 
-def table_mode(options: Any) -> str:
-    """'plain', 'header' or 'cells' from the options object."""
+def table_mode(options: Any) -> tuple[str, int]:
+    """'plain', 'header' or 'cells' from the options object, and how many rows make the header."""
     if options is None:
-        return "plain"
+        return "plain", 0
     if options.__class__ is not dict:
         raise EvalError("tableRows() options must be an object like { header: true } or { cells: true }")
     opts: dict[str, Any] = options
-    unknown = set(opts) - {"header", "cells"}
+    unknown = set(opts) - {"header", "headerRows", "cells"}
     if unknown:
-        raise EvalError(f"tableRows(): unknown option {sorted(unknown)[0]!r} (use header or cells)")
-    if opts.get("header") and opts.get("cells"):
+        raise EvalError(f"tableRows(): unknown option {sorted(unknown)[0]!r} (use header, headerRows or cells)")
+    rows = _header_rows(opts.get("headerRows"))
+    header = bool(opts.get("header")) or rows is not None
+    if header and opts.get("cells"):
         raise EvalError("tableRows(): choose one of { header: true } and { cells: true }")
     if opts.get("cells"):
-        return "cells"
-    return "header" if opts.get("header") else "plain"
+        return "cells", 0
+    return ("header", rows or 1) if header else ("plain", 0)
+
+
+def _header_rows(value: Any) -> int | None:
+    """`headerRows`: a whole number from 1 to MAX_HEADER_ROWS, or None when not given."""
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or value != value
+        or value != int(value)
+        or not 1 <= value <= MAX_HEADER_ROWS
+    ):
+        raise EvalError(f"tableRows(): headerRows must be a whole number from 1 to {MAX_HEADER_ROWS}")
+    return int(value)
