@@ -139,7 +139,7 @@ class Regex(Opaque):
         pieces: list[str] = []
         last = 0
         if repl.__class__ is str:
-            r = Replacement(repl, self.groups)
+            r = Replacement(repl, self.groups, self.re.groupindex)
             total = size
             for m in matches:
                 a, b = m[0]

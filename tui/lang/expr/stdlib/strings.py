@@ -144,7 +144,7 @@ def _repl_arg(repl: Any, fname: str) -> Any:
 @builtin(
     G,
     "With a text pattern: the first occurrence replaced (as JavaScript); with regex(): every match, "
-    "$1…$9 and $& allowed.",
+    "$1…$99, $<name> and $& allowed (§6).",
     ("'a-b-c'.replace('-', '+')", "a+b-c"),
     ("replace('a1b22', regex('\\d+'), '#')", "a#b#"),
     ("replace('2026-11-30', regex('(\\d+)-(\\d+)-(\\d+)'), '$3/$2')", "30/11"),
