@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tui.cli.output import bad_parameter, echo, echo_json_text
+from tui.cli.output import argument_text, bad_parameter, echo, echo_json_text
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
@@ -101,7 +101,7 @@ def run_cmd(path: str, tool: str, input_json: str, now: str | None, kv_db: str |
         _show(problems, folder)
         sys.exit(1)
     try:
-        raw_input: Any = json.loads(input_json) if input_json else {}
+        raw_input: Any = json.loads(argument_text(input_json, "INPUT")) if input_json else {}
     except json.JSONDecodeError as e:
         raise bad_parameter(f"not valid JSON: {e}", "INPUT") from None
     when = iso(parse(Run("2026-01-01T00:00:00+08:00"), now)) if now else beijing_now()
