@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lang.expr.helpers import raw
+from tests.lang.expr.helpers import NOW, raw
+from tui.lang.expr import Run, compile_expression, from_json
 
 # --- replacement text: named groups and two-digit group numbers (node's values) ------------------------------
 
@@ -41,3 +42,22 @@ def test_a_named_group_swaps_parts() -> None:
     src = r"'x-y'.replace(regex('(?<first>\w)-(?<second>\w)'), '$<second>-$<first>')"
     assert raw(src) == "y-x"
     assert raw("'x'.replace(regex('(?<a>x)|(?<b>z)'), '[$<b>]')") == "[]"  # a group that took no part: ''
+
+
+# --- costs ---------------------------------------------------------------------------------------------------
+
+
+def used(src: str, **names: object) -> int:
+    run = Run(NOW)
+    compile_expression(src).evaluate(from_json(names), run)
+    return run.used
+
+
+def test_spreading_an_object_costs_what_merge_and_a_list_spread_cost() -> None:
+    obj = {f"k{i}": i for i in range(1600)}
+    spread = used("({...o})", o=obj)
+    assert spread == used("[...a]", a=list(range(1600)))  # one per 16 keys, as §8 says (was one per key)
+    assert abs(spread - used("merge(o)", o=obj)) <= 2
+    assert spread < 200
+    # the usual JavaScript way of building an object key by key fits the budget at a realistic size
+    assert used("range(N).reduce((acc, x) => ({...acc, [x]: 1}), {})", N=1000) < 40_000
