@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.lang.expr.helpers import NOW, raw
-from tui.lang.expr import Run, compile_expression, from_json
+from tui.lang.expr import EvalError, Run, compile_expression, from_json
 
 # --- replacement text: named groups and two-digit group numbers (node's values) ------------------------------
 
@@ -61,3 +61,29 @@ def test_spreading_an_object_costs_what_merge_and_a_list_spread_cost() -> None:
     assert spread < 200
     # the usual JavaScript way of building an object key by key fits the budget at a realistic size
     assert used("range(N).reduce((acc, x) => ({...acc, [x]: 1}), {})", N=1000) < 40_000
+
+
+# --- date(text, fmt) ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "value"),
+    [
+        ("1:05", "H:mm", "2026-11-30T01:05:00+08:00"),  # today, as date('1:05') (was January 1)
+        ("12-25", "MM-DD", "2026-12-25T00:00:00+08:00"),  # this year
+        ("07", "DD", "2026-11-07T00:00:00+08:00"),  # this month
+        ("2027-03", "YYYY-MM", "2027-03-01T00:00:00+08:00"),  # the 1st
+        ("2027", "YYYY", "2027-01-01T00:00:00+08:00"),
+        ("at 2026", "[at] YYYY", "2026-01-01T00:00:00+08:00"),  # [text] as in formatDate
+        ("2026-11-30T08:00", "YYYY-MM-DDTHH:mm", "2026-11-30T08:00:00+08:00"),
+    ],
+)
+def test_a_format_fills_missing_parts_from_now_as_dayjs(text: str, fmt: str, value: str) -> None:
+    assert raw("date(t, f)", t=text, f=fmt) == value
+    assert raw("date(t)", t="1:05") == raw("date(t, 'H:mm')", t="1:05")
+
+
+@pytest.mark.parametrize("token", ["YY", "dddd", "ddd", "MMM", "hh", "A", "SSS"])
+def test_a_token_a_format_cannot_read_is_named(token: str) -> None:
+    with pytest.raises(EvalError, match=f"the format token '{token}' cannot be read"):
+        raw("date('x', f)", f=f"{token} [x]")

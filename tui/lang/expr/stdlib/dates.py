@@ -153,21 +153,32 @@ def format_dt(dt: datetime, fmt: str, locale: str, template: str | None = None) 
 _PARSE_TOKENS = {"YYYY": r"(?P<Y>\d{4})", "MM": r"(?P<M>\d{2})", "M": r"(?P<M>\d{1,2})", "DD": r"(?P<D>\d{2})",
                  "D": r"(?P<D>\d{1,2})", "HH": r"(?P<H>\d{2})", "H": r"(?P<H>\d{1,2})", "mm": r"(?P<m>\d{2})",
                  "ss": r"(?P<s>\d{2})"}  # fmt: skip
+#: A parse format read piece by piece: `[literal]`, a run of one letter (a token, or text), any other character.
+_PARSE_PIECE = re.compile(r"\[([^\]]*)\]|([A-Za-z])\2*|.", re.DOTALL)
+#: Runs of letters that are tokens of formatDate or of other date libraries but cannot be read here: named in the
+#: error rather than taken as text the input then does not match.
+_NOT_PARSED = re.compile(r"Y{1,3}|Y{5,}|M{3,}|D{3,}|H{3,}|m{3,}|s{3,}|d{3,4}|h+|A|S+")
 
 
 def parse_with(run: Run, s: str, fmt: str) -> datetime:
-    """Parse `s` by a format made of the formatDate tokens."""
+    """Parse `s` by a format made of the formatDate tokens.
+
+    Parts the format does not give are filled as dayjs does: date parts larger than the largest one given come from
+    `now` in Beijing (the year of 'MM-DD', the date of 'H:mm'), smaller ones are the first (the 1st of 'YYYY-MM'),
+    and the time is 0 where not given."""
+    pattern = _format_pattern(run, fmt)
     run.charge_scan(len(s))
-    m = _format_pattern(run, fmt).fullmatch(s.strip())
+    m = pattern.fullmatch(s.strip())
     if not m:
         raise EvalError(f"date(): {s[:40]!r} does not match the format {fmt!r}")
     g = m.groupdict()
     base = now_dt(run)
+    year, month, day = g.get("Y"), g.get("M"), g.get("D")
     try:
         return datetime(
-            int(g.get("Y") or base.year),
-            int(g.get("M") or 1),
-            int(g.get("D") or 1),
+            int(year or base.year),
+            int(month or (1 if year else base.month)),
+            int(day or (1 if year or month else base.day)),
             int(g.get("H") or 0),
             int(g.get("m") or 0),
             int(g.get("s") or 0),
@@ -186,18 +197,21 @@ def _format_pattern(run: Run, fmt: str) -> re.Pattern[str]:
         raise LimitError(f"date(): a format is at most {MAX_PATTERN:,} characters, not {len(fmt):,}")
     run.charge(1 + len(fmt))
     pattern = ""
-    i = 0
-    while i < len(fmt):
-        for tok in ("YYYY", "MM", "DD", "HH", "mm", "ss", "M", "D", "H"):
-            if fmt.startswith(tok, i):
-                if f"(?P<{tok[0]}>" in pattern:
-                    raise EvalError(f"date(): format {fmt!r} repeats {tok}")
-                pattern += _PARSE_TOKENS[tok]
-                i += len(tok)
-                break
+    for piece in _PARSE_PIECE.finditer(fmt):
+        literal, token = piece.group(1), piece.group(0)
+        if literal is not None:
+            pattern += re.escape(literal)
+        elif token in _PARSE_TOKENS:
+            if f"(?P<{token[0]}>" in pattern:
+                raise EvalError(f"date(): format {fmt!r} repeats {token}")
+            pattern += _PARSE_TOKENS[token]
+        elif _NOT_PARSED.fullmatch(token):
+            raise EvalError(
+                f"date(): the format token {token!r} cannot be read; a format that reads a date has YYYY MM M DD D"
+                " HH H mm ss and [text] (other letters are text)"
+            )
         else:
-            pattern += re.escape(fmt[i])
-            i += 1
+            pattern += re.escape(token)
     compiled = re.compile(pattern)
     run.formats[fmt] = compiled
     return compiled
@@ -205,7 +219,8 @@ def _format_pattern(run: Run, fmt: str) -> re.Pattern[str]:
 
 @builtin(
     G,
-    "ISO text in Beijing time from any date form, or from text read by `fmt`.",
+    "ISO text in Beijing time from any date form, or from text read by `fmt` (YYYY MM M DD D HH H mm ss, [text]; "
+    "missing parts from `now`).",
     ("date('2026-11-30 08:00')", "2026-11-30T08:00:00+08:00"),
     ("date('30/11/2026', 'DD/MM/YYYY')", "2026-11-30T00:00:00+08:00"),
     ("date(0)", "1970-01-01T08:00:00+08:00"),
