@@ -53,6 +53,7 @@ const FORMS = [
 
 function offset(text) {
   const m = /^([+-])(\d{2}):?(\d{2})$/.exec(text);
+  need(Number(m[2]) <= 23 && Number(m[3]) <= 59, 'bad-arg', `the offset ${text} is past ±23:59`); // Invalid Date
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * HOUR + Number(m[3]) * 60000);
 }
 

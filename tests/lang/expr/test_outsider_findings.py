@@ -87,3 +87,23 @@ def test_a_format_fills_missing_parts_from_now_as_dayjs(text: str, fmt: str, val
 def test_a_token_a_format_cannot_read_is_named(token: str) -> None:
     with pytest.raises(EvalError, match=f"the format token '{token}' cannot be read"):
         raw("date('x', f)", f=f"{token} [x]")
+
+
+@pytest.mark.parametrize(
+    ("src", "message"),
+    [
+        ("date('2026-11-30T08:00:00+25:00')", "has the offset +25:00; an offset is at most ±23:59"),
+        ("date('2026-11-30T08:00:00+05:75')", "has the offset +05:75"),  # node: Invalid Date (was 09:45)
+        ("addMinutes('2026-11-30', 0/0)", "cannot add NaN minutes; the amount must be a finite number"),
+        ("addDays('2026-11-30', 1e9)", "1000000000 days is out of range (at most 10,000,000)"),
+        ("date('2026-02-30')", "is not a valid date: 2026-02 has 28 days"),
+        ("date('2026-13-01')", "there is no month 13"),
+        ("date('2026-01-01 24:00')", "hours run to 23"),
+        ("date('9999-12-31T23:00:00-05:00')", "outside the years 1 to 9999"),  # was a crash (OverflowError)
+    ],
+)
+def test_date_errors_say_what_is_wrong_in_the_language_words(src: str, message: str) -> None:
+    with pytest.raises(EvalError) as e:
+        raw(src)
+    assert message in str(e.value)
+    assert "timedelta" not in str(e.value) and "nan" not in str(e.value) and "must be in" not in str(e.value)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from datetime import UTC, datetime, timedelta, timezone
@@ -65,26 +66,46 @@ def parse(run: Run, x: Any, fname: str = "date") -> datetime:
             elif tz:
                 sign = 1 if tz[0] == "+" else -1
                 digits = tz[1:].replace(":", "")
+                if int(digits[:2]) > 23 or int(digits[2:]) > 59:  # as JavaScript's Date: Invalid Date
+                    raise EvalError(f"{fname}(): {s[:40]!r} has the offset {tz}; an offset is at most ±23:59")
                 tzinfo = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
-            dt = datetime(int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0), micro, tzinfo)
-            return dt.astimezone(BEIJING)
+            dt = valid_date(fname, s, int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0), tzinfo)
+            return dt.replace(microsecond=micro).astimezone(BEIJING)
         m = _SLASH.fullmatch(s)
         if m:
             y, mo, d, hh, mi, ss = m.groups()
-            return datetime(int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0), tzinfo=BEIJING)
+            return valid_date(fname, s, int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0))
         m = _CN.fullmatch(s)
         if m:
             y, mo, d, hh, mi = m.groups()
             year = int(y) if y else parse(run, run.now).year
-            return datetime(year, int(mo), int(d), int(hh or 0), int(mi or 0), tzinfo=BEIJING)
+            return valid_date(fname, s, year, int(mo), int(d), int(hh or 0), int(mi or 0))
         m = _TIME.fullmatch(s)
         if m:
             base = parse(run, run.now)
             hh, mi, ss = m.groups()
-            return base.replace(hour=int(hh), minute=int(mi), second=int(ss or 0), microsecond=0)
-    except ValueError as e:
-        raise EvalError(f"{fname}(): {s!r} is not a valid date ({e})") from None
+            return valid_date(fname, s, base.year, base.month, base.day, int(hh), int(mi), int(ss or 0))
+    except OverflowError:  # a time near the year 1 or 9999 moved to Beijing time
+        raise EvalError(f"{fname}(): {s[:40]!r} is outside the years 1 to 9999 in Beijing time") from None
     raise EvalError(f"{fname}(): cannot read {s[:40]!r} as a date")
+
+
+def valid_date(
+    fname: str, s: str, y: int, mo: int, d: int, hh: int = 0, mi: int = 0, ss: int = 0, tz: Any = BEIJING
+) -> datetime:
+    """The datetime of these parts, or an error saying in the language's words which part does not exist."""
+    reason = ""
+    if not 1 <= y <= 9999:
+        reason = "dates run from the year 1 to 9999"
+    elif not 1 <= mo <= 12:
+        reason = f"there is no month {mo}"
+    elif not 1 <= d <= (days := calendar.monthrange(y, mo)[1]):
+        reason = f"{y:04d}-{mo:02d} has {days} days"
+    elif hh > 23 or mi > 59 or ss > 59:
+        reason = "hours run to 23, minutes and seconds to 59"
+    if reason:
+        raise EvalError(f"{fname}(): {s[:40]!r} is not a valid date: {reason}")
+    return datetime(y, mo, d, hh, mi, ss, tzinfo=tz)
 
 
 def iso(dt: datetime) -> str:
@@ -174,18 +195,16 @@ def parse_with(run: Run, s: str, fmt: str) -> datetime:
     g = m.groupdict()
     base = now_dt(run)
     year, month, day = g.get("Y"), g.get("M"), g.get("D")
-    try:
-        return datetime(
-            int(year or base.year),
-            int(month or (1 if year else base.month)),
-            int(day or (1 if year or month else base.day)),
-            int(g.get("H") or 0),
-            int(g.get("m") or 0),
-            int(g.get("s") or 0),
-            tzinfo=BEIJING,
-        )
-    except ValueError as e:
-        raise EvalError(f"date(): {s!r} is not a valid date ({e})") from None
+    return valid_date(
+        "date",
+        s,
+        int(year or base.year),
+        int(month or (1 if year else base.month)),
+        int(day or (1 if year or month else base.day)),
+        int(g.get("H") or 0),
+        int(g.get("m") or 0),
+        int(g.get("s") or 0),
+    )
 
 
 def _format_pattern(run: Run, fmt: str) -> re.Pattern[str]:
@@ -259,8 +278,10 @@ def formatDate(run: Run, d: Any, fmt: Any) -> str:
 
 def _shift(run: Run, d: Any, n: Any, unit: str, fname: str) -> str:
     amount = want_num(n, fname)
-    if not math.isfinite(amount) or abs(amount) > 1e7:
-        raise EvalError(f"{fname}(): {amount} is out of range")
+    if not math.isfinite(amount):  # JavaScript: an Invalid Date
+        raise EvalError(f"{fname}(): cannot add {num_to_str(amount)} {unit}; the amount must be a finite number")
+    if abs(amount) > 1e7:
+        raise EvalError(f"{fname}(): {num_to_str(amount)} {unit} is out of range (at most 10,000,000)")
     try:
         return iso(parse(run, d, fname) + timedelta(**{unit: amount}))
     except OverflowError:
