@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.lang.expr.helpers import NOW, raw
-from tui.lang.expr import EvalError, Run, compile_expression, from_json
+from tui.lang.expr import EvalError, ParseError, Run, compile_expression, from_json
 
 # --- replacement text: named groups and two-digit group numbers (node's values) ------------------------------
 
@@ -107,3 +107,24 @@ def test_date_errors_say_what_is_wrong_in_the_language_words(src: str, message: 
         raw(src)
     assert message in str(e.value)
     assert "timedelta" not in str(e.value) and "nan" not in str(e.value) and "must be in" not in str(e.value)
+
+
+# --- messages ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "what", "column"),
+    [
+        ("({room, cap = 5})", "default values in a pattern are", 20),
+        ("({cap: c})", "renaming in a pattern is", 13),
+        ("({a: {b}})", "nested patterns are", 11),
+        ("([a, [b]])", "nested patterns are", 13),
+        ("([a, , c])", "holes in a pattern are", 13),
+        ("({room, ...rest})", "rest elements in a pattern are", 16),
+    ],
+)
+def test_destructuring_beyond_plain_names_says_so_where_it_starts(pattern: str, what: str, column: int) -> None:
+    with pytest.raises(ParseError) as e:
+        compile_expression(f"rs.map({pattern} => 1)")
+    assert e.value.msg.startswith(f"{what} not supported: destructuring takes plain names only ({{a, b}} or [a, b])")
+    assert e.value.line_col == (1, column)

@@ -38,6 +38,17 @@ def parse_tokens(tokens: list[Token], src: str) -> ast.Node:
     return Parser(tokens, src).parse_all()
 
 
+#: What a token inside a destructuring pattern starts, for constructs the language leaves out.
+_PATTERN_EXTRAS = {
+    "=": "default values in a pattern are",
+    ":": "renaming in a pattern is",
+    "{": "nested patterns are",
+    "[": "nested patterns are",
+    ",": "holes in a pattern are",
+    "...": "rest elements in a pattern are",
+}
+
+
 class Parser:
     """Parses a token list; one instance per expression."""
 
@@ -413,6 +424,21 @@ class Parser:
             self.depth -= 1
         return ast.Arrow(start, body.end, params, body)
 
+    def _not_plain_pattern(self, fallback: str) -> None:
+        """Fail at a destructuring construct beyond plain names (JavaScript has them; the language does not),
+        saying which one and what to write instead."""
+        t = self.tok
+        what = _PATTERN_EXTRAS.get(t.value) if t.kind is Kind.PUNCT else None
+        if t.value == ":" and self.peek().value in ("{", "["):  # `{a: {b}}`: a nested pattern, not a new name
+            what = _PATTERN_EXTRAS["{"]
+        if what is None:
+            self.fail_here(fallback)
+        raise ParseError(
+            f"{what} not supported: destructuring takes plain names only ({{a, b}} or [a, b]); "
+            "read the others inside the body, like r => r.cap ?? 5",
+            t.pos,
+        )
+
     def param(self) -> ast.Param:
         t = self.tok
         if t.kind is Kind.IDENT:
@@ -429,11 +455,13 @@ class Parser:
             while not self.at(close):
                 f = self.tok
                 if f.kind is not Kind.IDENT or f.value in RESERVED:
-                    self.fail_here("expected a name in the destructuring pattern")
+                    self._not_plain_pattern("expected a name in the destructuring pattern")
                 fields.append(f.value)
                 self.advance()
                 if not self.at(close):
-                    self.expect(",", " between names")
+                    if not self.at(","):
+                        self._not_plain_pattern(f"expected ',' or '{close}' after a name")
+                    self.advance()
             end = self.advance().end
             return ast.Param(t.pos, end, None, fields, close == "]")
         if self.at("..."):
