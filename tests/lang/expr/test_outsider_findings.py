@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.lang.documents.test_broken_plugins import FREE, files, sub
 from tests.lang.expr.helpers import NOW, raw
+from tui.lang.documents.source import MemorySource
+from tui.lang.documents.validator import validate
 from tui.lang.expr import EvalError, ParseError, Run, compile_expression, from_json
 
 # --- replacement text: named groups and two-digit group numbers (node's values) ------------------------------
@@ -128,3 +131,15 @@ def test_destructuring_beyond_plain_names_says_so_where_it_starts(pattern: str, 
         compile_expression(f"rs.map({pattern} => 1)")
     assert e.value.msg.startswith(f"{what} not supported: destructuring takes plain names only ({{a, b}} or [a, b])")
     assert e.value.line_col == (1, column)
+
+
+def test_a_template_written_in_an_expression_field_says_to_write_the_expression() -> None:
+    with pytest.raises(ParseError) as e:
+        compile_expression("${a}")
+    assert "takes an expression itself, like a.b, not a template like ${a.b}" in e.value.msg
+    assert e.value.line_col == (1, 1)
+    # where an author meets it: a tool step's `value`, reported by the validator with file and line
+    broken = files(tools__free_yaml=sub(FREE, "\"page.rows.filter(r => test(r.room, '^\\\\d+$'))\"", '"${page.rows}"'))
+    _, problems = validate(MemorySource(broken))
+    hits = [p for p in problems if "not a template like ${a.b}" in p.message]
+    assert [(p.file, p.line) for p in hits] == [("tools/free.yaml", 12)], [str(p) for p in problems]

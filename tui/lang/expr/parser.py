@@ -104,6 +104,13 @@ class Parser:
                 raise ParseError("one expression only: the comma operator is not part of the language", self.tok.pos)
             if self.at("=>"):
                 raise ParseError("arrow functions may only be passed to a call, like list.map(x => x.a)", self.tok.pos)
+            first = self.tokens[0]
+            if first.kind is Kind.IDENT and first.value == "$" and self.i == 1 and self.at("{"):
+                raise ParseError(
+                    "this field takes an expression itself, like a.b, not a template like ${a.b}: "
+                    "${…} is written in text fields",
+                    first.pos,
+                )
             self.fail_here("expected an operator or the end of the expression")
         return node
 
