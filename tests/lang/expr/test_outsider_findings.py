@@ -10,7 +10,7 @@ from tests.lang.documents.test_broken_plugins import FREE, files, sub
 from tests.lang.expr.helpers import NOW, raw
 from tui.lang.documents.source import MemorySource
 from tui.lang.documents.validator import validate
-from tui.lang.expr import EvalError, ParseError, Run, compile_expression, from_json
+from tui.lang.expr import EvalError, LangError, ParseError, Run, compile_expression, from_json
 
 # --- replacement text: named groups and two-digit group numbers (node's values) ------------------------------
 
@@ -143,3 +143,25 @@ def test_a_template_written_in_an_expression_field_says_to_write_the_expression(
     _, problems = validate(MemorySource(broken))
     hits = [p for p in problems if "not a template like ${a.b}" in p.message]
     assert [(p.file, p.line) for p in hits] == [("tools/free.yaml", 12)], [str(p) for p in problems]
+
+
+@pytest.mark.parametrize(
+    "src",
+    ["'abc'.includes(regex('b'))", "str(regex('a'))", "'a' + regex('a')", "`${regex('a')}`", "[regex('a')].join()"],
+)
+def test_a_regex_where_text_is_needed_says_it_is_not_text(src: str) -> None:
+    with pytest.raises(EvalError) as e:
+        raw(src)
+    assert e.value.msg == "a regex is not text: use it with test(), match(), matchAll(), replace() or split()"
+
+
+def test_a_node_where_text_is_needed_says_how_to_read_it() -> None:
+    for src in ("str(html('<p>a</p>'))", "'a' + html('<p>a</p>')"):
+        with pytest.raises(EvalError, match=r"a node is not text: read it with text\(node\)"):
+            raw(src)
+
+
+def test_a_regex_error_shows_the_pattern_as_written() -> None:
+    with pytest.raises(LangError) as e:
+        raw("test('a', '\\q')")  # the expression test('a', '\q'): the pattern is \q
+    assert e.value.msg == "invalid regular expression '\\q': invalid escape sequence: \\q"

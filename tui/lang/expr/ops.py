@@ -51,7 +51,7 @@ def add(a: Any, b: Any, run: Any) -> Any:
             or isinstance(b, Opaque | Closure)
         ):
             bad = a if ca is not str else b
-            why = bad.refusal() if isinstance(bad, Opaque) else None
+            why = (bad.refusal() or bad.not_text) if isinstance(bad, Opaque) else None
             raise EvalError(why or f"'+' cannot join text and {_desc(bad)}; use join() or str()")
         sa, sb = to_str(a), to_str(b)
         run.charge_text(len(sa) + len(sb))
