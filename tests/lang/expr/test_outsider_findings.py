@@ -102,7 +102,7 @@ def test_a_token_a_format_cannot_read_is_named(token: str) -> None:
         ("date('2026-02-30')", "is not a valid date: 2026-02 has 28 days"),
         ("date('2026-13-01')", "there is no month 13"),
         ("date('2026-01-01 24:00')", "hours run to 23"),
-        ("date('9999-12-31T23:00:00-05:00')", "outside the years 1 to 9999"),  # was a crash (OverflowError)
+        ("date('9999-12-31T23:00:00-05:00')", "not a time from the year 1 to 9999"),  # was a crash (OverflowError)
     ],
 )
 def test_date_errors_say_what_is_wrong_in_the_language_words(src: str, message: str) -> None:
@@ -165,3 +165,17 @@ def test_a_regex_error_shows_the_pattern_as_written() -> None:
     with pytest.raises(LangError) as e:
         raw("test('a', '\\q')")  # the expression test('a', '\q'): the pattern is \q
     assert e.value.msg == "invalid regular expression '\\q': invalid escape sequence: \\q"
+
+
+@pytest.mark.parametrize(
+    ("src", "echo"),
+    [
+        ("(a?.b).c", "cannot read 'c' of null ((a?.b).c)"),
+        ("((a)).b.c", "cannot read 'b' of null (((a)).b)"),
+        ("(12345.678).foo()", "a number has no method 'foo' ((12345.678).foo)"),
+    ],
+)
+def test_an_error_echoes_a_parenthesized_expression_whole(src: str, echo: str) -> None:
+    with pytest.raises(EvalError) as e:
+        raw(src, a=None)
+    assert e.value.msg == echo

@@ -57,7 +57,8 @@ class Parser:
         self.src = src
         self.i = 0
         self.depth = 0
-        self.parenthesized: set[int] = set()
+        self.parenthesized: dict[int, int] = {}
+        """id() of each parenthesized node → where its outermost '(' is (its text in messages starts there)."""
         """ids of nodes written inside ( ): `(-2) ** 2` and `(a || b) ?? c` are allowed, bare forms are not."""
 
     # -- token helpers -------------------------------------------------------------------------------
@@ -138,7 +139,7 @@ class Parser:
                 then = self.expression(-1)
                 self.expect(":", " in a ? b : c")
                 other = self.expression(_CONDITIONAL_POWER - 1)
-                left = ast.Conditional(left.pos, other.end, left, then, other)
+                left = ast.Conditional(self.start_of(left), other.end, left, then, other)
                 continue
             power = BINARY_POWER.get(op)
             if power is None or power <= min_power:
@@ -155,9 +156,9 @@ class Parser:
                 right = self.expression(power)
             if op in _LOGICAL:
                 self._check_mixing(op, left, right, t)
-                left = ast.Logical(left.pos, right.end, op, left, right)
+                left = ast.Logical(self.start_of(left), right.end, op, left, right)
             else:
-                left = ast.Binary(left.pos, right.end, op, left, right)
+                left = ast.Binary(self.start_of(left), right.end, op, left, right)
 
     def _check_mixing(self, op: str, left: ast.Node, right: ast.Node, t: Token) -> None:
         # JavaScript refuses `a || b ?? c` without parentheses; so do we.
@@ -181,9 +182,13 @@ class Parser:
             return ast.Unary(t.pos, operand.end, t.value, operand)
         return self.postfix(self.primary())
 
+    def start_of(self, node: ast.Node) -> int:
+        """Where `node`'s text starts: at its '(' when it is parenthesized, so `(a?.b).c` is echoed whole."""
+        return self.parenthesized.get(id(node), node.pos)
+
     def postfix(self, node: ast.Node) -> ast.Node:
         optional_seen = False
-        start = node.pos
+        start = self.start_of(node)
         links = 0
         while True:
             t = self.tok
@@ -277,7 +282,7 @@ class Parser:
                     self.fail_here("expected an expression inside '( )'")
                 inner = self.expression()
                 self.expect(")", " to close '('")
-                self.parenthesized.add(id(inner))
+                self.parenthesized[id(inner)] = t.pos
                 return inner
             if t.value == "[":
                 return self.array()

@@ -86,7 +86,7 @@ def parse(run: Run, x: Any, fname: str = "date") -> datetime:
             hh, mi, ss = m.groups()
             return valid_date(fname, s, base.year, base.month, base.day, int(hh), int(mi), int(ss or 0))
     except OverflowError:  # a time near the year 1 or 9999 moved to Beijing time
-        raise EvalError(f"{fname}(): {s[:40]!r} is outside the years 1 to 9999 in Beijing time") from None
+        raise EvalError(f"{fname}(): {s[:40]!r} is not a time from the year 1 to 9999 in Beijing time") from None
     raise EvalError(f"{fname}(): cannot read {s[:40]!r} as a date")
 
 
