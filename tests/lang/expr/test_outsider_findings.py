@@ -179,3 +179,11 @@ def test_an_error_echoes_a_parenthesized_expression_whole(src: str, echo: str) -
     with pytest.raises(EvalError) as e:
         raw(src, a=None)
     assert e.value.msg == echo
+
+
+def test_url_of_one_text_that_is_not_a_url_says_so() -> None:
+    with pytest.raises(EvalError) as e:
+        raw("url('not a url')")
+    assert e.value.msg == "url(): 'not a url' is not a valid URL (an absolute URL, like https://…)"
+    with pytest.raises(EvalError, match="cannot resolve 'x' against 'not a url'"):
+        raw("url('not a url', 'x')")  # two arguments: both are named
