@@ -154,7 +154,7 @@ function needleKind(hay, needle) {
 }
 def('includes', 'LT,A,N?', null, true);
 def('indexOf', 'LT,A,N?', null, true);
-def('lastIndexOf', 'LT,A', null, true);
+def('lastIndexOf', 'LT,A,N?', null, true);
 for (const f of ['includes', 'indexOf', 'lastIndexOf']) {
   const inner = LIB[f];
   LIB[f] = (...args) => (args.length > 1 && needleKind(args[0], args[1]), inner(...args));

@@ -187,3 +187,38 @@ def test_url_of_one_text_that_is_not_a_url_says_so() -> None:
     assert e.value.msg == "url(): 'not a url' is not a valid URL (an absolute URL, like https://…)"
     with pytest.raises(EvalError, match="cannot resolve 'x' against 'not a url'"):
         raw("url('not a url', 'x')")  # two arguments: both are named
+
+
+# --- search positions, as node gives them ----------------------------------------------------------------------
+
+INF, NAN = float("inf"), float("nan")
+#: (text, needle, position) → (indexOf, includes, lastIndexOf) in node
+TEXT_SEARCHES = [
+    ("abc", "a", -1, 0, True, 0),  # a negative position is 0 for text (was counted from the end: -1)
+    ("abc", "c", -1, 2, True, -1),
+    ("abc", "", 5, 3, True, 3),
+    ("abcabc", "b", 3, 4, True, 1),
+    ("abcabc", "b", NAN, 1, True, 4),  # lastIndexOf reads NaN as "from the end"
+    ("abcabc", "b", -5, 1, True, -1),
+    ("abcabc", "b", 100, -1, False, 4),
+    ("abcabc", "", 100, 6, True, 6),
+    ("abcabc", "c", INF, -1, False, 5),
+    ("abcabc", "a", -INF, 0, True, 0),
+]
+#: position → ([1,2,3,1,2,3].indexOf(2, i), .includes(2, i), .lastIndexOf(2, i), .lastIndexOf(1, i)) in node
+LIST_SEARCHES = [
+    (3, 4, True, 1, 3), (-1, -1, False, 4, 3), (-2, 4, True, 4, 3), (-6, 1, True, -1, 0), (-7, 1, True, -1, -1),
+    (100, -1, False, 4, 3), (NAN, 1, True, -1, 0), (INF, -1, False, 4, 3), (-INF, 1, True, -1, -1), (1.5, 1, True, 1, 0),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("s", "x", "i", "index", "has", "last"), TEXT_SEARCHES)
+def test_text_search_positions_as_javascript(s: str, x: str, i: float, index: int, has: bool, last: int) -> None:
+    names = {"s": s, "x": x, "i": i}
+    assert raw("[s.indexOf(x, i), s.includes(x, i), s.lastIndexOf(x, i)]", **names) == [index, has, last]
+
+
+@pytest.mark.parametrize(("i", "index", "has", "last2", "last1"), LIST_SEARCHES)
+def test_list_search_positions_as_javascript(i: float, index: int, has: bool, last2: int, last1: int) -> None:
+    src = "[a.indexOf(2, i), a.includes(2, i), a.lastIndexOf(2, i), a.lastIndexOf(1, i)]"
+    assert raw(src, a=[1, 2, 3, 1, 2, 3], i=i) == [index, has, last2, last1]
