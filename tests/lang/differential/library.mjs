@@ -258,6 +258,10 @@ def('get', 'A,TL,A?', (o, path, dflt) => {
   let cur = o;
   for (const k of steps) {
     const indexed = Array.isArray(cur) || (isText(cur) && !engine);
+    if (indexed && k === 'length') {
+      cur = cur.length; // lodash reads .length of an array or a string
+      continue;
+    }
     const present = indexed ? isIndex(k) && Number(k) < cur.length : isObj(cur) && hasKey(cur, k);
     if (!present) return dflt === undefined ? null : dflt;
     cur = own(cur, k);

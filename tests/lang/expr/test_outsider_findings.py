@@ -222,3 +222,10 @@ def test_text_search_positions_as_javascript(s: str, x: str, i: float, index: in
 def test_list_search_positions_as_javascript(i: float, index: int, has: bool, last2: int, last1: int) -> None:
     src = "[a.indexOf(2, i), a.includes(2, i), a.lastIndexOf(2, i), a.lastIndexOf(1, i)]"
     assert raw(src, a=[1, 2, 3, 1, 2, 3], i=i) == [index, has, last2, last1]
+
+
+def test_get_reads_length_of_a_text_or_a_list_as_lodash() -> None:
+    assert raw("get({a: 'str'}, 'a.length')") == 3  # lodash: 3 (was null)
+    assert raw("get({a: [1, 2]}, ['a', 'length'])") == 2
+    assert raw("get({a: {length: 5}}, 'a.length')") == 5  # an object's own key, as before
+    assert raw("get({a: 'str'}, 'a.length.x', 'd')") == "d"
