@@ -81,7 +81,9 @@ def test_run_reads_its_input_from_a_file_or_standard_input(tmp_path: Path) -> No
     kv = str(tmp_path / "kv.db")
     code, out, err = invoke("plugin", "run", str(SHOWCASE), "echo", f"@{data}", "--kv-db", kv)
     assert (code, out) == (0, '"AB AB AB"\n'), err
-    result = CliRunner().invoke(cli, ["plugin", "run", str(SHOWCASE), "echo", "-", "--kv-db", kv], input='{"text": "c"}')
+    result = CliRunner().invoke(
+        cli, ["plugin", "run", str(SHOWCASE), "echo", "-", "--kv-db", kv], input='{"text": "c"}'
+    )
     assert (result.exit_code, result.stdout) == (0, '"C"\n'), result.stderr
     code, _, err = invoke("plugin", "run", str(SHOWCASE), "echo", "@/nonexistent.json", "--kv-db", kv)
     assert code == 2 and "cannot read /nonexistent.json" in err

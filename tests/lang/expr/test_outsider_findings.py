@@ -207,8 +207,9 @@ TEXT_SEARCHES = [
 ]
 #: position → ([1,2,3,1,2,3].indexOf(2, i), .includes(2, i), .lastIndexOf(2, i), .lastIndexOf(1, i)) in node
 LIST_SEARCHES = [
-    (3, 4, True, 1, 3), (-1, -1, False, 4, 3), (-2, 4, True, 4, 3), (-6, 1, True, -1, 0), (-7, 1, True, -1, -1),
-    (100, -1, False, 4, 3), (NAN, 1, True, -1, 0), (INF, -1, False, 4, 3), (-INF, 1, True, -1, -1), (1.5, 1, True, 1, 0),
+    (3, 4, True, 1, 3), (-1, -1, False, 4, 3), (-2, 4, True, 4, 3), (-6, 1, True, -1, 0),
+    (-7, 1, True, -1, -1), (100, -1, False, 4, 3), (NAN, 1, True, -1, 0), (INF, -1, False, 4, 3),
+    (-INF, 1, True, -1, -1), (1.5, 1, True, 1, 0),
 ]  # fmt: skip
 
 
@@ -229,3 +230,27 @@ def test_get_reads_length_of_a_text_or_a_list_as_lodash() -> None:
     assert raw("get({a: [1, 2]}, ['a', 'length'])") == 2
     assert raw("get({a: {length: 5}}, 'a.length')") == 5  # an object's own key, as before
     assert raw("get({a: 'str'}, 'a.length.x', 'd')") == "d"
+
+
+# --- what the reference now says, held to the engine ------------------------------------------------------------
+
+
+def test_grouping_orders_index_keys_first_as_a_javascript_object() -> None:
+    # node: {"1":1,"2":1,"b":1,"a":1,"01":1} — not first-seen order, as §5 used to say
+    assert list(raw("countBy(['b', '2', 'a', '1', '01'], x => x)")) == ["1", "2", "b", "a", "01"]
+
+
+def test_a_field_name_key_is_one_key_and_a_field_no_item_has_is_named() -> None:
+    rows = [{"cap": 2, "room": "a", "a.b": 1}, {"cap": 1, "room": "b", "a.b": 0}]
+    assert raw("sortBy(rows, 'a.b').map(r => r.room)", rows=rows) == ["b", "a"]  # the field 'a.b', not a path
+    with pytest.raises(EvalError) as e:
+        raw("sum(rows, 'cpa')", rows=rows)
+    assert e.value.msg == "sum(): no item has the field 'cpa'; did you mean 'cap'?"
+    with pytest.raises(EvalError, match=r"avg\(\): no item has the field 'zzz' \(they have cap, room, a.b\)"):
+        raw("avg(rows, 'zzz')", rows=rows)
+    with pytest.raises(EvalError, match=r"sum\(\) expects a number, got null"):
+        raw("sum(rows, 'n')", rows=[{"n": 1}, {"m": 2}])  # some item has it: the usual message
+
+
+def test_diff_minutes_has_a_fraction_for_seconds() -> None:
+    assert raw("diffMinutes('2026-11-30 18:00:30', '2026-11-30 18:00')") == 0.5

@@ -307,7 +307,12 @@ def addMinutes(run: Run, d: Any, n: Any) -> str:
     return _shift(run, d, n, "minutes", "addMinutes")
 
 
-@builtin(G, "Minutes from `b` to `a` (a - b).", ("diffMinutes('2026-11-30 18:00', '2026-11-30 17:05')", 55))
+@builtin(
+    G,
+    "Minutes from `b` to `a` (a - b), with a fraction for seconds (floor() for whole minutes).",
+    ("diffMinutes('2026-11-30 18:00', '2026-11-30 17:05')", 55),
+    ("diffMinutes('2026-11-30 18:00:30', '2026-11-30 18:00')", 0.5),
+)
 def diffMinutes(run: Run, a: Any, b: Any) -> float:
     gap = parse(run, a, "diffMinutes") - parse(run, b, "diffMinutes")
     # whole milliseconds, as JavaScript subtracts two Dates, then one division: total_seconds() / 60 adds a

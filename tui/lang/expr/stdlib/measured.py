@@ -4,8 +4,9 @@ Both can build far more than they are given, so both work out the output's lengt
 (match positions, item lengths) and charge or refuse it before any of it exists.
 
 Replacement texts. JavaScript's GetSubstitution lets a short replacement copy a lot: `$&` the match, `` $` ``
-everything before it, `$'` everything after it, `$1`…`$99` a group, `$<name>` a named group. `'a'.repeat(60000).replaceAll('a', '$`')`
-would be 1.8 billion characters. The length of every piece is known from the positions alone.
+everything before it, `$'` everything after it, `$1`…`$99` a group, `$<name>` a named group.
+`'a'.repeat(60000).replaceAll('a', '$`')` would be 1.8 billion characters. The length of every piece is known
+from the positions alone.
 
 join(). JavaScript writes a nested list as its items with ',' between, recursively, so `[l, l, l].join()`
 of a list that holds many texts would build each nested text first. Nested items are charged as they are

@@ -294,7 +294,9 @@ def compile_pattern(run: Run | None, pattern: str) -> Regex:
     compiled = _CACHE.get(pattern)
     if compiled is None:
         if not pattern.isascii() and LONE_HALF.search(pattern):
-            raise RegexError(f"invalid regular expression {as_written(pattern)}: a lone UTF-16 surrogate cannot be matched")
+            raise RegexError(
+                f"invalid regular expression {as_written(pattern)}: a lone UTF-16 surrogate cannot be matched"
+            )
         translated = translate(pattern)
         try:
             compiled = re2.compile(translated, _OPTIONS)
