@@ -51,6 +51,8 @@ def test_batch_writes_one_line_per_input_in_order_and_exits_0(tmp_path: Path) ->
         {"expr": "now", "context": {"now": "2026-11-30T08:00:00+08:00"}},
         {"expr": "1 / 3"},
         {"nope": 1},
+        "",  # a blank line is answered too, so output line N is always input line N's
+        {"expr": "'last'"},
     ]
     batch = tmp_path / "b.jsonl"
     batch.write_text("\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n\n", "utf-8")
@@ -63,7 +65,26 @@ def test_batch_writes_one_line_per_input_in_order_and_exits_0(tmp_path: Path) ->
     assert got[3] == {"value": "2026-11-30T08:00:00+08:00"}
     assert got[4] == {"value": 0.3333333333333333}
     assert "line 6" in got[5]["error"]
-    assert len(got) == 6
+    assert got[6]["error"].startswith("line 7: the line is empty")
+    assert got[7] == {"value": "last"}
+    assert got[8]["error"].startswith("line 9: the line is empty")  # the file ends with an empty line
+    assert len(got) == 9
+
+
+def test_a_context_nested_too_deeply_is_a_clean_error_not_a_crash() -> None:
+    deep: object = 1
+    for _ in range(70):
+        deep = [deep]
+    code, out, err = run("plugin", "eval", "a", "--context", json.dumps({"a": deep}))
+    assert (code, out) == (1, "")
+    assert err == "Limit reached: --context: nesting depth 64 exceeded in data\n"
+
+
+def test_context_from_standard_input_and_help_says_what_now_is() -> None:
+    code, out, _ = run("plugin", "eval", "a + 1", "--context", "-", stdin='{"a": 41}')
+    assert (code, out) == (0, "42\n")
+    code, out, _ = run("plugin", "eval", "--help")
+    assert code == 0 and "real clock" in out and '{"now":' in out
 
 
 def test_python_dash_m_tui_is_the_same_command() -> None:

@@ -75,6 +75,20 @@ def test_run_prints_the_result_and_a_summary(tmp_path: Path) -> None:
     assert "0 steps, 0 requests" in err
 
 
+def test_run_reads_its_input_from_a_file_or_standard_input(tmp_path: Path) -> None:
+    data = tmp_path / "input.json"
+    data.write_text('{"text": "ab", "times": 3}', "utf-8")
+    kv = str(tmp_path / "kv.db")
+    code, out, err = invoke("plugin", "run", str(SHOWCASE), "echo", f"@{data}", "--kv-db", kv)
+    assert (code, out) == (0, '"AB AB AB"\n'), err
+    result = CliRunner().invoke(
+        cli, ["plugin", "run", str(SHOWCASE), "echo", "-", "--kv-db", kv], input='{"text": "c"}'
+    )
+    assert (result.exit_code, result.stdout) == (0, '"C"\n'), result.stderr
+    code, _, err = invoke("plugin", "run", str(SHOWCASE), "echo", "@/nonexistent.json", "--kv-db", kv)
+    assert code == 2 and "cannot read /nonexistent.json" in err
+
+
 def test_run_reports_a_failure_and_exits_1(tmp_path: Path) -> None:
     code, _, err = invoke("plugin", "run", str(SHOWCASE), "echo", '{"text": ""}', "--kv-db", str(tmp_path / "kv.db"))
     assert code == 1

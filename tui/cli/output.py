@@ -13,6 +13,7 @@ of removing, so the data stays intact.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import click
@@ -95,6 +96,22 @@ CLICK_ENDINGS: tuple[type[BaseException], ...] = (click.ClickException, click.ex
 def bad_parameter(message: object, hint: str) -> click.BadParameter:
     """A refused command-line value (exit 2), naming the parameter; the message is cleaned."""
     return click.BadParameter(clean(str(message)), param_hint=hint)
+
+
+def argument_text(text: str, hint: str) -> str:
+    """The text of a JSON argument: as written, read from a file for `@file.json`, or from standard input for
+    `-` (a large input does not fit on a command line)."""
+    if text == "-":
+        return sys.stdin.read()
+    if text.startswith("@"):
+        try:
+            with open(text[1:], encoding="utf-8") as f:
+                return f.read()
+        except OSError as e:
+            raise bad_parameter(f"cannot read {text[1:]}: {e.strerror}", hint) from None
+        except UnicodeDecodeError:
+            raise bad_parameter(f"{text[1:]} is not UTF-8 text", hint) from None
+    return text
 
 
 def usage_error(message: str) -> click.UsageError:

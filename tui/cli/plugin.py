@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TextIO
 
 import click
 
 from tui.cli.dev import origin_option, read_origins
-from tui.cli.output import bad_parameter, echo, echo_json_text, usage_error
+from tui.cli.output import argument_text, bad_parameter, echo, echo_json_text, usage_error
 from tui.lang.expr import LangError, Run, beijing_now, compile_expression, from_json, stringify, to_json
 
 
@@ -68,7 +67,9 @@ def run_command(
     case_name: str | None,
     origins: tuple[str],
 ) -> None:
-    """Run TOOL of the plugin at PATH for real with INPUT (JSON) and print the result.
+    """Run TOOL of the plugin at PATH for real with INPUT and print the result.
+
+    INPUT is a JSON object, @file.json to read it from a file, or - to read it from standard input.
 
     With --origin, requests for a mapped host go to that local server; the result, and a --record file, keep
     the declared URL, so the recording replays without the mapping."""
@@ -82,18 +83,18 @@ def run_command(
 def _load_context(text: str | None) -> dict[str, Any]:
     if not text:
         return {}
-    if text.startswith("@"):
-        try:
-            text = Path(text[1:]).read_text(encoding="utf-8")
-        except OSError as e:
-            raise bad_parameter(f"cannot read {text[1:]}: {e.strerror}", "--context") from None
+    text = argument_text(text, "--context")
     try:
         data = json.loads(text, parse_int=float)
     except json.JSONDecodeError as e:
         raise bad_parameter(f"not valid JSON: {e}", "--context") from None
     if not isinstance(data, dict):
         raise bad_parameter("the context must be a JSON object of names", "--context")
-    return from_json(data)  # type: ignore[no-any-return]
+    try:
+        return from_json(data)  # type: ignore[no-any-return]
+    except LangError as e:  # nested deeper than values may be: the same error a batch line gets
+        echo(f"{e.title}: --context: {e}", err=True)
+        sys.exit(1)
 
 
 def eval_one(expr: str, context: dict[str, Any]) -> Any:
@@ -107,7 +108,11 @@ def eval_one(expr: str, context: dict[str, Any]) -> Any:
 
 @plugin.command("eval")
 @click.argument("expr", required=False)
-@click.option("--context", "context_text", help="Bound names as a JSON object, or @file.json.")
+@click.option(
+    "--context",
+    "context_text",
+    help='Bound names as a JSON object, @file.json, or - for standard input; "now" in it fixes the clock.',
+)
 @click.option(
     "--batch",
     "batch_file",
@@ -116,7 +121,11 @@ def eval_one(expr: str, context: dict[str, Any]) -> Any:
 )
 @click.option("--pretty", is_flag=True, help="Indent the JSON output.")
 def eval_cmd(expr: str | None, context_text: str | None, batch_file: TextIO | None, pretty: bool) -> None:
-    """Evaluate an expression and print its value as JSON (or the error, with a caret, and exit 1)."""
+    """Evaluate an expression and print its value as JSON (or the error, with a caret, and exit 1).
+
+    `now` is the real clock (Beijing time) unless the context gives it, like --context '{"now":
+    "2026-11-30T09:00:00+08:00"}'; each --batch line may give its own.
+    """
     if batch_file is not None:
         if expr:
             raise usage_error("give either EXPR or --batch, not both")
@@ -137,20 +146,21 @@ def run_batch(lines: TextIO, emit: Callable[[str], None]) -> None:
     """One output line per input line, in order; a failing case is an {"error"} line, never a stop."""
     crashed = 0
     for lineno, line in enumerate(lines, 1):
-        if line.strip():
-            try:
-                out = batch_line(line, lineno)
-            except Exception as e:  # an engine bug: reported on its line, and the batch goes on
-                crashed += 1
-                out = json.dumps({"error": f"line {lineno}: internal error: {e!r}", "crash": True})
-            emit(out)
+        try:
+            out = batch_line(line, lineno)
+        except Exception as e:  # an engine bug: reported on its line, and the batch goes on
+            crashed += 1
+            out = json.dumps({"error": f"line {lineno}: internal error: {e!r}", "crash": True})
+        emit(out)
     if crashed:
         echo(f"{crashed} line(s) met an internal error (a bug: please report the expression)", err=True)
         sys.exit(2)
 
 
 def batch_line(line: str, lineno: int) -> str:
-    """The output line for one batch input line."""
+    """The output line for one batch input line (a blank one too, so output line N answers input line N)."""
+    if not line.strip():
+        return json.dumps({"error": f'line {lineno}: the line is empty; expected {{"expr": …, "context": {{…}}}}'})
     try:
         case = json.loads(line, parse_int=float)
     except json.JSONDecodeError as e:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui.cli.output import bad_parameter, echo, echo_json_text
+from tui.cli.output import argument_text, bad_parameter, echo, echo_json_text
 from tui.lang.documents.loader import MANIFEST_FILE, Plugin
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import DirectorySource, SourceError, check_path
@@ -168,7 +168,7 @@ def run_cmd(
     check_origins(origins, {plugin.manifest.id: plugin.manifest.network}, "--origin")
     warn_origins(origins)
     try:
-        raw_input: Any = json.loads(input_json) if input_json else {}
+        raw_input: Any = json.loads(argument_text(input_json, "INPUT")) if input_json else {}
     except json.JSONDecodeError as e:
         raise bad_parameter(f"not valid JSON: {e}", "INPUT") from None
     target, existing = _record_target(folder, record, tool) if record else (None, None)  # before any request

@@ -53,6 +53,7 @@ const FORMS = [
 
 function offset(text) {
   const m = /^([+-])(\d{2}):?(\d{2})$/.exec(text);
+  need(Number(m[2]) <= 23 && Number(m[3]) <= 59, 'bad-arg', `the offset ${text} is past ±23:59`); // Invalid Date
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * HOUR + Number(m[3]) * 60000);
 }
 
@@ -103,7 +104,7 @@ function formatDate(x, fmt) {
   return fmt.replace(TOKENS, (t) => (t.startsWith('[') ? t.slice(1, -1) : field[t]));
 }
 
-/** `date(text, fmt)`: the text read by the format's tokens (the year of `now` when it has none). */
+/** `date(text, fmt)`: the text read by the format's tokens (missing date parts from `now`, as dayjs). */
 function readByFormat(text, fmt) {
   sig(isText(text), 'date(text, fmt) reads text');
   const order = [];
@@ -122,13 +123,23 @@ function readByFormat(text, fmt) {
     last = m.index + m[0].length;
   }
   re += esc(fmt.slice(last));
+  // letters that are tokens of formatDate or of other libraries but cannot be read: an error naming them
+  for (const p of fmt.matchAll(/\[[^\]]*\]|([A-Za-z])\1*|[^]/g)) {
+    const unread = /^(?:Y{1,3}|Y{5,}|M{3,}|D{3,}|H{3,}|m{3,}|s{3,}|d{3,4}|h+|A|S+)$/.test(p[0]);
+    need(!unread, 'bad-arg', `the format token '${p[0]}' cannot be read`);
+  }
   const m = new RegExp(`^${re}$`).exec(text);
   if (!m) throw bad(text);
-  const got = { Y: nowParts()[0], M: 1, D: 1, H: 0, m: 0, s: 0 };
+  const got = { H: 0, m: 0, s: 0 };
   order.forEach((k, i) => {
     got[k] = Number(m[i + 1]);
   });
-  return beijing(got.Y, got.M, got.D, got.H, got.m, got.s);
+  // as dayjs: date parts above the largest one given from now, below it the first
+  const [y, mo, d] = nowParts();
+  const year = got.Y ?? y;
+  const month = got.M ?? (got.Y !== undefined ? 1 : mo);
+  const day = got.D ?? (got.Y !== undefined || got.M !== undefined ? 1 : d);
+  return beijing(year, month, day, got.H, got.m, got.s);
 }
 
 const dayIndex = (t) => Math.floor((t + BEIJING) / DAY);

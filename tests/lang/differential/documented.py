@@ -224,6 +224,15 @@ DOCUMENTED: list[Entry] = [
         _globals,
     ),
     Entry(
+        "plain-patterns",
+        S10 + ": patterns may rename, default, nest, skip and collect: `({cap: c, n = 5, a: {b}, ...rest}) =>`, "
+        "`([a, , c]) =>` / an arrow's parameters destructure plain names only",
+        "[{ a: 1 }].map(({ a }) => a)",
+        "patterns beyond plain names are a syntax error; the generator writes plain names only, so no case can "
+        "disagree here",
+        None,
+    ),
+    Entry(
         "named-groups",
         S10 + ": a replacement function also gets a `groups` object for named groups / it does not",
         "'ab'.replace(regex('(?<n>a)'), (m, g, i, s, gs) => gs == null ? 'x' : gs.n)",

@@ -154,7 +154,7 @@ function needleKind(hay, needle) {
 }
 def('includes', 'LT,A,N?', null, true);
 def('indexOf', 'LT,A,N?', null, true);
-def('lastIndexOf', 'LT,A', null, true);
+def('lastIndexOf', 'LT,A,N?', null, true);
 for (const f of ['includes', 'indexOf', 'lastIndexOf']) {
   const inner = LIB[f];
   LIB[f] = (...args) => (args.length > 1 && needleKind(args[0], args[1]), inner(...args));
@@ -258,6 +258,10 @@ def('get', 'A,TL,A?', (o, path, dflt) => {
   let cur = o;
   for (const k of steps) {
     const indexed = Array.isArray(cur) || (isText(cur) && !engine);
+    if (indexed && k === 'length') {
+      cur = cur.length; // lodash reads .length of an array or a string
+      continue;
+    }
     const present = indexed ? isIndex(k) && Number(k) < cur.length : isObj(cur) && hasKey(cur, k);
     if (!present) return dflt === undefined ? null : dflt;
     cur = own(cur, k);

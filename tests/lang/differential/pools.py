@@ -52,7 +52,9 @@ DATE_FORMATS = [
 ]
 DATE_READS = [
     ("'30/11/2026'", "'DD/MM/YYYY'"), ("'2026年1月5日'", "'YYYY年M月D日'"),
-    ("'11/30/2026 08:00'", "'MM/DD/YYYY HH:mm'"), ("'5.1'", "'M.D'"),
+    ("'11/30/2026 08:00'", "'MM/DD/YYYY HH:mm'"), ("'5.1'", "'M.D'"), ("'1:05'", "'H:mm'"), ("'2027-03'", "'YYYY-MM'"),
+    ("'12-25'", "'MM-DD'"), ("'at 2026'", "'[at] YYYY'"), ("'07'", "'DD'"), ("'26-11-30'", "'YY-MM-DD'"),
+    ("'Mon 1'", "'ddd D'"), ("'1 days'", "'D days'"),
 ]
 URL_TEXTS = [
     'https://a.pku.edu.cn/x/y.html', 'https://x.pku.edu.cn:8080/a/b?c=1&c=2&d=%E4%BA%8C#h', 'https://A.PKU.edu.cn',

@@ -51,7 +51,7 @@ def add(a: Any, b: Any, run: Any) -> Any:
             or isinstance(b, Opaque | Closure)
         ):
             bad = a if ca is not str else b
-            why = bad.refusal() if isinstance(bad, Opaque) else None
+            why = (bad.refusal() or bad.not_text) if isinstance(bad, Opaque) else None
             raise EvalError(why or f"'+' cannot join text and {_desc(bad)}; use join() or str()")
         sa, sb = to_str(a), to_str(b)
         run.charge_text(len(sa) + len(sb))
@@ -249,11 +249,13 @@ def spread_into(out: list[Any], v: Any, desc: str) -> None:
 
 
 def spread_props(out: dict[str, Any], v: Any, desc: str, run: Any) -> None:
-    """Add the properties of `...v` to an object (null adds none, as in JavaScript), charging one
-    evaluation per property before copying (a text of a million characters would be a million keys)."""
+    """Add the properties of `...v` to an object (null adds none, as in JavaScript), charged before copying:
+    an object's keys are copied in bulk (one C dict.update, as merge() does), so one evaluation per 16; the
+    items of a list or the characters of a text each become a key made in Python, so one per item (a text of a
+    million characters would be a million keys)."""
     c = v.__class__
     if c is dict:
-        run.charge(len(v))
+        run.charge_copy(len(v))
         out.update(v)
     elif c is list or c is str:
         run.charge(len(v))

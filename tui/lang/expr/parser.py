@@ -38,6 +38,17 @@ def parse_tokens(tokens: list[Token], src: str) -> ast.Node:
     return Parser(tokens, src).parse_all()
 
 
+#: What a token inside a destructuring pattern starts, for constructs the language leaves out.
+_PATTERN_EXTRAS = {
+    "=": "default values in a pattern are",
+    ":": "renaming in a pattern is",
+    "{": "nested patterns are",
+    "[": "nested patterns are",
+    ",": "holes in a pattern are",
+    "...": "rest elements in a pattern are",
+}
+
+
 class Parser:
     """Parses a token list; one instance per expression."""
 
@@ -46,7 +57,8 @@ class Parser:
         self.src = src
         self.i = 0
         self.depth = 0
-        self.parenthesized: set[int] = set()
+        self.parenthesized: dict[int, int] = {}
+        """id() of each parenthesized node → where its outermost '(' is (its text in messages starts there)."""
         """ids of nodes written inside ( ): `(-2) ** 2` and `(a || b) ?? c` are allowed, bare forms are not."""
 
     # -- token helpers -------------------------------------------------------------------------------
@@ -93,6 +105,13 @@ class Parser:
                 raise ParseError("one expression only: the comma operator is not part of the language", self.tok.pos)
             if self.at("=>"):
                 raise ParseError("arrow functions may only be passed to a call, like list.map(x => x.a)", self.tok.pos)
+            first = self.tokens[0]
+            if first.kind is Kind.IDENT and first.value == "$" and self.i == 1 and self.at("{"):
+                raise ParseError(
+                    "this field takes an expression itself, like a.b, not a template like ${a.b}: "
+                    "${…} is written in text fields",
+                    first.pos,
+                )
             self.fail_here("expected an operator or the end of the expression")
         return node
 
@@ -120,7 +139,7 @@ class Parser:
                 then = self.expression(-1)
                 self.expect(":", " in a ? b : c")
                 other = self.expression(_CONDITIONAL_POWER - 1)
-                left = ast.Conditional(left.pos, other.end, left, then, other)
+                left = ast.Conditional(self.start_of(left), other.end, left, then, other)
                 continue
             power = BINARY_POWER.get(op)
             if power is None or power <= min_power:
@@ -137,9 +156,9 @@ class Parser:
                 right = self.expression(power)
             if op in _LOGICAL:
                 self._check_mixing(op, left, right, t)
-                left = ast.Logical(left.pos, right.end, op, left, right)
+                left = ast.Logical(self.start_of(left), right.end, op, left, right)
             else:
-                left = ast.Binary(left.pos, right.end, op, left, right)
+                left = ast.Binary(self.start_of(left), right.end, op, left, right)
 
     def _check_mixing(self, op: str, left: ast.Node, right: ast.Node, t: Token) -> None:
         # JavaScript refuses `a || b ?? c` without parentheses; so do we.
@@ -163,9 +182,13 @@ class Parser:
             return ast.Unary(t.pos, operand.end, t.value, operand)
         return self.postfix(self.primary())
 
+    def start_of(self, node: ast.Node) -> int:
+        """Where `node`'s text starts: at its '(' when it is parenthesized, so `(a?.b).c` is echoed whole."""
+        return self.parenthesized.get(id(node), node.pos)
+
     def postfix(self, node: ast.Node) -> ast.Node:
         optional_seen = False
-        start = node.pos
+        start = self.start_of(node)
         links = 0
         while True:
             t = self.tok
@@ -259,7 +282,7 @@ class Parser:
                     self.fail_here("expected an expression inside '( )'")
                 inner = self.expression()
                 self.expect(")", " to close '('")
-                self.parenthesized.add(id(inner))
+                self.parenthesized[id(inner)] = t.pos
                 return inner
             if t.value == "[":
                 return self.array()
@@ -413,6 +436,21 @@ class Parser:
             self.depth -= 1
         return ast.Arrow(start, body.end, params, body)
 
+    def _not_plain_pattern(self, fallback: str) -> None:
+        """Fail at a destructuring construct beyond plain names (JavaScript has them; the language does not),
+        saying which one and what to write instead."""
+        t = self.tok
+        what = _PATTERN_EXTRAS.get(t.value) if t.kind is Kind.PUNCT else None
+        if t.value == ":" and self.peek().value in ("{", "["):  # `{a: {b}}`: a nested pattern, not a new name
+            what = _PATTERN_EXTRAS["{"]
+        if what is None:
+            self.fail_here(fallback)
+        raise ParseError(
+            f"{what} not supported: destructuring takes plain names only ({{a, b}} or [a, b]); "
+            "read the others inside the body, like r => r.cap ?? 5",
+            t.pos,
+        )
+
     def param(self) -> ast.Param:
         t = self.tok
         if t.kind is Kind.IDENT:
@@ -429,11 +467,13 @@ class Parser:
             while not self.at(close):
                 f = self.tok
                 if f.kind is not Kind.IDENT or f.value in RESERVED:
-                    self.fail_here("expected a name in the destructuring pattern")
+                    self._not_plain_pattern("expected a name in the destructuring pattern")
                 fields.append(f.value)
                 self.advance()
                 if not self.at(close):
-                    self.expect(",", " between names")
+                    if not self.at(","):
+                        self._not_plain_pattern(f"expected ',' or '{close}' after a name")
+                    self.advance()
             end = self.advance().end
             return ast.Param(t.pos, end, None, fields, close == "]")
         if self.at("..."):

@@ -43,6 +43,9 @@ class Opaque:
 
     __slots__ = ()
     type_name = "opaque"
+    #: What an error says where text is needed: that this value is not text and what to do with it instead
+    #: (str() of it fails too, so the general advice "use str(x) or join()" would mislead).
+    not_text: str | None = None
 
     def describe(self) -> str:
         """How an error message names this value ('a node'); a secret also says where it came from."""
@@ -200,7 +203,7 @@ def to_str(v: Any) -> str:
         return "true" if v else "false"
     if c is float or c is int:
         return num_to_str(v)
-    why = refusal_of(v)
+    why = refusal_of(v) or (v.not_text if isinstance(v, Opaque) else None)
     if why:
         raise EvalError(why)
     raise EvalError(f"cannot turn {article(type_of(v))} into text here; use str(x) or join()")

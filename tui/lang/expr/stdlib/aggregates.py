@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from tui.lang.expr.limits import Run
-from tui.lang.expr.stdlib.calling import keys_of
+from tui.lang.expr.stdlib.calling import check_field_exists, keys_of
 from tui.lang.expr.stdlib.registry import builtin, want_list, want_num
 
 G = "lists"
@@ -17,6 +17,8 @@ def _numbers(run: Run, items: Any, key: Any, fname: str) -> list[Any]:
     vals = keys_of(run, key, lst, fname) if key is not None else lst
     if key is None:
         run.charge(len(lst))  # each item checked in Python
+    elif None in vals:  # about to be refused: say so when no item has a field of that name (a typo)
+        check_field_exists(run, key, lst, fname)
     return vals
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -91,6 +92,26 @@ def keys_of(run: Run, key: Any, items: list[Any], fname: str) -> list[Any]:
     run.charge(len(items))
     f = key_fn(run, key, fname)
     return [f(x, i) for i, x in enumerate(items)]
+
+
+def check_field_exists(run: Run, key: Any, items: list[Any], fname: str) -> None:
+    """Fail when `key` is a field name that no item has (a typo reads null from every item), naming the field
+    and the nearest one the items do have. Called where a null key is already an error (sum, avg, min, max), so
+    only the message changes; for sortBy and groupBy a missing field is null, as lodash reads it."""
+    if key.__class__ is not str:
+        return
+    seen: dict[str, None] = {}
+    for x in items[:100]:
+        if x.__class__ is dict:
+            if key in x:
+                return
+            seen.update(dict.fromkeys(x))
+    if any(x.__class__ is dict and key in x for x in items[100:]):
+        return
+    run.charge(len(seen))
+    near = difflib.get_close_matches(key, list(seen), n=1)
+    hint = f"; did you mean '{near[0]}'?" if near else (f" (they have {', '.join(list(seen)[:8])})" if seen else "")
+    raise EvalError(f"{fname}(): no item has the field '{key}'{hint}")
 
 
 def require(cond: bool, msg: str) -> None:

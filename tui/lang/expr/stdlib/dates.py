@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from datetime import UTC, datetime, timedelta, timezone
@@ -65,26 +66,46 @@ def parse(run: Run, x: Any, fname: str = "date") -> datetime:
             elif tz:
                 sign = 1 if tz[0] == "+" else -1
                 digits = tz[1:].replace(":", "")
+                if int(digits[:2]) > 23 or int(digits[2:]) > 59:  # as JavaScript's Date: Invalid Date
+                    raise EvalError(f"{fname}(): {s[:40]!r} has the offset {tz}; an offset is at most ±23:59")
                 tzinfo = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
-            dt = datetime(int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0), micro, tzinfo)
-            return dt.astimezone(BEIJING)
+            dt = valid_date(fname, s, int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0), tzinfo)
+            return dt.replace(microsecond=micro).astimezone(BEIJING)
         m = _SLASH.fullmatch(s)
         if m:
             y, mo, d, hh, mi, ss = m.groups()
-            return datetime(int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0), tzinfo=BEIJING)
+            return valid_date(fname, s, int(y), int(mo), int(d), int(hh or 0), int(mi or 0), int(ss or 0))
         m = _CN.fullmatch(s)
         if m:
             y, mo, d, hh, mi = m.groups()
             year = int(y) if y else parse(run, run.now).year
-            return datetime(year, int(mo), int(d), int(hh or 0), int(mi or 0), tzinfo=BEIJING)
+            return valid_date(fname, s, year, int(mo), int(d), int(hh or 0), int(mi or 0))
         m = _TIME.fullmatch(s)
         if m:
             base = parse(run, run.now)
             hh, mi, ss = m.groups()
-            return base.replace(hour=int(hh), minute=int(mi), second=int(ss or 0), microsecond=0)
-    except ValueError as e:
-        raise EvalError(f"{fname}(): {s!r} is not a valid date ({e})") from None
+            return valid_date(fname, s, base.year, base.month, base.day, int(hh), int(mi), int(ss or 0))
+    except OverflowError:  # a time near the year 1 or 9999 moved to Beijing time
+        raise EvalError(f"{fname}(): {s[:40]!r} is not a time from the year 1 to 9999 in Beijing time") from None
     raise EvalError(f"{fname}(): cannot read {s[:40]!r} as a date")
+
+
+def valid_date(
+    fname: str, s: str, y: int, mo: int, d: int, hh: int = 0, mi: int = 0, ss: int = 0, tz: Any = BEIJING
+) -> datetime:
+    """The datetime of these parts, or an error saying in the language's words which part does not exist."""
+    reason = ""
+    if not 1 <= y <= 9999:
+        reason = "dates run from the year 1 to 9999"
+    elif not 1 <= mo <= 12:
+        reason = f"there is no month {mo}"
+    elif not 1 <= d <= (days := calendar.monthrange(y, mo)[1]):
+        reason = f"{y:04d}-{mo:02d} has {days} days"
+    elif hh > 23 or mi > 59 or ss > 59:
+        reason = "hours run to 23, minutes and seconds to 59"
+    if reason:
+        raise EvalError(f"{fname}(): {s[:40]!r} is not a valid date: {reason}")
+    return datetime(y, mo, d, hh, mi, ss, tzinfo=tz)
 
 
 def iso(dt: datetime) -> str:
@@ -153,28 +174,37 @@ def format_dt(dt: datetime, fmt: str, locale: str, template: str | None = None) 
 _PARSE_TOKENS = {"YYYY": r"(?P<Y>\d{4})", "MM": r"(?P<M>\d{2})", "M": r"(?P<M>\d{1,2})", "DD": r"(?P<D>\d{2})",
                  "D": r"(?P<D>\d{1,2})", "HH": r"(?P<H>\d{2})", "H": r"(?P<H>\d{1,2})", "mm": r"(?P<m>\d{2})",
                  "ss": r"(?P<s>\d{2})"}  # fmt: skip
+#: A parse format read piece by piece: `[literal]`, a run of one letter (a token, or text), any other character.
+_PARSE_PIECE = re.compile(r"\[([^\]]*)\]|([A-Za-z])\2*|.", re.DOTALL)
+#: Runs of letters that are tokens of formatDate or of other date libraries but cannot be read here: named in the
+#: error rather than taken as text the input then does not match.
+_NOT_PARSED = re.compile(r"Y{1,3}|Y{5,}|M{3,}|D{3,}|H{3,}|m{3,}|s{3,}|d{3,4}|h+|A|S+")
 
 
 def parse_with(run: Run, s: str, fmt: str) -> datetime:
-    """Parse `s` by a format made of the formatDate tokens."""
+    """Parse `s` by a format made of the formatDate tokens.
+
+    Parts the format does not give are filled as dayjs does: date parts larger than the largest one given come from
+    `now` in Beijing (the year of 'MM-DD', the date of 'H:mm'), smaller ones are the first (the 1st of 'YYYY-MM'),
+    and the time is 0 where not given."""
+    pattern = _format_pattern(run, fmt)
     run.charge_scan(len(s))
-    m = _format_pattern(run, fmt).fullmatch(s.strip())
+    m = pattern.fullmatch(s.strip())
     if not m:
         raise EvalError(f"date(): {s[:40]!r} does not match the format {fmt!r}")
     g = m.groupdict()
     base = now_dt(run)
-    try:
-        return datetime(
-            int(g.get("Y") or base.year),
-            int(g.get("M") or 1),
-            int(g.get("D") or 1),
-            int(g.get("H") or 0),
-            int(g.get("m") or 0),
-            int(g.get("s") or 0),
-            tzinfo=BEIJING,
-        )
-    except ValueError as e:
-        raise EvalError(f"date(): {s!r} is not a valid date ({e})") from None
+    year, month, day = g.get("Y"), g.get("M"), g.get("D")
+    return valid_date(
+        "date",
+        s,
+        int(year or base.year),
+        int(month or (1 if year else base.month)),
+        int(day or (1 if year or month else base.day)),
+        int(g.get("H") or 0),
+        int(g.get("m") or 0),
+        int(g.get("s") or 0),
+    )
 
 
 def _format_pattern(run: Run, fmt: str) -> re.Pattern[str]:
@@ -186,18 +216,21 @@ def _format_pattern(run: Run, fmt: str) -> re.Pattern[str]:
         raise LimitError(f"date(): a format is at most {MAX_PATTERN:,} characters, not {len(fmt):,}")
     run.charge(1 + len(fmt))
     pattern = ""
-    i = 0
-    while i < len(fmt):
-        for tok in ("YYYY", "MM", "DD", "HH", "mm", "ss", "M", "D", "H"):
-            if fmt.startswith(tok, i):
-                if f"(?P<{tok[0]}>" in pattern:
-                    raise EvalError(f"date(): format {fmt!r} repeats {tok}")
-                pattern += _PARSE_TOKENS[tok]
-                i += len(tok)
-                break
+    for piece in _PARSE_PIECE.finditer(fmt):
+        literal, token = piece.group(1), piece.group(0)
+        if literal is not None:
+            pattern += re.escape(literal)
+        elif token in _PARSE_TOKENS:
+            if f"(?P<{token[0]}>" in pattern:
+                raise EvalError(f"date(): format {fmt!r} repeats {token}")
+            pattern += _PARSE_TOKENS[token]
+        elif _NOT_PARSED.fullmatch(token):
+            raise EvalError(
+                f"date(): the format token {token!r} cannot be read; a format that reads a date has YYYY MM M DD D"
+                " HH H mm ss and [text] (other letters are text)"
+            )
         else:
-            pattern += re.escape(fmt[i])
-            i += 1
+            pattern += re.escape(token)
     compiled = re.compile(pattern)
     run.formats[fmt] = compiled
     return compiled
@@ -205,7 +238,8 @@ def _format_pattern(run: Run, fmt: str) -> re.Pattern[str]:
 
 @builtin(
     G,
-    "ISO text in Beijing time from any date form, or from text read by `fmt`.",
+    "ISO text in Beijing time from any date form, or from text read by `fmt` (YYYY MM M DD D HH H mm ss, [text]; "
+    "missing parts from `now`).",
     ("date('2026-11-30 08:00')", "2026-11-30T08:00:00+08:00"),
     ("date('30/11/2026', 'DD/MM/YYYY')", "2026-11-30T00:00:00+08:00"),
     ("date(0)", "1970-01-01T08:00:00+08:00"),
@@ -244,8 +278,10 @@ def formatDate(run: Run, d: Any, fmt: Any) -> str:
 
 def _shift(run: Run, d: Any, n: Any, unit: str, fname: str) -> str:
     amount = want_num(n, fname)
-    if not math.isfinite(amount) or abs(amount) > 1e7:
-        raise EvalError(f"{fname}(): {amount} is out of range")
+    if not math.isfinite(amount):  # JavaScript: an Invalid Date
+        raise EvalError(f"{fname}(): cannot add {num_to_str(amount)} {unit}; the amount must be a finite number")
+    if abs(amount) > 1e7:
+        raise EvalError(f"{fname}(): {num_to_str(amount)} {unit} is out of range (at most 10,000,000)")
     try:
         return iso(parse(run, d, fname) + timedelta(**{unit: amount}))
     except OverflowError:
@@ -271,7 +307,12 @@ def addMinutes(run: Run, d: Any, n: Any) -> str:
     return _shift(run, d, n, "minutes", "addMinutes")
 
 
-@builtin(G, "Minutes from `b` to `a` (a - b).", ("diffMinutes('2026-11-30 18:00', '2026-11-30 17:05')", 55))
+@builtin(
+    G,
+    "Minutes from `b` to `a` (a - b), with a fraction for seconds (floor() for whole minutes).",
+    ("diffMinutes('2026-11-30 18:00', '2026-11-30 17:05')", 55),
+    ("diffMinutes('2026-11-30 18:00:30', '2026-11-30 18:00')", 0.5),
+)
 def diffMinutes(run: Run, a: Any, b: Any) -> float:
     gap = parse(run, a, "diffMinutes") - parse(run, b, "diffMinutes")
     # whole milliseconds, as JavaScript subtracts two Dates, then one division: total_seconds() / 60 adds a

@@ -30,6 +30,7 @@ class HtmlNode(Opaque):
 
     __slots__ = ("base_url", "node", "size")
     type_name = "node"
+    not_text = "a node is not text: read it with text(node), htmlText(node) or attr(node, name)"
 
     def __init__(self, node: Any, base_url: str | None = None, size: int | None = None) -> None:
         self.node = node

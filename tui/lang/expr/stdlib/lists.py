@@ -137,7 +137,7 @@ def includes(run: Run, hay: Any, needle: Any, *start: Any) -> bool:
     if hay.__class__ is str:
         s = hay
         sub = _text_arg(needle, "includes")
-        i = _clamp_index(start[0], len(s)) if start else 0
+        i = text_start(start[0], len(s)) if start else 0
         run.charge_scan(len(s))
         return sub in s[i:]
     lst = want_list(hay, "includes")
@@ -153,8 +153,15 @@ def _text_arg(v: Any, fname: str) -> str:
 
 
 def _clamp_index(v: Any, n: int) -> int:
+    """Where Array.prototype.indexOf and includes start: a negative index counts from the end."""
     i = want_int(v, "index")
     return max(0, n + i) if i < 0 else min(i, n)
+
+
+def text_start(v: Any, n: int) -> int:
+    """Where String.prototype.indexOf and includes start: the position clamped to the text (a negative one is 0,
+    not counted from the end as for a list)."""
+    return min(max(want_int(v, "index"), 0), n)
 
 
 @builtin(
@@ -169,7 +176,7 @@ def indexOf(run: Run, hay: Any, needle: Any, *start: Any) -> float:
     if hay.__class__ is str:
         s: str = hay
         run.charge_scan(len(s))
-        return float(s.find(_text_arg(needle, "indexOf"), _clamp_index(start[0], len(s)) if start else 0))
+        return float(s.find(_text_arg(needle, "indexOf"), text_start(start[0], len(s)) if start else 0))
     lst = want_list(hay, "indexOf")
     run.charge(len(lst))  # one comparison in Python per item
     for i in range(_clamp_index(start[0], len(lst)) if start else 0, len(lst)):

@@ -4,8 +4,9 @@ Both can build far more than they are given, so both work out the output's lengt
 (match positions, item lengths) and charge or refuse it before any of it exists.
 
 Replacement texts. JavaScript's GetSubstitution lets a short replacement copy a lot: `$&` the match, `` $` ``
-everything before it, `$'` everything after it, `$1`…`$99` a group. `'a'.repeat(60000).replaceAll('a', '$`')`
-would be 1.8 billion characters. The length of every piece is known from the positions alone.
+everything before it, `$'` everything after it, `$1`…`$99` a group, `$<name>` a named group.
+`'a'.repeat(60000).replaceAll('a', '$`')` would be 1.8 billion characters. The length of every piece is known
+from the positions alone.
 
 join(). JavaScript writes a nested list as its items with ',' between, recursively, so `[l, l, l].join()`
 of a list that holds many texts would build each nested text first. Nested items are charged as they are
@@ -32,7 +33,9 @@ class Replacement:
 
     __slots__ = ("after", "before", "fixed", "groups", "literal", "matches", "pieces")
 
-    def __init__(self, text: str, ngroups: int) -> None:
+    def __init__(self, text: str, ngroups: int, names: dict[str, int] | None = None) -> None:
+        """Parse `text` as JavaScript's GetSubstitution reads it for a pattern of `ngroups` groups; `names`
+        maps the pattern's group names to numbers (None or empty: no named groups, so `$<` is text)."""
         pieces: list[str | int] = []
         buf: list[str] = []
         i, n = 0, len(text)
@@ -51,16 +54,27 @@ class Replacement:
                     code, i = BEFORE, i + 2
                 elif nxt == "'":
                     code, i = AFTER, i + 2
-                elif "1" <= nxt <= "9":  # ASCII digits only, as JavaScript ('$²' is text)
-                    # two-digit group numbers when that group exists, as JavaScript does
-                    if i + 2 < n and "0" <= text[i + 2] <= "9" and int(text[i + 1 : i + 3]) <= ngroups:
-                        k, i = int(text[i + 1 : i + 3]), i + 3
-                    else:
-                        k, i = int(nxt), i + 2
-                    if k > ngroups:
-                        buf.append("$" + str(k))
+                elif "0" <= nxt <= "9":  # ASCII digits only, as JavaScript ('$²' is text)
+                    # Two digits when they name an existing group (or are 00), else one digit and the
+                    # second is text: '$012' is group 1 then '2', '$10' of one group is group 1 then '0'.
+                    width = 2 if i + 2 < n and "0" <= text[i + 2] <= "9" else 1
+                    if width == 2 and int(text[i + 1 : i + 3]) > ngroups:
+                        width = 1
+                    k = int(text[i + 1 : i + 1 + width])
+                    if not 1 <= k <= ngroups:  # '$0', '$00', a group the pattern does not have: text
+                        buf.append(text[i : i + 1 + width])
+                        i += 1 + width
                         continue
-                    code = k
+                    code, i = k, i + 1 + width
+                elif nxt == "<" and names:
+                    close = text.find(">", i + 2)
+                    if close >= 0:  # a name that is not a group gives '' (JavaScript reads an absent key)
+                        k = names.get(text[i + 2 : close], 0)
+                        i = close + 1
+                        if not k:
+                            continue
+                        code = k
+                    # else no '>': '$<' is text, as in JavaScript
                 if code is not None:
                     if buf:
                         pieces.append("".join(buf))

@@ -100,6 +100,7 @@ def merge(run: Run, *objs: Any) -> dict[str, Any]:
     ("get({ a: { b: [10, 20] } }, 'a.b.1')", 20),
     ("get({}, 'x.y', 'none')", "none"),
     ("get({ a: null }, 'a', 5)", None),
+    ("get({ a: 'abc' }, 'a.length')", 3),
 )
 def get(run: Run, obj: Any, path: Any, default: Any = None) -> Any:
     if path.__class__ is str:
@@ -118,6 +119,9 @@ def get(run: Run, obj: Any, path: Any, default: Any = None) -> Any:
         elif cur.__class__ is list or cur.__class__ is str:  # a text's characters, as lodash reads them
             i = index_of_key(step)
             if i is None or i >= len(cur):
+                if step == "length":  # as lodash reads `.length` of an array or a string (counted as len())
+                    cur = float(len(cur))
+                    continue
                 return default
             cur = cur[i]
         else:

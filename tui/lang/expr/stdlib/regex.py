@@ -60,6 +60,7 @@ class Regex(Opaque):
 
     __slots__ = ("groups", "pattern", "re", "weight")
     type_name = "regex"
+    not_text = "a regex is not text: use it with test(), match(), matchAll(), replace() or split()"
 
     def __init__(self, pattern: str, compiled: Any) -> None:
         self.pattern = pattern
@@ -139,7 +140,7 @@ class Regex(Opaque):
         pieces: list[str] = []
         last = 0
         if repl.__class__ is str:
-            r = Replacement(repl, self.groups)
+            r = Replacement(repl, self.groups, self.re.groupindex)
             total = size
             for m in matches:
                 a, b = m[0]
@@ -271,7 +272,14 @@ def _check_constructs(p: str) -> None:
             raise RegexError(f"possessive quantifier {ch}+ is not supported")
         i += 1
     if p.startswith("(?") and not p.startswith(("(?:", "(?P<", "(?<", "(?i", "(?m", "(?s")):
-        raise RegexError(f"unsupported group {p[:4]!r}")
+        raise RegexError(f"unsupported group {as_written(p[:4])}")
+
+
+def as_written(pattern: str) -> str:
+    """A pattern quoted as the author wrote it: backslashes single (`'\\d'` in an expression is `\\d`, §10), only
+    line breaks and tabs escaped so the message stays on one line."""
+    quote = '"' if "'" in pattern and '"' not in pattern else "'"
+    return quote + pattern.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t") + quote
 
 
 def compile_pattern(run: Run | None, pattern: str) -> Regex:
@@ -286,13 +294,15 @@ def compile_pattern(run: Run | None, pattern: str) -> Regex:
     compiled = _CACHE.get(pattern)
     if compiled is None:
         if not pattern.isascii() and LONE_HALF.search(pattern):
-            raise RegexError(f"invalid regular expression {pattern!r}: a lone UTF-16 surrogate cannot be matched")
+            raise RegexError(
+                f"invalid regular expression {as_written(pattern)}: a lone UTF-16 surrogate cannot be matched"
+            )
         translated = translate(pattern)
         try:
             compiled = re2.compile(translated, _OPTIONS)
         except re2.error as e:
             reason = e.args[0].decode() if e.args and isinstance(e.args[0], bytes) else str(e)
-            raise RegexError(f"invalid regular expression {pattern!r}: {reason}") from None
+            raise RegexError(f"invalid regular expression {as_written(pattern)}: {reason}") from None
         if len(_CACHE) >= _CACHE_MAX:
             _CACHE.clear()
         _CACHE[pattern] = compiled

@@ -144,7 +144,7 @@ def _repl_arg(repl: Any, fname: str) -> Any:
 @builtin(
     G,
     "With a text pattern: the first occurrence replaced (as JavaScript); with regex(): every match, "
-    "$1…$9 and $& allowed.",
+    "$1…$99, $<name> and $& allowed (§6).",
     ("'a-b-c'.replace('-', '+')", "a+b-c"),
     ("replace('a1b22', regex('\\d+'), '#')", "a#b#"),
     ("replace('2026-11-30', regex('(\\d+)-(\\d+)-(\\d+)'), '$3/$2')", "30/11"),
@@ -254,20 +254,33 @@ def charAt(run: Run, s: Any, index: Any = 0.0) -> str:
     "Last position of a substring (or of a value in a list), or -1.",
     ("'a-b-c'.lastIndexOf('-')", 3),
     ("[1, 2, 1].lastIndexOf(1)", 2),
+    ("'abcabc'.lastIndexOf('b', 3)", 1),
+    min_args=2,
+    max_args=3,
 )
-def lastIndexOf(run: Run, hay: Any, needle: Any) -> float:
+def lastIndexOf(run: Run, hay: Any, needle: Any, *start: Any) -> float:
+    # `start` as JavaScript reads fromIndex/position: the last match at or before it
     if hay.__class__ is list:
         from tui.lang.expr.stdlib.lists import same_value_zero
 
         run.charge(len(hay))  # one comparison in Python per item
-        for i in range(len(hay) - 1, -1, -1):
+        k = len(hay) - 1
+        if start:
+            n = want_int(start[0], "lastIndexOf")  # NaN is 0; negative counts from the end
+            k = min(n, k) if n >= 0 else len(hay) + n
+        for i in range(k, -1, -1):
             x = hay[i]
             if same_value_zero(x, needle) and x == x:
                 return float(i)
         return -1.0
     text = want_str(hay, "lastIndexOf")
+    sub = _text_pattern(needle, "lastIndexOf")
     run.charge_scan(len(text))
-    return float(text.rfind(_text_pattern(needle, "lastIndexOf")))
+    at = len(text)
+    pos = want_num(start[0], "lastIndexOf") if start else math.nan
+    if pos == pos:  # NaN (or no position): from the end
+        at = min(max(want_int(pos, "lastIndexOf"), 0), at)
+    return float(text.rfind(sub, 0, at + len(sub)))
 
 
 @builtin(

@@ -36,7 +36,11 @@ def url(run: Run, base: Any, relative: Any = ABSENT) -> str:
         # they are)
         out = URL(_usv(b or rel)).href if relative is ABSENT or not b else join_url(_usv(b), _usv(rel))
     except ValueError:
-        raise EvalError(f"url(): cannot resolve {rel!r} against {b!r} (not a valid URL)") from None
+        if relative is ABSENT or not b:
+            raise EvalError(
+                f"url(): {(b or rel)[:80]!r} is not a valid URL (an absolute URL, like https://…)"
+            ) from None
+        raise EvalError(f"url(): cannot resolve {rel[:80]!r} against {b[:80]!r} (not a valid URL)") from None
     cap_text(len(out))
     return out
 
