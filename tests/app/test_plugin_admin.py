@@ -15,7 +15,7 @@ from tests.runtime.fake_github import FakeGitHub, plugin_files
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
 from tui.app.dialogs.review import InstallReviewDialog, UpdateApprovalDialog
-from tui.runtime.plugin_fetch import PluginFetcher
+from tui.runtime.plugins.fetch import PluginFetcher
 
 TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"
 NOW = "2026-11-30T12:00:00+08:00"

@@ -99,7 +99,7 @@ def test_update_approval_snapshot(snap_compare: Any, locale: str) -> None:
     ],
 )
 async def test_install_review_shows_the_resolved_ref(kind: str, locale: str, want: str) -> None:
-    from tui.runtime.links import ResolvedRef
+    from tui.runtime.plugins.links import ResolvedRef
 
     name = {"branch": "main", "tag": "v1.0.0", "commit": "a" * 40}[kind]
     review = dataclasses.replace(SAMPLE_INSTALL, ref=ResolvedRef(kind, name, "a" * 40))  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
-from tui.runtime.plugin_fetch import Endpoints
+from tui.runtime.plugins.fetch import Endpoints
 
 Answer = tuple[int, dict[str, str], bytes]
 

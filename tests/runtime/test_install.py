@@ -13,8 +13,8 @@ import pytest
 from tests.runtime.fake_github import FakeGitHub, plugin_files
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
-from tui.runtime.installer import Installer, InstallError
-from tui.runtime.plugin_fetch import PluginFetcher, content_hash
+from tui.runtime.plugins.fetch import PluginFetcher, content_hash
+from tui.runtime.plugins.installer import Installer, InstallError
 from tui.runtime.runtime import Runtime
 
 TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"

@@ -16,8 +16,8 @@ import httpcore
 import pytest
 
 from tests.runtime.fake_github import FakeGitHub, plugin_files
-from tui.runtime.installer import Installer, InstallError
-from tui.runtime.plugin_fetch import Endpoints, PluginFetcher
+from tui.runtime.plugins.fetch import Endpoints, PluginFetcher
+from tui.runtime.plugins.installer import Installer, InstallError
 from tui.runtime.runtime import Runtime
 
 TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tui.runtime.links import LinkError, parse_link
+from tui.runtime.plugins.links import LinkError, parse_link
 
 TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"
 

@@ -16,10 +16,10 @@ from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.totp import BadSecret, normalise_secret
 from tui.runtime.campus.vault import FileVault, MemoryVault, VaultError
 from tui.runtime.flows import cross_plugin_refusal
-from tui.runtime.installer import Installer, InstallError
 from tui.runtime.message import Message, say, say_error
-from tui.runtime.plugin_fetch import PluginFetcher
-from tui.runtime.review import OFFICIAL_REPO
+from tui.runtime.plugins.fetch import PluginFetcher
+from tui.runtime.plugins.installer import Installer, InstallError
+from tui.runtime.plugins.review import OFFICIAL_REPO
 from tui.runtime.runtime import Runtime
 from tui.runtime.scheduler.checks import Checks
 from tui.runtime.secrets import Secrets

@@ -12,10 +12,10 @@ import pytest
 
 from tests.runtime.fake_github import FakeGitHub, plugin_files
 from tui.cli.review_text import install_text
-from tui.runtime.installer import Installer, InstallError
-from tui.runtime.links import ResolvedRef
-from tui.runtime.official_mark import imitation
-from tui.runtime.plugin_fetch import PluginFetcher
+from tui.runtime.plugins.fetch import PluginFetcher
+from tui.runtime.plugins.installer import Installer, InstallError
+from tui.runtime.plugins.links import ResolvedRef
+from tui.runtime.plugins.official_mark import imitation
 from tui.runtime.runtime import Runtime
 
 OWNER, REPO = "pkuinfo", "pku-harness-plugins"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from tui.runtime.permissions import decide
-from tui.runtime.remote import remote_ids, remote_tool_effect
+from tui.runtime.plugins.remote import remote_ids, remote_tool_effect
 
 
 def test_a_read_only_hint_does_not_make_a_remote_tool_read() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
-from tui.runtime.review import EffectChange, install_review, update_review
+from tui.runtime.plugins.review import EffectChange, install_review, update_review
 from tui.runtime.runtime import builtin_folders
 
 

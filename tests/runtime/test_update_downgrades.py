@@ -12,9 +12,9 @@ import pytest
 
 from tests.runtime.fake_github import FakeGitHub, plugin_files
 from tui.cli.review_text import update_text
-from tui.runtime.installer import Installer
-from tui.runtime.plugin_fetch import PluginFetcher
-from tui.runtime.review import EffectChange, GuardChange
+from tui.runtime.plugins.fetch import PluginFetcher
+from tui.runtime.plugins.installer import Installer
+from tui.runtime.plugins.review import EffectChange, GuardChange
 from tui.runtime.runtime import Runtime
 
 TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"

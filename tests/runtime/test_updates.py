@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from tests.runtime.fake_github import FakeGitHub, plugin_files
-from tui.runtime.installer import CHECK_EVERY_MS, Installer, InstallError
-from tui.runtime.plugin_fetch import PluginFetcher
+from tui.runtime.plugins.fetch import PluginFetcher
+from tui.runtime.plugins.installer import CHECK_EVERY_MS, Installer, InstallError
 from tui.runtime.runtime import Runtime
 
 TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
+import tui.runtime.plugins.version_folders as vf
 from tests.runtime.fake_github import FakeGitHub, plugin_files
-from tui.runtime import version_folders as vf
-from tui.runtime.installer import Installer
-from tui.runtime.plugin_fetch import PluginFetcher
+from tui.runtime.plugins.fetch import PluginFetcher
+from tui.runtime.plugins.installer import Installer
 from tui.runtime.registry import Registry
 from tui.runtime.runtime import Runtime
 from tui.runtime.store import Store
@@ -110,7 +110,7 @@ def test_a_recreated_database_moves_nothing(
     runtime.close()
     before = tree(data / "plugins")
     (data / "pku-harness.sqlite3").unlink()  # a new, empty database beside the old folders
-    with caplog.at_level(logging.WARNING, logger="tui.runtime.installs"):
+    with caplog.at_level(logging.WARNING, logger="tui.runtime.plugins.installs"):
         again = Runtime.open(data / "pku-harness.sqlite3")
     assert tree(data / "plugins") == before
     assert "holds 2 version folder(s) the app wrote, but no plugin is installed" in caplog.text

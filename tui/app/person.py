@@ -10,7 +10,7 @@ from textual.screen import Screen
 
 from tui.app.dialogs.prompts import CodePrompt
 from tui.app.i18n import t
-from tui.runtime.review import InstallReview
+from tui.runtime.plugins import InstallReview
 
 if TYPE_CHECKING:
     from tui.app.harness import HarnessApp

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui.runtime.review import (
+from tui.runtime.plugins import (
     EffectChange,
     GuardChange,
     InstallReview,

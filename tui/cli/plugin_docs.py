@@ -41,7 +41,7 @@ def _show(problems: list[Problem], folder: Path) -> None:
 def validate_cmd(path: str, fmt: str = "text") -> None:
     """Run every check the app runs, and check the recorded tests; report all problems with file, line and
     column; exit 1 on any error."""
-    from tui.runtime.official_mark import IMITATION_ADVICE, imitations  # here: each command imports what it uses
+    from tui.runtime.plugins import IMITATION_ADVICE, imitations  # here: each command imports what it uses
 
     folder = _folder(path)
     plugin, problems = validate(DirectorySource(folder))

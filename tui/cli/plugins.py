@@ -12,8 +12,7 @@ from tui.cli.output import confirm, echo, echo_json, fail, line, pad
 from tui.cli.plugin_settings import plugin_settings
 from tui.cli.review_text import install_text, update_text
 from tui.cli.tools import _open
-from tui.runtime.installer import Installer, InstallError, endpoints
-from tui.runtime.links import LinkError, check_https
+from tui.runtime.plugins import Installer, InstallError, LinkError, check_https, endpoints
 from tui.runtime.settings import write_setting
 
 
@@ -55,8 +54,8 @@ def _install(link: str, yes: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def plugins_list(as_json: bool) -> None:
     """Built-in and installed plugins, with version, source and update state."""
-    inst = _installer()
-    rt = inst.runtime
+    rt = _open(())
+    inst = Installer(rt)
     records = {r.id: r for r in inst.installs.all()}
     rows: list[dict[str, Any]] = []
     for pid, installed in sorted(rt.registry.plugins.items()):

@@ -4,8 +4,7 @@ in its dialogs). Plugin text is untrusted: control characters are removed before
 from __future__ import annotations
 
 from tui.cli.output import pad
-from tui.runtime.links import ResolvedRef
-from tui.runtime.review import InstallReview, UpdateReview
+from tui.runtime.plugins import InstallReview, ResolvedRef, UpdateReview
 from widgets_render.safe_text import clean  # the one rule for untrusted text on a terminal
 
 

@@ -17,7 +17,7 @@ from tui.cli.review_text import install_text
 from tui.lang.documents.common import Effect
 from tui.runtime.gate import ApprovalRequest, CallOutcome, Turn
 from tui.runtime.permissions import EFFECTS, MODES, Actor, Mode
-from tui.runtime.review import InstallReview
+from tui.runtime.plugins import InstallReview
 from tui.runtime.runtime import PluginLoadError, Runtime
 from tui.runtime.scheduler.timing import BEIJING
 

@@ -29,7 +29,7 @@ from tui.runtime.secrets import Secrets
 from tui.runtime.store import Store
 
 if TYPE_CHECKING:
-    from tui.runtime.review import InstallReview
+    from tui.runtime.plugins import InstallReview
 
 __all__ = ["KEYRING_SERVICE", "Abilities", "PersonUi"]
 

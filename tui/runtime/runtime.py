@@ -26,14 +26,13 @@ from tui.runtime.dev_origins import DevOrigin, DevOriginError, DevRoutes, check_
 from tui.runtime.fetch import PolicyFetcher
 from tui.runtime.gate import Approver, Gate
 from tui.runtime.host_plugins import dashboard_plugin, memory_plugin, plugins_plugin, scheduler_plugin
-from tui.runtime.installs import Installs
 from tui.runtime.kv import SqliteKv
 from tui.runtime.layout import DashboardLayout
 from tui.runtime.offload import Offload
 from tui.runtime.permissions import Grants
-from tui.runtime.plugin_fetch import PluginFetcher
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.plugin_settings import PluginSettings
+from tui.runtime.plugins import Installer, InstallError, Installs, PluginFetcher
 from tui.runtime.registry import InstalledPlugin, Registry
 from tui.runtime.scheduler.notices import Notices
 from tui.runtime.secrets import Secrets, scrub_logs
@@ -206,8 +205,6 @@ class Runtime:
         Raises:
             HostError: no person at the app to review it, or the link cannot be installed (the reason).
         """
-        from tui.runtime.installer import Installer, InstallError  # the installer needs the whole runtime
-
         if self.ui is None:
             raise HostError("ability", "installing a plugin needs the student at the app to review it")
         installer = Installer(self)

@@ -1,6 +1,6 @@
 """The install review and the update approval as typed modal screens: True means install / accept.
 
-They show plain review data (`tui.runtime.review`); fetching, validating and storing are the installer's.
+They show plain review data (`tui.runtime.plugins.review`); fetching, validating and storing are the installer's.
 Every text that came from the plugin is cleaned of terminal control codes and shown without markup.
 """
 
@@ -19,7 +19,7 @@ from tui.app.i18n import t, term
 from tui.app.keys import LocalBindings
 from tui.app.navigation import ScrollStop
 from tui.app.words import colon, listed, reach_words
-from tui.runtime.review import InstallReview, UpdateReview
+from tui.runtime.plugins import InstallReview, UpdateReview
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import plain
 

@@ -20,8 +20,8 @@ from textual.widgets import Button, Input
 from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
 from tui.app.i18n import t
 from tui.app.widgets.tables import Table
-from tui.runtime.installer import Installer, InstallError, UpdateOutcome
 from tui.runtime.message import say, say_error
+from tui.runtime.plugins import Installer, InstallError, UpdateOutcome
 from widgets_render.safe_text import clean
 from widgets_render.textual_render import literal
 

@@ -1,10 +1,10 @@
-"""Installing plugins: the links the app accepts (links.py), fetching (plugin_http.py, plugin_fetch.py), the
-official mark (official_mark.py) and the installer's refusals and update outcomes (installer.py)."""
+"""Installing plugins (`tui.runtime.plugins`): the links the app accepts (links.py), fetching (fetch_http.py,
+fetch.py), the official mark (official_mark.py) and the installer's refusals and update outcomes (installer.py)."""
 
 from __future__ import annotations
 
 MESSAGES: dict[str, dict[str, str]] = {
-    # -- links (links.py) ---------------------------------------------------------------------------------------
+    # -- links (plugins/links.py) ---------------------------------------------------------------------------------
     "link_forms": {
         "zh": "GitHub 文件夹（https://github.com/OWNER/REPO/tree/REF/PATH）、"
         "GitHub 仓库（https://github.com/OWNER/REPO，PLUGIN.md 在根目录）、"
@@ -73,7 +73,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{link}：GitHub 链接必须是仓库、/tree/REF/PATH 文件夹或 /blob/…/PLUGIN.md 文件",
         "en": "{link}: a GitHub link must be a repository, a /tree/REF/PATH folder or a /blob/…/PLUGIN.md file",
     },
-    # -- fetching (plugin_http.py) ------------------------------------------------------------------------------
+    # -- fetching (plugins/fetch_http.py) -------------------------------------------------------------------------
     "http_bad_url": {"zh": "{url!r} 不是有效的网址（{error}）", "en": "{url!r} is not a valid URL ({error})"},
     "http_https_only": {
         "zh": "{url}：插件只能通过 https 获取（只有本机上设置的 GitHub 镜像可以用 http）",
@@ -113,7 +113,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "http_no_file": {"zh": "{base} 下没有 {path}", "en": "{path} does not exist at {base}"},
     "http_status": {"zh": "{path}：服务器返回 HTTP {status}", "en": "{path}: the server answered HTTP {status}"},
-    # -- fetching from GitHub (plugin_fetch.py) -----------------------------------------------------------------
+    # -- fetching from GitHub (plugins/fetch.py) ------------------------------------------------------------------
     "fetch_invalid_one": {"zh": "{link} 没有通过检查（1 个错误）", "en": "{link} does not validate (1 error)"},
     "fetch_invalid": {
         "zh": "{link} 没有通过检查（{count} 个错误）",
@@ -143,14 +143,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "fetch_what_branch": {"zh": "分支 {name}", "en": "branch {name}"},
     "fetch_what_tag": {"zh": "标签 {name}", "en": "tag {name}"},
     "fetch_what_commit": {"zh": "提交 {commit}", "en": "commit {commit}"},
-    # -- the official mark (official_mark.py) -------------------------------------------------------------------
+    # -- the official mark (plugins/official_mark.py) -------------------------------------------------------------
     "mark_check": {"zh": "对勾符号 {mark!r}", "en": "the check mark {mark!r}"},
     "mark_word_zh": {"zh": "「官方」二字", "en": "the word 官方"},
     "mark_word_en": {"zh": "单词 'official'", "en": "the word 'official'"},
     "mark_owner": {"zh": "名字 {owner!r}", "en": "the name {owner!r}"},
     "mark_app_name": {"zh": "App 自己的名字", "en": "the app's own name"},
     "mark_field": {"zh": "它的 {field} {value!r} 用了{what}", "en": "its {field} {value!r} uses {what}"},
-    # -- the installer (installer.py) ---------------------------------------------------------------------------
+    # -- the installer (plugins/installer.py) ---------------------------------------------------------------------
     "install_builtin_id": {
         "zh": "{id!r} 是 App 内置插件的 id；别的插件不能替换它",
         "en": "{id!r} is the id of a plugin built into the app; a plugin cannot replace it",

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.manifest import Manifest
 from tui.lang.netpolicy import host_matches
-from tui.runtime.links import ResolvedRef
 from tui.runtime.permissions import EFFECTS, default_mode
+from tui.runtime.plugins.links import ResolvedRef
 
 #: Official plugins come from this repository (or are built in); every other source is a community plugin.
 OFFICIAL_REPO = "https://github.com/pkuinfo/pku-harness-plugins"

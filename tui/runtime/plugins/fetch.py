@@ -3,7 +3,7 @@
 GitHub links are resolved to a commit first (the API's `commits/<ref>` with the `sha` media type), and every file
 is then read from the raw-content host at that commit, so a branch that moves while we fetch cannot mix two
 versions. Files are fetched lazily, as the loader asks for them: the loader reads exactly the files the manifest
-names, so the app never lists a folder. Every request goes through `plugin_http.Session` (public addresses
+names, so the app never lists a folder. Every request goes through `fetch_http.Session` (public addresses
 only, each redirect checked, one byte budget). A link into the official repository gets the official mark only
 when its commit is vouched for (`official_mark.vouch`). Network code is synchronous: the CLI calls it directly,
 the app from a worker thread.
@@ -23,11 +23,11 @@ from tui.lang.documents.loader import Plugin
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import DirectorySource, PluginSource, SourceError
 from tui.lang.documents.validator import validate
-from tui.runtime.links import PluginLink, ResolvedRef
 from tui.runtime.message import Message, message_of
-from tui.runtime.official_mark import default_branch, vouch
 from tui.runtime.pinned import SyncResolver
-from tui.runtime.plugin_http import Answer, Budget, OverBudget, RemoteSource, Session, loopback_origins
+from tui.runtime.plugins.fetch_http import Answer, Budget, OverBudget, RemoteSource, Session, loopback_origins
+from tui.runtime.plugins.links import PluginLink, ResolvedRef
+from tui.runtime.plugins.official_mark import default_branch, vouch
 
 GITHUB_API = "https://api.github.com"
 GITHUB_RAW = "https://raw.githubusercontent.com"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from tui.lang.documents.common import Effect
 from tui.lang.documents.loader import Plugin
@@ -20,17 +20,23 @@ from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
 from tui.runtime.audit import now_ms
-from tui.runtime.installs import InstallRecord, Installs, Version
-from tui.runtime.links import LinkError, parse_link
 from tui.runtime.message import Message, message_of
-from tui.runtime.official_mark import imitations
-from tui.runtime.permissions import EFFECTS, Mode
-from tui.runtime.plugin_fetch import Endpoints, Fetched, FetchError, PluginFetcher
-from tui.runtime.review import MODE_ORDER, OFFICIAL_REPO, InstallReview, UpdateReview, install_review, update_review
+from tui.runtime.permissions import EFFECTS, Grants, Mode
+from tui.runtime.plugins.fetch import Endpoints, Fetched, FetchError, PluginFetcher
+from tui.runtime.plugins.installs import InstallRecord, Installs, Version
+from tui.runtime.plugins.links import LinkError, parse_link
+from tui.runtime.plugins.official_mark import imitations
+from tui.runtime.plugins.review import (
+    MODE_ORDER,
+    OFFICIAL_REPO,
+    InstallReview,
+    UpdateReview,
+    install_review,
+    update_review,
+)
+from tui.runtime.registry import Registry
 from tui.runtime.settings import read_setting, write_setting
-
-if TYPE_CHECKING:
-    from tui.runtime.runtime import Runtime
+from tui.runtime.store import Store
 
 #: Automatic update checks run at most this often (the seeds: at start, at most once a day).
 CHECK_EVERY_MS = 24 * 3600 * 1000
@@ -68,6 +74,26 @@ class UpdateOutcome:
     message: str
     review: UpdateReview | None = None
     version: str | None = None
+
+
+class Runtime(Protocol):
+    """What the installer needs of the runtime (`tui.runtime.runtime.Runtime` is one): described here rather than
+    imported, so that this package never imports the runtime that uses it (no import circle)."""
+
+    @property
+    def store(self) -> Store: ...
+    @property
+    def registry(self) -> Registry: ...
+    @property
+    def grants(self) -> Grants: ...
+    @property
+    def installs(self) -> Installs: ...
+    @property
+    def builtin_ids(self) -> set[str]: ...
+    @property
+    def plugin_fetcher(self) -> PluginFetcher | None: ...
+    def load_installed(self, plugin_id: str, folder: Path, official: bool) -> None: ...
+    def forget_plugin(self, plugin_id: str) -> None: ...
 
 
 class Installer:

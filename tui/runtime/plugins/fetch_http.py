@@ -23,9 +23,9 @@ import httpx
 from tui.lang.documents.source import MAX_PLUGIN_BYTES, SourceError, check_path
 from tui.lang.netpolicy import is_ip_host
 from tui.runtime.addresses import refused
-from tui.runtime.links import is_loopback
 from tui.runtime.message import Message, message_of
 from tui.runtime.pinned import SyncPinnedTransport, SyncResolver, system_resolve_sync
+from tui.runtime.plugins.links import is_loopback
 
 USER_AGENT = "pku-harness/0.1 (plugin installer)"
 TIMEOUT_S = 20.0

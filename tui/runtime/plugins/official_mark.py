@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from tui.lang.documents.manifest import Manifest
-from tui.runtime.links import OFFICIAL_OWNER, ResolvedRef
 from tui.runtime.message import Message
+from tui.runtime.plugins.links import OFFICIAL_OWNER, ResolvedRef
 
 if TYPE_CHECKING:  # only named here: `plugin validate` checks the mark without the HTTP client's imports
-    from tui.runtime.plugin_http import Answer
+    from tui.runtime.plugins.fetch_http import Answer
 
 Api = Callable[[str, str], "Answer | None"]
 """GET an API path (after the base URL), for a message naming `what`: the answer, or None for not found."""

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tui.runtime import version_folders as vf
+import tui.runtime.plugins.version_folders as vf
 from tui.runtime.audit import now_ms
 from tui.runtime.store import Store
 

@@ -8,7 +8,7 @@ local folder for authors. Anything else is refused with a message naming the acc
 A link can only *claim* to be official: a GitHub link into `pkuinfo/pku-harness-plugins` under `plugins/`
 (owner and repository compared case-insensitively, GitHub's own rule; the path after normalising, with no
 `.`/`..` segment). A raw.githubusercontent.com or mirror URL is a community link even when it names the same
-files. Whether the claim holds is decided when the link is fetched (`plugin_fetch`): GitHub serves a fork's
+files. Whether the claim holds is decided when the link is fetched (`fetch`): GitHub serves a fork's
 commits through the parent repository's URLs, so only a named branch or tag of the official repository, or a
 commit reachable from its default branch, carries the mark.
 """
