@@ -49,6 +49,26 @@ def _loopback_only(host: str, addresses: list[str]) -> str | None:
     return f"refused: the mirror {host} must resolve to loopback addresses only ({', '.join(addresses) or 'none'})"
 
 
+class Refused(Exception):
+    """A connection the rule refuses, or a name that does not resolve; the message says which."""
+
+
+async def checked_address(resolve: Resolver, rule: Rule, host: str) -> str:
+    """The address to connect to for `host`: resolved once, every address checked by `rule`, the first one.
+
+    Raises:
+        Refused: the name does not resolve, or the rule refuses its addresses.
+    """
+    try:
+        addresses = await resolve(host)
+    except OSError as e:
+        raise Refused(f"cannot resolve {host} ({e.strerror or e})") from None
+    error = rule(host, addresses)
+    if error:
+        raise Refused(error)
+    return addresses[0]
+
+
 class PinnedBackend(httpcore.AsyncNetworkBackend):
     """The async backend: connects only to public addresses (or to those another `rule` admits)."""
 
@@ -71,13 +91,10 @@ class PinnedBackend(httpcore.AsyncNetworkBackend):
         socket_options: Any = None,
     ) -> httpcore.AsyncNetworkStream:
         try:
-            addresses = await self.resolve(host)
-        except OSError as e:
-            raise httpcore.ConnectError(f"cannot resolve {host} ({e.strerror or e})") from None
-        error = self.rule(host, addresses)
-        if error:
-            raise httpcore.ConnectError(error)
-        return await self.inner.connect_tcp(addresses[0], port, timeout, local_address, socket_options)
+            address = await checked_address(self.resolve, self.rule, host)
+        except Refused as e:
+            raise httpcore.ConnectError(str(e)) from None
+        return await self.inner.connect_tcp(address, port, timeout, local_address, socket_options)
 
     async def connect_unix_socket(
         self, path: str, timeout: float | None = None, socket_options: Any = None
