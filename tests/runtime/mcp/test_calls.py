@@ -12,7 +12,7 @@ import pytest
 
 from tests.runtime.mcp.conftest import HOST, TOKEN, Server
 from tui.runtime import dev_origins
-from tui.runtime.mcp.client import McpServer, bearer
+from tui.runtime.plugins.mcp.client import McpServer, bearer
 
 
 @pytest.fixture

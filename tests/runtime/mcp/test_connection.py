@@ -12,8 +12,8 @@ import pytest
 
 from tests.runtime.mcp.conftest import HOST, TOKEN, Server, serve
 from tui.runtime.dev_origins import parse
-from tui.runtime.mcp.client import McpServer, ServerState, bearer
-from tui.runtime.mcp.http import PolicyTransport, http_client
+from tui.runtime.plugins.mcp.client import McpServer, ServerState, bearer
+from tui.runtime.plugins.mcp.http import PolicyTransport, http_client
 
 
 @pytest.fixture(scope="module")

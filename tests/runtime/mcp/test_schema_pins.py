@@ -9,8 +9,8 @@ from typing import Any
 import mcp_types as types
 import pytest
 
-from tui.runtime.mcp.schema import BadSchema, SchemaCheck
-from tui.runtime.mcp.tools import check_list, compare_pins, list_pin, remote_tool, tool_pin
+from tui.runtime.plugins.mcp.schema import BadSchema, SchemaCheck
+from tui.runtime.plugins.mcp.tools import check_list, compare_pins, list_pin, remote_tool, tool_pin
 
 REDOS = {"type": "object", "properties": {"w": {"type": "string", "pattern": "^(a+)+$"}}}
 

@@ -36,9 +36,9 @@ from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from tui.lang.netpolicy import PolicyError, check_public_url
 from tui.runtime.dev_origins import DevOrigin, DevRoutes
-from tui.runtime.mcp.http import MAX_RESPONSE, PolicyTransport, Seen, http_client
-from tui.runtime.mcp.tools import MAX_RESULT, RemoteTool, check_list, content_text, remote_tool, result_size
 from tui.runtime.pinned import Resolver, system_resolve
+from tui.runtime.plugins.mcp.http import MAX_RESPONSE, PolicyTransport, Seen, http_client
+from tui.runtime.plugins.mcp.tools import MAX_RESULT, RemoteTool, check_list, content_text, remote_tool, result_size
 
 # The SDK logs what it recovers from (a failed session DELETE, a broken event stream) at WARNING; with no handler
 # Python would print those over the terminal UI. The app learns of them as states and call results instead.

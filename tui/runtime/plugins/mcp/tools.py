@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tui.runtime.mcp.schema import BadSchema, SchemaCheck
-from tui.runtime.remote import remote_ids
+from tui.runtime.plugins.mcp.schema import BadSchema, SchemaCheck
+from tui.runtime.plugins.remote import remote_ids
 
 MAX_TOOLS = 64
 """The most tools one server may offer; a server with more is refused (every tool goes into the model's list)."""
