@@ -26,10 +26,10 @@ RUNAWAY = [
 
 @pytest.mark.parametrize("src", RUNAWAY)
 def test_runaway_expressions_exhaust_the_budget_quickly(src: str) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: what the budget bounds, and not inflated by a busy machine
     with pytest.raises(LimitError, match="budget|limit|characters|items"):
         ev(src)
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
 
 
 def test_an_expression_costs_one_evaluation_per_sixteen_operations() -> None:
