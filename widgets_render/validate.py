@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from widgets_render.screen_params import param_problems
 from widgets_render.spec import ACTION_VERBS, COMPONENTS, Screen, Widget
 from widgets_render.spec_words import ENUM_PROPS, MODELS, did_you_mean
 
@@ -47,8 +48,9 @@ class PluginFacts:
     has_english: bool
     shared_names: frozenset[str] = frozenset()
     """Constants and functions from shared.yaml, visible in every template."""
-    screen_params: dict[str, frozenset[str]] = field(default_factory=dict)
-    """The params each screen requires (no default, not optional): opening it without one is an error."""
+    screen_params: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The params each screen declares (its `params`): opening it must give the required ones, no others, and
+    literal values of an enum param from its enum."""
     unloaded_tools: frozenset[str] = frozenset()
     """Tools the manifest declares that did not load (their own errors are reported): nothing is said of them."""
 
@@ -266,16 +268,12 @@ class _Walk:
             self.add("SCREEN_ONLY", path, f"'{kind}' is for screens; widgets only show data")
 
     def open_params(self, name: str, a: dict[str, Any], path: list[str | int]) -> None:
-        """Opening a screen gives every param it requires."""
+        """Opening a screen gives every param it requires, none it does not declare, and enum values from the enum."""
         params = a.get("params")
-        given = set(params) if isinstance(params, dict) else set()
-        for param in sorted(self.facts.screen_params.get(name, frozenset()) - given):
-            self.add(
-                "OPEN_PARAM_MISSING",
-                [*path, "open"],
-                f"screen {name!r} requires the param {param!r}, and this action does not give it",
-                hint=f'add "params": {{ "{param}": … }}',
-            )
+        given = params if isinstance(params, dict) else {}
+        for p in param_problems(name, self.facts.screen_params.get(name), given, "this action"):
+            at = [*path, "params", p.key] if p.key is not None else [*path, "open"]
+            self.add(p.code, at, p.message, hint=p.hint)
 
     def _unloaded(self, target: str) -> bool:
         prefix = self.facts.plugin_id + "."
