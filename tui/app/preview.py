@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import traceback
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -62,6 +62,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         locale: str = "zh",
         now: str | None = None,
         dev_origins: tuple[DevOrigin, ...] = (),
+        params: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.folder = folder
@@ -69,7 +70,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         """The widget or screen asked for (None: every widget)."""
         self.widget_size = size
         self.locale = locale
-        self.data = PreviewData(folder, data, locale, now, dev_origins)
+        self.data = PreviewData(folder, data, locale, now, dev_origins, params)
         self.stamps: Stamps = {}
         self.targets: list[Target] = []
         """What the last reading that loaded the manifest chose (kept while the manifest does not load)."""

@@ -40,6 +40,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "They run again once the errors are fixed; or give the data with --data FILE.json",
     },
     "preview_source_failed": {"zh": "数据源 {source} 读取失败", "en": "Data source {source} failed"},
+    "preview_params_missing": {
+        "zh": "页面 {screen} 需要参数 {params}，没有给出",
+        "en": "Screen {screen} needs the params {params}, which were not given",
+    },
+    "preview_params_hint": {
+        "zh": "用 --params '{example}' 给出（JSON，或 @文件.json）；读这些参数的数据源没有运行",
+        "en": "Give them with --params '{example}' (JSON, or @FILE.json); the sources that read them were not run",
+    },
     "preview_source_stale": {
         "zh": "数据源 {source} 刷新失败，显示的是上次的数据",
         "en": "Data source {source} failed to refresh: this is its last good value",
