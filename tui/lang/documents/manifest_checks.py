@@ -48,7 +48,7 @@ def check_manifest(c: Checker) -> None:
         if ds.tool is None:
             continue
         tool = c.plugin.tools.get(ds.tool)
-        at = ("dataSources", name, "tool")
+        at: Path = ("dataSources", name, "tool")
         if tool is None:
             if ds.tool not in m.tools:  # declared but broken: reported where it is
                 add(
@@ -89,7 +89,7 @@ def check_manifest(c: Checker) -> None:
         if isinstance(spec, dict):  # a screen that did not load says what is wrong with it in its own file
             # the same check as an `open:` action's: the palette opens the screen with exactly these params
             for p in param_problems(str(cmd.screen), spec.get("params"), cmd.params, "the command"):
-                at: Path = ("commands", name, "params", p.key) if p.key is not None else ("commands", name, "screen")
+                at = ("commands", name, "params", p.key) if p.key is not None else ("commands", name, "screen")
                 hint = f"add params: {{ {p.missing}: … }}" if p.missing else p.hint  # YAML, not JSON, here
                 place = loc.key_pos(at) if p.code == "OPEN_PARAM_UNKNOWN" else loc.pos(at)  # the name is wrong
                 c.add((MANIFEST_FILE, place), f"command {name!r}: {p.message}", p.code, hint)
