@@ -4,6 +4,7 @@ fails leaves out the components that show it, as the app's screen does, instead 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -52,3 +53,19 @@ def test_params_that_are_not_a_json_object_are_refused_before_the_app_starts(tmp
     bad.write_text('{"id": ', "utf-8")
     result = CliRunner().invoke(cli, ["widget", "preview", str(EXAMPLE), "detail", "--params", f"@{bad}"])
     assert result.exit_code == 2 and f"{bad}:1:8: not valid JSON" in result.stderr
+
+
+async def test_a_template_that_fails_on_the_data_is_listed_apart_from_validation_problems(tmp_path: Path) -> None:
+    """A misspelt field validates (the data's shape is not known) but fails at render time: it showed ⚠ while the
+    problems said "✓ 没有问题", with no way to see why."""
+    folder = tmp_path / "lectures"
+    shutil.copytree(EXAMPLE, folder)
+    spec = folder / "widgets" / "next.json"
+    spec.write_text(spec.read_text("utf-8").replace("formatDate(item.start,", "formatDate(item.strat,"), "utf-8")
+    app = PreviewApp(folder, "next", "medium", now=NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(pilot, app)
+        said = problems(app)
+        assert said.startswith("0 个错误，0 个警告\n渲染时 ") and "✓" not in said
+        assert "widgets/next.json:28:50 · 渲染出错" in said
+        assert "formatDate" in said and "/body/item/children/0/text" in said

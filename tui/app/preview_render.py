@@ -18,7 +18,7 @@ from typing import Any
 
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
-from tui.app.preview_reading import Finding, finding, read_data
+from tui.app.preview_reading import Finding, finding, read_data, render_findings
 from tui.app.screens.screen_spec import evaluate_tree, with_tool_fields
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.source import DirectorySource
@@ -190,7 +190,8 @@ class PreviewData:
             except Failed as e:
                 return Resolved(name, e.card), notes
         shown, _ = with_states(spec, data, False)
-        return await self._resolve(plugin, shown, file, data, meta, {}, size), notes
+        resolved = await self._resolve(plugin, shown, file, data, meta, {}, size)
+        return resolved, notes + render_findings(plugin, file, resolved.warnings)
 
     async def screen(self, plugin: Plugin, valid: bool, name: str) -> tuple[Resolved, list[Finding]]:
         """The screen resolved on its sources with its params and its first state; and what to note. A source that
@@ -234,7 +235,8 @@ class PreviewData:
         if failed:
             spec = {**spec, "body": without_failed(spec.get("body"), failed)}
         meta = {"stale": False, "error": None, "fetchedAt": self.now or beijing_now()}
-        return await self._resolve(plugin, spec, file, data, meta, extra, "large"), notes
+        resolved = await self._resolve(plugin, spec, file, data, meta, extra, "large")
+        return resolved, notes + render_findings(plugin, file, resolved.warnings)
 
     def _screen_start(self, plugin: Plugin, spec: dict[str, Any], file: str, notes: list[Finding]) -> dict[str, Any]:
         """What a screen's templates see besides data and meta, before its sources are read: its params (`--params`

@@ -10,6 +10,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "preview_error": {"zh": "错误", "en": "error"},
     "preview_warning": {"zh": "警告", "en": "warning"},
     "preview_note": {"zh": "提示", "en": "note"},
+    "preview_render": {"zh": "渲染出错", "en": "render error"},
+    "preview_render_counts": {
+        "zh": "渲染时 {count} 处模板出错（校验查不出，见下）",
+        "en": "Templates failed {count} times while rendering (validation cannot see these; listed below)",
+    },
     "preview_more": {"zh": "…… 还有 {count} 个问题没有列出", "en": "… {count} more problems not listed"},
     # --- a name that is neither a widget nor a screen of the plugin ---
     "preview_no_such": {"zh": "没有叫 {name} 的小组件或页面", "en": "No widget or screen is named {name}"},
