@@ -183,6 +183,8 @@ class _Walk:
     found: list[Diagnostic] = field(default_factory=list)
     ids: dict[str, str] = field(default_factory=dict)
     nodes: int = 0
+    aliases: frozenset[str] = frozenset()
+    """The spec's source aliases: `${book.title}` most likely meant `sources.book`."""
 
     def add(self, code: str, path: list[str | int], message: str, severity: str = "error", hint: str = "") -> None:
         self.found.append(Diagnostic(code, severity, self.file, pointer(path), message, hint))  # type: ignore[arg-type]
@@ -197,12 +199,23 @@ class _Walk:
             self.add("TEMPLATE_SYNTAX", path, error)
             return
         for name in sorted((names or set()) - scope):
-            where = (
-                "inside a list, table or bars template"
-                if name in ("item", "index")
-                else ("in screens" if name in ("params", "state") else "here")
+            message, hint = self.out_of_scope(name, scope)
+            self.add("TEMPLATE_NAME", path, message, hint=hint)
+
+    def out_of_scope(self, name: str, scope: set[str]) -> tuple[str, str]:
+        """What to say of a name a template uses where it is not defined, and what to write instead."""
+        if name in ("item", "index"):
+            return (
+                f"'{name}' is only in scope inside a list's item, a table's columns or bars (one per entry)",
+                "outside them, read the whole value: data, or sources.<alias>",
             )
-            self.add("TEMPLATE_NAME", path, f"'{name}' is not in scope {where}")
+        if name in ("params", "state"):
+            said = f"'{name}' is only in scope in screens"
+            return said, ("widgets have no params: a widget shows its source's data" if name == "params" else
+                          "widgets have no state: a widget only shows data")  # fmt: skip
+        if name in self.aliases:
+            return f"'{name}' is not a name in scope here", f"did you mean 'sources.{name}'?"
+        return f"'{name}' is not a name in scope here", did_you_mean(name, sorted(scope))
 
     def value(self, v: Any, path: list[str | int], scope: set[str], depth: int) -> None:
         if isinstance(v, str):
@@ -346,7 +359,9 @@ def validate_spec(
     base = {"data", "sources", "meta", "now", "today", "size", "locale", "constants", "settings", *facts.shared_names}
     if kind == "screen":
         base |= {"params", "state"}
-    walk = _Walk(file, facts, check, str(kind), base)
+    sources = data.get("sources")
+    aliases = frozenset(str(a) for a in sources) if isinstance(sources, dict) else frozenset()
+    walk = _Walk(file, facts, check, str(kind), base, aliases=aliases)
     # Sources: they must exist, and every data tool must be a read tool.
     named: list[tuple[list[str | int], str]] = []
     if isinstance(data.get("source"), str):
