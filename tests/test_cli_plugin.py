@@ -72,10 +72,10 @@ def test_a_case_whose_settings_no_student_could_have_is_reported_with_its_line(t
     test.write_text(text, "utf-8")
     code, _, err = invoke("plugin", "test", str(folder))
     assert code == 1
-    assert "tests/echo.yaml:6:31: error: settings.minSeats must be at least 10" in err
+    assert "tests/echo.yaml:6:31: error: settings.minSeats must be at least 10 [TEST_SETTING_VALUE]" in err
     assert (
-        "tests/echo.yaml:6:44: error: settings: 'colour' is not a setting of the plugin (it has: nickname, minSeats, "
-        "day)" in err
+        "tests/echo.yaml:6:44: error: settings: 'colour' is not a setting of the plugin; it has: nickname, minSeats, "
+        "day [TEST_SETTING_UNKNOWN]" in err
     )
 
 
