@@ -116,8 +116,8 @@ def _case_problems(plugin: Plugin, tf: TestFile, at: Where, fixtures: FixtureRea
                 try:
                     fixtures.read(ex.response.file)
                 except SourceError as e:
-                    where = ("cases", i, "http", j, "response", "file")
-                    out.append(at.problem(where, f"fixture: {e}", "FIXTURE_UNREADABLE"))
+                    at_file = ("cases", i, "http", j, "response", "file")
+                    out.append(at.problem(at_file, f"fixture: {e}", "FIXTURE_UNREADABLE"))
     return out
 
 
