@@ -33,8 +33,21 @@ def test_a_failing_case_fails_the_command_with_the_difference(tmp_path: Path) ->
     code, out, _ = invoke("plugin", "test", str(folder))
     assert code == 1
     assert "FAIL tests/echo.yaml › inline tool" in out
-    assert 'expected "HI HO"' in out and 'got      "HI HI"' in out
+    assert 'result: expected "HI HO", got "HI HI"' in out
     assert out.strip().endswith("14 passed, 1 failed, 1 warning")
+
+
+def test_a_failed_expect_names_the_path_of_the_first_difference(tmp_path: Path) -> None:
+    """Issue 21: two long values cut at 300 characters hid the difference; the path and its neighbourhood show it."""
+    folder = tmp_path / "showcase"
+    shutil.copytree(SHOWCASE, folder)
+    test = folder / "tests" / "notices.yaml"
+    test.write_text(test.read_text("utf-8").replace("rank: 3,", "rank: 4,"), "utf-8")
+    code, out, _ = invoke("plugin", "test", str(folder))
+    assert code == 1
+    assert "result.list[1].rank: expected 4, got 3" in out
+    assert '     expected {"title":"讲座",' in out and '"rank":4,' in out  # the item that holds it, not the whole list
+    assert '     got      {"title":"讲座",' in out and '"rank":3,' in out
 
 
 def test_a_broken_test_file_is_reported_with_its_line(tmp_path: Path) -> None:
@@ -59,10 +72,10 @@ def test_a_case_whose_settings_no_student_could_have_is_reported_with_its_line(t
     test.write_text(text, "utf-8")
     code, _, err = invoke("plugin", "test", str(folder))
     assert code == 1
-    assert "tests/echo.yaml:6:31: error: settings.minSeats must be at least 10" in err
+    assert "tests/echo.yaml:6:31: error: settings.minSeats must be at least 10 [TEST_SETTING_VALUE]" in err
     assert (
-        "tests/echo.yaml:6:44: error: settings: 'colour' is not a setting of the plugin (it has: nickname, minSeats, "
-        "day)" in err
+        "tests/echo.yaml:6:44: error: settings: 'colour' is not a setting of the plugin; it has: nickname, minSeats, "
+        "day [TEST_SETTING_UNKNOWN]" in err
     )
 
 

@@ -143,3 +143,19 @@ async def test_a_row_opens_the_detail_screen_with_its_id_and_reminds_the_student
         assert not [b for b in detail.query(GenButton) if "提醒我去听" in str(b.label)]  # its `when` hid it
         calls = [e for e in app.runtime.audit.recent() if e.tool == "lectures.remind"]
         assert len(calls) == 1 and calls[0].actor == "user"  # a student's own press, never the model's
+
+
+async def test_the_palette_and_the_screens_list_offer_no_screen_that_needs_params(tmp_path: Path) -> None:
+    """Issue 21: Ctrl+P listed 讲座详情, which requires an `id`; opened without it, it could only say 输入有误."""
+    from tui.app.widgets.plugins_page import screens_table
+
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    async with app.run_test(size=(110, 40)):
+        plugin, _ = validate(DirectorySource(EXAMPLE))
+        assert plugin is not None
+        app.runtime.registry.add(InstalledPlugin(plugin, False, DirectorySource(EXAMPLE)))
+        titles = [str(c.title) for c in app.get_system_commands(app.screen)]
+        assert "讲座预告 · 近期讲座" in titles  # its topic has a default: it opens alone
+        assert not [title for title in titles if "讲座详情" in title]
+        keys = [str(k.value) for k in screens_table(app.runtime, "zh").rows]
+        assert "lectures/list" in keys and "lectures/detail" not in keys

@@ -135,12 +135,16 @@ def test_validate_checks_test_files_with_did_you_mean_at_line_and_column(tmp_pat
     code, out, err = invoke("plugin", "validate", str(folder))
     assert code == 1
     lines = [line.removeprefix(str(folder) + "/") for line in err.splitlines()]
-    assert "tests/typos.yaml:5:5: error: unknown key 'expcet' in cases.0; did you mean 'expect'?" in lines
-    said = "tests/typos.yaml:8:56: error: unknown key 'metod' in cases.0.http.0.request; did you mean 'method'?"
+    k = "[UNKNOWN_KEY]"
+    assert f"tests/typos.yaml:5:5: error: unknown key 'expcet' in cases.0; did you mean 'expect'? {k}" in lines
+    said = f"tests/typos.yaml:8:56: error: unknown key 'metod' in cases.0.http.0.request; did you mean 'method'? {k}"
     assert said in lines
-    assert "tests/typos.yaml:9:34: error: unknown key 'jsno' in cases.0.http.0.response; did you mean 'json'?" in lines
-    assert "tests/typos.yaml:10:38: error: unknown key 'ttl' in cases.0.cache.k (known keys: value, age)" in lines
-    assert "tests/tool.yaml:1:1: error: tool 'ecko' is not a tool of the plugin; did you mean 'echo'?" in lines
+    said = f"tests/typos.yaml:9:34: error: unknown key 'jsno' in cases.0.http.0.response; did you mean 'json'? {k}"
+    assert said in lines
+    assert f"tests/typos.yaml:10:38: error: unknown key 'ttl' in cases.0.cache.k; known keys: value, age {k}" in lines
+    said = "tests/tool.yaml:1:1: error: tool 'ecko' is not a tool of the plugin; did you mean 'echo'?"
+    said += " [TEST_TOOL_UNKNOWN]"
+    assert said in lines
     assert "errors" in err and "ok:" not in out
 
 
@@ -154,8 +158,8 @@ def test_validate_checks_a_case_s_settings_against_the_manifest(tmp_path: Path) 
     code, _, err = invoke("plugin", "validate", str(folder))
     assert code == 1
     assert (
-        "tests/s.yaml:5:17: error: settings: 'minseats' is not a setting of the plugin (it has: minSeats); "
-        "did you mean 'minSeats'?"
+        "tests/s.yaml:5:17: error: settings: 'minseats' is not a setting of the plugin; did you mean 'minSeats'? "
+        "[TEST_SETTING_UNKNOWN]"
     ) in err
     (folder / "tests" / "s.yaml").unlink()
     code, out, err = invoke("plugin", "validate", str(folder))
@@ -171,3 +175,19 @@ def test_a_case_recorded_at_another_time_says_its_own_and_the_file_keeps_its_quo
     assert "  - name: y\n    now: '2026-12-01T10:00:00+08:00'\n" in text
     text, replaced = add_case(text, "a", "2026-11-30T09:00:00+08:00", {"name": "y", "input": {}, "expect": 3})
     assert replaced and "now: '2026-12-01" not in text and "expect: 3" in text  # the file's time: no own `now`
+
+
+def test_a_value_of_the_wrong_type_is_said_in_the_language_s_words_with_a_code(tmp_path: Path) -> None:
+    """Issue 21: test-file problems had no code and pydantic's words ("Input should be a valid boolean")."""
+    folder = tmp_path / "showcase"
+    shutil.copytree(SHOWCASE, folder)
+    (folder / "tests" / "t.yaml").write_text(
+        "tool: echo\ncases:\n  - name: t\n    input: { text: a }\n    expect: A\n    expectStale: maybe\n", "utf-8"
+    )
+    code, _, err = invoke("plugin", "validate", str(folder))
+    assert code == 1
+    assert (
+        "tests/t.yaml:6:18: error: cases.0.expectStale: expected true or false, but YAML read 'maybe' as text; "
+        "write true or false (no quotes) [WRONG_TYPE]"
+    ) in err
+    assert "Input should be" not in err

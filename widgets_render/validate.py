@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from widgets_render.screen_params import param_problems
 from widgets_render.spec import ACTION_VERBS, COMPONENTS, Screen, Widget
 from widgets_render.spec_words import ENUM_PROPS, MODELS, did_you_mean
 
@@ -47,8 +48,9 @@ class PluginFacts:
     has_english: bool
     shared_names: frozenset[str] = frozenset()
     """Constants and functions from shared.yaml, visible in every template."""
-    screen_params: dict[str, frozenset[str]] = field(default_factory=dict)
-    """The params each screen requires (no default, not optional): opening it without one is an error."""
+    screen_params: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The params each screen declares (its `params`): opening it must give the required ones, no others, and
+    literal values of an enum param from its enum."""
     unloaded_tools: frozenset[str] = frozenset()
     """Tools the manifest declares that did not load (their own errors are reported): nothing is said of them."""
 
@@ -181,6 +183,8 @@ class _Walk:
     found: list[Diagnostic] = field(default_factory=list)
     ids: dict[str, str] = field(default_factory=dict)
     nodes: int = 0
+    aliases: frozenset[str] = frozenset()
+    """The spec's source aliases: `${book.title}` most likely meant `sources.book`."""
 
     def add(self, code: str, path: list[str | int], message: str, severity: str = "error", hint: str = "") -> None:
         self.found.append(Diagnostic(code, severity, self.file, pointer(path), message, hint))  # type: ignore[arg-type]
@@ -195,12 +199,23 @@ class _Walk:
             self.add("TEMPLATE_SYNTAX", path, error)
             return
         for name in sorted((names or set()) - scope):
-            where = (
-                "inside a list, table or bars template"
-                if name in ("item", "index")
-                else ("in screens" if name in ("params", "state") else "here")
+            message, hint = self.out_of_scope(name, scope)
+            self.add("TEMPLATE_NAME", path, message, hint=hint)
+
+    def out_of_scope(self, name: str, scope: set[str]) -> tuple[str, str]:
+        """What to say of a name a template uses where it is not defined, and what to write instead."""
+        if name in ("item", "index"):
+            return (
+                f"'{name}' is only in scope inside a list's item, a table's columns or bars (one per entry)",
+                "outside them, read the whole value: data, or sources.<alias>",
             )
-            self.add("TEMPLATE_NAME", path, f"'{name}' is not in scope {where}")
+        if name in ("params", "state"):
+            said = f"'{name}' is only in scope in screens"
+            return said, ("widgets have no params: a widget shows its source's data" if name == "params" else
+                          "widgets have no state: a widget only shows data")  # fmt: skip
+        if name in self.aliases:
+            return f"'{name}' is not a name in scope here", f"did you mean 'sources.{name}'?"
+        return f"'{name}' is not a name in scope here", did_you_mean(name, sorted(scope))
 
     def value(self, v: Any, path: list[str | int], scope: set[str], depth: int) -> None:
         if isinstance(v, str):
@@ -266,16 +281,12 @@ class _Walk:
             self.add("SCREEN_ONLY", path, f"'{kind}' is for screens; widgets only show data")
 
     def open_params(self, name: str, a: dict[str, Any], path: list[str | int]) -> None:
-        """Opening a screen gives every param it requires."""
+        """Opening a screen gives every param it requires, none it does not declare, and enum values from the enum."""
         params = a.get("params")
-        given = set(params) if isinstance(params, dict) else set()
-        for param in sorted(self.facts.screen_params.get(name, frozenset()) - given):
-            self.add(
-                "OPEN_PARAM_MISSING",
-                [*path, "open"],
-                f"screen {name!r} requires the param {param!r}, and this action does not give it",
-                hint=f'add "params": {{ "{param}": … }}',
-            )
+        given = params if isinstance(params, dict) else {}
+        for p in param_problems(name, self.facts.screen_params.get(name), given, "this action"):
+            at = [*path, "params", p.key] if p.key is not None else [*path, "open"]
+            self.add(p.code, at, p.message, hint=p.hint)
 
     def _unloaded(self, target: str) -> bool:
         prefix = self.facts.plugin_id + "."
@@ -348,7 +359,9 @@ def validate_spec(
     base = {"data", "sources", "meta", "now", "today", "size", "locale", "constants", "settings", *facts.shared_names}
     if kind == "screen":
         base |= {"params", "state"}
-    walk = _Walk(file, facts, check, str(kind), base)
+    sources = data.get("sources")
+    aliases = frozenset(str(a) for a in sources) if isinstance(sources, dict) else frozenset()
+    walk = _Walk(file, facts, check, str(kind), base, aliases=aliases)
     # Sources: they must exist, and every data tool must be a read tool.
     named: list[tuple[list[str | int], str]] = []
     if isinstance(data.get("source"), str):

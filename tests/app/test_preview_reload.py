@@ -98,7 +98,7 @@ async def test_a_copy_of_a_builtin_runs_its_own_files(tmp_path: Path) -> None:
 
 async def test_a_data_file_saved_broken_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     data = tmp_path / "data.json"
-    data.write_text('{"buildings": []}', "utf-8")
+    data.write_text('{"buildings": [{"rooms": []}]}', "utf-8")  # no building at all is a render error (a `let` fails)
     app = PreviewApp(copy(tmp_path), "overview", "small", data, now=NOW)
     async with app.run_test(size=(110, 30)) as pilot:
         await settled(pilot, app)
@@ -106,7 +106,7 @@ async def test_a_data_file_saved_broken_is_a_problem_not_a_crash(tmp_path: Path)
         await saved(pilot, app)
         assert f"{data}:1:16 · 错误" in problems(app) and "not valid JSON" in problems(app)
         assert app.query(WidgetFrame)  # the widget still shows, on no data
-        data.write_text(json.dumps({"buildings": []}), "utf-8")
+        data.write_text(json.dumps({"buildings": [{"rooms": []}]}), "utf-8")
         await saved(pilot, app)
         assert problems(app) == "✓ 没有问题"
 

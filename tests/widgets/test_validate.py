@@ -190,3 +190,35 @@ def test_a_schema_named_for_editors_is_accepted_and_ignored() -> None:
     # Only `$schema`: another `$` key is still an unknown prop.
     assert ("UNKNOWN_PROP", "/$id") in codes({**WIDGET, "$schema": "x", "$id": "y"})
     assert validate_spec({**WIDGET, "$schema": "x"}, "w.json", FACTS, _template_check) == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "template", "message", "hint"),
+    [
+        (
+            "widget",
+            "${params.id}",
+            "'params' is only in scope in screens",
+            "widgets have no params: a widget shows its source's data",
+        ),
+        (
+            "widget",
+            "${item.room}",
+            "'item' is only in scope inside a list's item, a table's columns or bars (one per entry)",
+            "outside them, read the whole value: data, or sources.<alias>",
+        ),
+        ("screen", "${book.shelf}", "'book' is not a name in scope here", "did you mean 'sources.book'?"),
+        ("screen", "${setings.x}", "'setings' is not a name in scope here", "did you mean 'settings'?"),
+    ],
+)
+def test_a_name_out_of_scope_says_where_it_is_in_scope_and_what_was_meant(
+    kind: str, template: str, message: str, hint: str
+) -> None:
+    """Issue 21: the messages said the opposite of the rule ("'params' is not in scope in screens")."""
+    spec = broken("/body/children/0/value", template)
+    if kind == "screen":
+        spec = {**spec, "kind": "screen", "sources": {"book": {"source": "overview"}}}
+        for key in ("sizes", "tap"):
+            spec.pop(key)
+    found = [d for d in validate_spec(spec, "x.json", FACTS, _template_check, 100) if d.code == "TEMPLATE_NAME"]
+    assert [(d.message, d.hint) for d in found] == [(message, hint)]

@@ -42,6 +42,7 @@ from tui.runtime.message import say
 from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
 from widgets_render.safe_text import clean, one_line
+from widgets_render.screen_params import opens_alone
 from widgets_render.textual_render import as_markup
 
 #: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
@@ -303,6 +304,8 @@ class PkuHarnessApp(HarnessApp):
             )
         for pid, inst in sorted(self.runtime.registry.plugins.items()):
             for name, spec in inst.plugin.screens.items():
+                if not opens_alone(spec):  # opened without its params it could only say 输入有误
+                    continue
                 plugin = self.runtime.registry.plugin_name(pid)
                 title = pick_text(spec.get("title") if isinstance(spec, dict) else None, self.locale)
                 shown = plugin if title in ("", plugin) else f"{plugin} · {title}"  # the screen's title, not its id

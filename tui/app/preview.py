@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import traceback
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -62,6 +62,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         locale: str = "zh",
         now: str | None = None,
         dev_origins: tuple[DevOrigin, ...] = (),
+        params: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.folder = folder
@@ -69,7 +70,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         """The widget or screen asked for (None: every widget)."""
         self.widget_size = size
         self.locale = locale
-        self.data = PreviewData(folder, data, locale, now, dev_origins)
+        self.data = PreviewData(folder, data, locale, now, dev_origins, params)
         self.stamps: Stamps = {}
         self.targets: list[Target] = []
         """What the last reading that loaded the manifest chose (kept while the manifest does not load)."""
@@ -145,6 +146,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
             part, notes = await self._part(reading, target)
             parts.append(part)
             findings += notes
+        findings = without_known(findings)
         screen_only = bool(self.targets) and all(target.kind == "screen" for target in self.targets)
         self.query_one("#preview-body").set_class(screen_only, "-screen")
         await self.query_one(ProblemsPanel).show(findings)
@@ -220,6 +222,13 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
         return Vertical(*parts, body, classes="preview-target")
 
 
+def without_known(findings: list[Finding]) -> list[Finding]:
+    """The findings less a render error at a prop the validator already reports (a template that does not parse
+    fails at render time too): one mistake, one entry."""
+    said = {f.message.split(":", 1)[0] for f in findings if f.severity in ("error", "warning")}
+    return [f for f in findings if f.severity != "render" or f"at {f.hint}" not in said]
+
+
 def notice(text: str) -> Static:
     """A line of the preview's own where the widgets are: the last good render, a name that is not there."""
     return Static(plain(text), markup=False, classes="preview-notice")
@@ -256,7 +265,8 @@ class ProblemsPanel(VerticalScroll):
     async def show(self, findings: list[Finding]) -> None:
         """List these findings (each once, in order), under a line counting the errors and warnings; or say there
         are none."""
-        self.findings = list(dict.fromkeys(findings))
+        # what failed while rendering is listed after the validation problems and notes, apart from them
+        self.findings = sorted(dict.fromkeys(findings), key=lambda f: f.severity == "render")
         await self.remove_children()
         await self.mount_all([self._summary(), *(entry(f, self.locale) for f in self.findings[:MAX_SHOWN])])
         if len(self.findings) > MAX_SHOWN:
@@ -265,11 +275,14 @@ class ProblemsPanel(VerticalScroll):
 
     def _summary(self) -> Static:
         """'✓ 没有问题' (notes about the data are not problems of the plugin), else how many of each."""
-        problems = [f for f in self.findings if f.severity != "note"]
-        if not problems:
+        problems = [f for f in self.findings if f.severity in ("error", "warning")]
+        rendering = sum(f.severity == "render" for f in self.findings)
+        if not problems and not rendering:
             return Static(t("no_problems", self.locale), markup=False, classes="problems-summary -none")
         errors = sum(f.severity == "error" for f in problems)
         said = t("preview_counts", self.locale).format(errors=errors, warnings=len(problems) - errors)
+        if rendering:  # the plugin validates, and yet a template fails on this data: not "no problems"
+            said += "\n" + t("preview_render_counts", self.locale).format(count=rendering)
         return Static(plain(said), markup=False, classes="problems-summary")
 
     def text(self) -> str:

@@ -18,6 +18,7 @@ from tui.lang.documents.loader import Loader, Plugin
 from tui.lang.documents.problems import DocumentError, Problem
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
+from tui.lang.documents.yamlsafe import load_yaml
 
 #: Files looked at for saves, at most (a plugin may load 512 KB; a folder of thousands of files is not a plugin).
 MAX_WATCHED = 2000
@@ -86,7 +87,8 @@ class Finding:
 
     where: str
     """`file:line:column` as far as known; '' for what the preview itself says."""
-    severity: Literal["error", "warning", "note"]
+    severity: Literal["error", "warning", "note", "render"]
+    """`render`: a template that failed while the spec was resolved on its data (not a validation problem)."""
     message: str
     hint: str = ""
 
@@ -99,6 +101,24 @@ def finding(problem: Problem) -> Finding:
     hint = "\n".join(part for part in (advice, excerpt) if part)
     code = f" [{problem.code}]" if problem.code else ""
     return Finding(problem.where if problem.file else "", problem.severity, message + code, hint)
+
+
+def render_findings(plugin: Plugin, file: str, warnings: list[str]) -> list[Finding]:
+    """The resolver's warnings (`/body/children/0/text: TypeError: …`, a template that failed on the data) as
+    entries at the line and column of the prop in the spec's file; the component's JSON path is the hint."""
+    out: list[Finding] = []
+    located = None
+    for said in dict.fromkeys(warnings):
+        pointer, _, message = said.partition(": ")
+        if not pointer.startswith("/"):
+            pointer, message = "", said
+        if located is None:
+            located, _ = load_yaml(plugin.files.get(file, ""), file)  # JSON is YAML: it knows every value's line
+        parts = tuple(int(p) if p.isdigit() else p for p in pointer.split("/")[1:])
+        line, column = located.pos(parts) if located is not None and parts else (None, None)
+        where = file + (f":{line}" if line else "") + (f":{column}" if line and column else "")
+        out.append(Finding(where, "render", message, pointer))
+    return out
 
 
 def no_such(plugin: Plugin, name: str, locale: str) -> Finding:

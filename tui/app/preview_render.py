@@ -10,13 +10,15 @@ instead (saying so), so an author who breaks a template still sees it on real da
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
-from tui.app.preview_reading import Finding, finding, read_data
+from tui.app.preview_reading import Finding, finding, read_data, render_findings
 from tui.app.screens.screen_spec import evaluate_tree, with_tool_fields
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.source import DirectorySource
@@ -25,7 +27,9 @@ from tui.runtime.datasources import SourceError
 from tui.runtime.dev_origins import DevOrigin
 from tui.runtime.registry import InstalledPlugin
 from tui.runtime.runtime import Runtime, builtin_folders
+from widgets_render.failed_sources import PRIMARY, without_failed
 from widgets_render.resolve import resolve
+from widgets_render.screen_params import required_params
 from widgets_render.states import with_states
 from widgets_render.viewmodel import ErrorCard, Resolved
 
@@ -43,8 +47,11 @@ class PreviewData:
         locale: str,
         now: str | None,
         dev_origins: tuple[DevOrigin, ...] = (),
+        params: dict[str, Any] | None = None,
     ) -> None:
         self.folder = folder
+        self.params = params or {}
+        """`--params`: what a screen is opened with, over its declared defaults (as a tap's `params` would)."""
         self.data_file = data_file
         self.locale = locale
         self.now = now
@@ -109,8 +116,8 @@ class PreviewData:
         notes: list[Finding],
     ) -> Any:
         """A screen's inline `{ tool, args }` source, run as the student's own read; not run when it waits for a
-        `refresh` (`auto: false`), is not a read tool, or the plugin has errors. A failure is noted; its value
-        is then null, as on the app's screen."""
+        `refresh` (`auto: false`), is not a read tool, or the plugin has errors. A failure raises `Failed` (and is
+        noted): the screen leaves out what shows it, as the app's screen does."""
         key = f"tool:{alias}"
         tool = plugin.tools.get(str(source.get("tool")))
         if tool is None or source.get("auto") is False or tool.definition.effect != "read":
@@ -118,22 +125,21 @@ class PreviewData:
         if not valid:
             return self._kept(key, notes)
         evaluator = LangEvaluator(self.now or beijing_now(), self.locale)
+        where = f"/sources/{alias}"
         try:
             args = evaluate_tree(source.get("args") or {}, names, evaluator)
-        except Exception as e:  # a template of the args fails: the source is empty, the author told why
-            notes.append(Finding(file, "error", f"sources.{alias}.args: {e}"))
-            return None
+        except Exception as e:  # a template of the args fails: the source fails, the author told why
+            raise self._failed(alias, file, "TOOL_ERROR", f"args: {e}", "plugin", None, notes, where) from None
         runtime = await self._runtime(plugin)
         call = runtime.gate.call(f"{plugin.manifest.id}.{tool.name}", args, actor="user", now=self.now)
-        failure = t("preview_source_failed", self.locale).format(source=alias)
         try:
             outcome = await asyncio.wait_for(call, SOURCE_SECONDS)
         except TimeoutError:
-            notes.append(Finding(file, "error", failure, t("load_timeout", self.locale).format(seconds=SOURCE_SECONDS)))
-            return None
+            message = t("load_timeout", self.locale).format(seconds=f"{SOURCE_SECONDS:g}")
+            raise self._failed(alias, file, "LOAD_TIMEOUT", message, "timeout", None, notes, where) from None
         if outcome.status != "ok":
-            notes.append(Finding(file, "error", failure, str(outcome.message)))
-            return None
+            cause = outcome.cause or "internal"
+            raise self._failed(alias, file, "TOOL_ERROR", str(outcome.message), cause, outcome.service, notes, where)
         self.last[key] = outcome.result
         return outcome.result
 
@@ -152,11 +158,12 @@ class PreviewData:
         cause: str | None,
         service: str | None,
         notes: list[Finding],
+        where: str = "/source",
     ) -> Failed:
         """A source's failure, noted, as the widget's error card. The card is not put in a student's words: the
         preview is for the author, who reads its detail (genui §2.10)."""
         notes.append(Finding(file, "error", t("preview_source_failed", self.locale).format(source=name), message))
-        return Failed(ErrorCard(code, file, "/source", message, kind=cause or "internal", service=service))
+        return Failed(ErrorCard(code, file, where, message, kind=cause or "internal", service=service))
 
     def data_file_value(self, notes: list[Finding]) -> Any:
         """The `--data` file's JSON (None, noted, while it does not read)."""
@@ -183,41 +190,60 @@ class PreviewData:
             except Failed as e:
                 return Resolved(name, e.card), notes
         shown, _ = with_states(spec, data, False)
-        return await self._resolve(plugin, shown, file, data, meta, {}, size), notes
+        resolved = await self._resolve(plugin, shown, file, data, meta, {}, size)
+        return resolved, notes + render_findings(plugin, file, resolved.warnings)
 
     async def screen(self, plugin: Plugin, valid: bool, name: str) -> tuple[Resolved, list[Finding]]:
-        """The screen resolved on its sources with its params' defaults and its first state; and what to note."""
+        """The screen resolved on its sources with its params and its first state; and what to note. A source that
+        fails leaves out the components that show it, as the app's screen does (`without_failed`); a source whose
+        args read a param the screen requires and was not given is not run, and the note names the params."""
         spec = with_tool_fields(plugin.screens[name], plugin, plugin.manifest.id, self.locale)
         file = plugin.manifest.screens.get(name, f"screens/{name}.json")
         notes: list[Finding] = []
         if not isinstance(spec, dict):  # not a JSON object: the renderer says so in its error card
             return await self._resolve(plugin, spec, file, None, {}, {}, "large"), notes
         extra = self._screen_start(plugin, spec, file, notes)
+        missing = [p for p in required_params(spec.get("params")) if p not in extra["params"]]
+        if missing:
+            example = json.dumps({p: "…" for p in missing}, ensure_ascii=False)
+            said = t("preview_params_missing", self.locale).format(screen=name, params=", ".join(missing))
+            notes.append(Finding(file, "error", said, t("preview_params_hint", self.locale).format(example=example)))
         data = self.data_file_value(notes) if self.data_file is not None else None
+        failed: list[str] = []
         for alias, source in _object(spec.get("sources")).items():
-            if isinstance(source, dict) and isinstance(source.get("source"), str):
-                try:
+            if not isinstance(source, dict):
+                continue
+            if missing and "source" not in source and _reads_params(source.get("args")):
+                extra["sources"][alias] = None  # it would only fail on the missing params: the note says why
+                failed.append(alias)
+                continue
+            try:
+                if isinstance(source.get("source"), str):
                     extra["sources"][alias] = await self.source(plugin, valid, source["source"], file, notes)
-                except Failed:  # noted; the screen shows without it, as the app's screen does
-                    extra["sources"][alias] = None
-            elif isinstance(source, dict):
-                evaluator = LangEvaluator(self.now or beijing_now(), self.locale)
-                names = widget_names(plugin, evaluator.run, data, {}, extra)
-                extra["sources"][alias] = await self.tool_source(plugin, valid, alias, source, names, file, notes)
+                else:
+                    evaluator = LangEvaluator(self.now or beijing_now(), self.locale)
+                    names = widget_names(plugin, evaluator.run, data, {}, extra)
+                    extra["sources"][alias] = await self.tool_source(plugin, valid, alias, source, names, file, notes)
+            except Failed:  # noted; the screen shows without it, as the app's screen does
+                extra["sources"][alias] = None
+                failed.append(alias)
         if self.data_file is None and isinstance(spec.get("source"), str):
             try:
                 data = await self.source(plugin, valid, spec["source"], file, notes)
-            except Failed as e:
-                return Resolved(name, e.card), notes
+            except Failed:
+                failed.append(PRIMARY)
+        if failed:
+            spec = {**spec, "body": without_failed(spec.get("body"), failed)}
         meta = {"stale": False, "error": None, "fetchedAt": self.now or beijing_now()}
-        return await self._resolve(plugin, spec, file, data, meta, extra, "large"), notes
+        resolved = await self._resolve(plugin, spec, file, data, meta, extra, "large")
+        return resolved, notes + render_findings(plugin, file, resolved.warnings)
 
     def _screen_start(self, plugin: Plugin, spec: dict[str, Any], file: str, notes: list[Finding]) -> dict[str, Any]:
-        """What a screen's templates see besides data and meta, before its sources are read: its params (their
-        declared defaults: the preview opens it as a widget's tap without params would), its first state, the
-        locale."""
+        """What a screen's templates see besides data and meta, before its sources are read: its params (`--params`
+        over the declared defaults, as a tap's `params` would open it), its first state, the locale."""
         declared = _object(spec.get("params"))
         params = {k: f["default"] for k, f in declared.items() if isinstance(f, dict) and "default" in f}
+        params.update(self.params)
         extra: dict[str, Any] = {"params": params, "sources": {}, "locale": self.locale}
         evaluator = LangEvaluator(self.now or beijing_now(), self.locale)
         try:
@@ -243,6 +269,11 @@ class PreviewData:
 
         # Templates are plugin code: evaluated on a worker thread, so a slow one never holds up the preview's keys.
         return await offloaded(self.runtime.offload if self.runtime else None, work)
+
+
+def _reads_params(args: Any) -> bool:
+    """Whether a source's args read the screen's params."""
+    return bool(re.search(r"(?<![\w.$])params\b", json.dumps(args, ensure_ascii=False)))
 
 
 def _object(value: Any) -> dict[str, Any]:

@@ -205,18 +205,33 @@ def widget() -> None:
 @click.argument("path")
 @click.argument("name", required=False)
 @click.option("--size", type=click.Choice(["small", "medium", "large"]), help="Render widgets at this size.")
-@click.option("--data", "data", type=click.Path(exists=True, dir_okay=False), help="JSON to use as the data.")
+@click.option(
+    "--data",
+    "data",
+    type=click.Path(exists=True, dir_okay=False),
+    help="JSON to use as the data: a widget's `data`, a screen's `data` (its `source`; `sources` still run).",
+)
+@click.option("--params", help="""A screen's params, JSON or @FILE.json: '{"id": "3"}' (over the declared defaults).""")
 @click.option("--now", help="Pin the clock, as recorded tests do: '2026-11-30 09:00' or ISO (default: now).")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True)
 @origin_option
 def widget_preview(
-    path: str, name: str | None, size: str | None, data: str | None, now: str | None, lang: str, origins: tuple[str]
+    path: str,
+    name: str | None,
+    size: str | None,
+    data: str | None,
+    params: str | None,
+    now: str | None,
+    lang: str,
+    origins: tuple[str],
 ) -> None:
     """Show a plugin's widgets (or NAME: one widget or screen) beside every validation problem of the plugin,
     re-rendered whenever a file of the plugin or the --data file is saved.
 
     NAME is a widget, else a screen (screen:NAME when a widget has the same name). Data comes from --data, else
-    from the plugin's data sources answered by its recorded tests (no network). A --data file that is not JSON
+    from the plugin's data sources answered by its recorded tests (no network). For a screen, --data is what its
+    templates read as `data` (in place of its `source`); its `sources` still run, with --params as its params
+    (a screen that requires params and is given none says which). A --data file that is not JSON
     is refused before the app starts, naming the line and column; saved broken later, it is a problem shown.
     With --origin, the plugin's data sources run live, requests for the mapped hosts going to those local servers.
     """
@@ -230,7 +245,8 @@ def widget_preview(
     if mappings:
         _check_preview_origins(folder, mappings)
     warn_origins(mappings)
-    app = PreviewApp(folder, name, size, Path(data) if data else None, lang, pinned, mappings)
+    given = _json_object(params, "--params") if params is not None else None
+    app = PreviewApp(folder, name, size, Path(data) if data else None, lang, pinned, mappings, given)
     _run_app(click.get_current_context(), app)
 
 
@@ -269,6 +285,25 @@ def _pinned_now(text: str) -> str:
         return iso(parse(Run("2026-01-01T00:00:00+08:00"), text))
     except LangError as e:
         raise bad_parameter(f"{text!r} is not a date and time: {e}", "--now") from None
+
+
+def _json_object(text: str, option: str) -> dict[str, Any]:
+    """An option's JSON object, given inline or as @FILE; a usage error naming what is wrong otherwise."""
+    import json
+
+    where = text[1:] if text.startswith("@") else option
+    try:
+        raw = Path(text[1:]).read_text("utf-8") if text.startswith("@") else text
+        value = json.loads(raw)
+    except OSError as e:
+        raise bad_parameter(f"{where} cannot be read ({e.strerror})", option) from None
+    except UnicodeDecodeError as e:
+        raise bad_parameter(f"{where} is not UTF-8 text (byte {e.start + 1})", option) from None
+    except json.JSONDecodeError as e:
+        raise bad_parameter(f"{where}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}", option) from None
+    if not isinstance(value, dict):
+        raise bad_parameter(f'{where} must be a JSON object, like \'{{"id": "3"}}\'', option)
+    return value
 
 
 def _check_json(path: str) -> None:

@@ -10,6 +10,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "preview_error": {"zh": "错误", "en": "error"},
     "preview_warning": {"zh": "警告", "en": "warning"},
     "preview_note": {"zh": "提示", "en": "note"},
+    "preview_render": {"zh": "渲染出错", "en": "render error"},
+    "preview_render_counts": {
+        "zh": "渲染时 {count} 处模板出错（校验查不出，见下）",
+        "en": "Templates failed {count} times while rendering (validation cannot see these; listed below)",
+    },
     "preview_more": {"zh": "…… 还有 {count} 个问题没有列出", "en": "… {count} more problems not listed"},
     # --- a name that is neither a widget nor a screen of the plugin ---
     "preview_no_such": {"zh": "没有叫 {name} 的小组件或页面", "en": "No widget or screen is named {name}"},
@@ -40,6 +45,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "They run again once the errors are fixed; or give the data with --data FILE.json",
     },
     "preview_source_failed": {"zh": "数据源 {source} 读取失败", "en": "Data source {source} failed"},
+    "preview_params_missing": {
+        "zh": "页面 {screen} 需要参数 {params}，没有给出",
+        "en": "Screen {screen} needs the params {params}, which were not given",
+    },
+    "preview_params_hint": {
+        "zh": "用 --params '{example}' 给出（JSON，或 @文件.json）；读这些参数的数据源没有运行",
+        "en": "Give them with --params '{example}' (JSON, or @FILE.json); the sources that read them were not run",
+    },
     "preview_source_stale": {
         "zh": "数据源 {source} 刷新失败，显示的是上次的数据",
         "en": "Data source {source} failed to refresh: this is its last good value",

@@ -14,6 +14,7 @@ from tui.app.screens.screen_spec import pick_text
 from tui.app.widgets.plugin_admin import InstallBar
 from tui.app.widgets.tables import Table
 from tui.runtime.runtime import Runtime
+from widgets_render.screen_params import opens_alone
 from widgets_render.textual_render import literal
 
 
@@ -51,6 +52,8 @@ def screens_table(runtime: Runtime, locale: str) -> DataTable[Text]:
     table.add_columns(t("plugin", locale), t("screen", locale), t("id_column", locale))
     for pid, inst in sorted(runtime.registry.plugins.items()):
         for name, spec in inst.plugin.screens.items():
+            if not opens_alone(spec):  # a detail screen opens from the screen that gives its params
+                continue
             title = spec.get("title") if isinstance(spec, dict) else None
             shown = pick_text(title, locale) if title else name
             cells = (runtime.registry.plugin_name(pid), shown, f"{pid}/{name}")

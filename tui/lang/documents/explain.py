@@ -26,6 +26,14 @@ _VALUE_CODES = {
     "let": "NAME_INVALID",
     "ability": "ABILITY_FORMAT",
 }
+#: What a value of a kind should be, in the author's words, and how to write one.
+_EXPECTED = {
+    "bool": ("true or false", "write true or false (no quotes)"),
+    "int": ("a whole number", "write a number like 3 (no quotes)"),
+    "float": ("a number", "write a number like 2.5 (no quotes)"),
+    "dict": ("a mapping", "write key: value pairs, indented under the key, or { key: value }"),
+    "list": ("a list", "write one '- item' per line, or [a, b]"),
+}
 _RANGE = ("greater_than", "less_than", "greater_than_equal", "less_than_equal")
 _VERSIONISH = re.compile(r"[vV]?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 
@@ -65,6 +73,11 @@ def pydantic_problems(
             code = "WRONG_TYPE"
             text = f"{where}: expected text, but YAML read {got!r} as {_yaml_type(got)}"
             hint = "put it in quotes"
+        elif kind.split("_")[0] in _EXPECTED and kind.endswith(("_type", "_parsing", "_from_float")):
+            got = e["input"]
+            code = "WRONG_TYPE"
+            words, hint = _EXPECTED[kind.split("_")[0]]
+            text = f"{where + ': ' if where else ''}expected {words}, but YAML read {got!r} as {_yaml_type(got)}"
         elif kind == "literal_error":
             code = "BAD_ENUM_VALUE"
             text = f"{where}: {msg}" if where else msg
@@ -94,6 +107,8 @@ def _yaml_type(v: Any) -> str:
         return "a number"
     if v is None:
         return "null"
+    if isinstance(v, str):
+        return "text"
     return "a mapping" if isinstance(v, dict) else "a list" if isinstance(v, list) else "something else"
 
 

@@ -13,6 +13,7 @@ from tui.lang.documents.problems import did_you_mean
 from tui.lang.documents.tool import AbilityStep, CallStep, enum_keys
 from tui.lang.documents.yamlsafe import Path
 from tui.lang.public_suffix import is_public_suffix
+from widgets_render.screen_params import param_problems
 
 if TYPE_CHECKING:
     from tui.lang.documents.validator import Checker
@@ -47,7 +48,7 @@ def check_manifest(c: Checker) -> None:
         if ds.tool is None:
             continue
         tool = c.plugin.tools.get(ds.tool)
-        at = ("dataSources", name, "tool")
+        at: Path = ("dataSources", name, "tool")
         if tool is None:
             if ds.tool not in m.tools:  # declared but broken: reported where it is
                 add(
@@ -76,17 +77,22 @@ def check_manifest(c: Checker) -> None:
             )
         # the names a command gives must be the tool's inputs / the screen's params: a typo would be dropped
         tool = c.plugin.tools.get(cmd.tool) if cmd.tool else None
-        spec = c.plugin.screens.get(cmd.screen) if cmd.screen else None
-        declared = tool.definition.input if tool else spec.get("params") if isinstance(spec, dict) else None
-        given = cmd.args if tool else cmd.params
-        for key in sorted(set(given) - set(declared)) if isinstance(declared, dict) else ():
-            what = f"tool {cmd.tool!r} has no input" if tool else f"screen {cmd.screen!r} has no param"
+        declared = tool.definition.input if tool else None
+        for key in sorted(set(cmd.args) - set(declared)) if isinstance(declared, dict) else ():
             add(
-                ("commands", name, "args" if tool else "params", key),
-                f"command {name!r}: {what} {key!r}",
+                ("commands", name, "args", key),
+                f"command {name!r}: tool {cmd.tool!r} has no input {key!r}",
                 "COMMAND_UNKNOWN_ARG",
                 did_you_mean(key, list(declared or ())),
             )
+        spec = c.plugin.screens.get(cmd.screen) if cmd.screen else None
+        if isinstance(spec, dict):  # a screen that did not load says what is wrong with it in its own file
+            # the same check as an `open:` action's: the palette opens the screen with exactly these params
+            for p in param_problems(str(cmd.screen), spec.get("params"), cmd.params, "the command"):
+                at = ("commands", name, "params", p.key) if p.key is not None else ("commands", name, "screen")
+                hint = f"add params: {{ {p.missing}: … }}" if p.missing else p.hint  # YAML, not JSON, here
+                place = loc.key_pos(at) if p.code == "OPEN_PARAM_UNKNOWN" else loc.pos(at)  # the name is wrong
+                c.add((MANIFEST_FILE, place), f"command {name!r}: {p.message}", p.code, hint)
     _i18n(c, add)
     graph = {
         name: {s.model.call for s in _all_steps(t.steps) if isinstance(s.model, CallStep)}

@@ -33,13 +33,9 @@ def _json_lines(text: str, file: str) -> Located | None:
     return located
 
 
-def _required_params(spec: Any) -> frozenset[str]:
+def _declared_params(spec: Any) -> dict[str, Any]:
     params = spec.get("params") if isinstance(spec, dict) else None
-    if not isinstance(params, dict):
-        return frozenset()
-    return frozenset(
-        name for name, p in params.items() if isinstance(p, dict) and "default" not in p and not p.get("optional")
-    )
+    return params if isinstance(params, dict) else {}
 
 
 def check_specs(plugin: Plugin) -> list[Problem]:
@@ -55,7 +51,7 @@ def check_specs(plugin: Plugin) -> list[Problem]:
         screens=frozenset(m.screens),
         has_english=bool(m.i18n and m.i18n.en),
         shared_names=frozenset(plugin.shared_constants) | sig_names(plugin.shared_functions),
-        screen_params={name: _required_params(spec) for name, spec in plugin.screens.items()},
+        screen_params={name: _declared_params(spec) for name, spec in plugin.screens.items()},
         unloaded_tools=frozenset(set(m.tools) - set(plugin.tools)),
     )
     problems: list[Problem] = []
@@ -88,8 +84,8 @@ def _place(located: Located | None, parts: Path, code: str, message: str) -> tup
     template that does not parse at the character where it stops (a value without escapes before it)."""
     if located is None:
         return None, None
-    if code in ("UNKNOWN_PROP", "MISSING") and parts:
-        return located.key_pos(parts) if code == "UNKNOWN_PROP" else located.pos(parts[:-1])
+    if code in ("UNKNOWN_PROP", "OPEN_PARAM_UNKNOWN", "MISSING") and parts:
+        return located.pos(parts[:-1]) if code == "MISSING" else located.key_pos(parts)
     found = _COLUMN.search(message)
     if code == "TEMPLATE_SYNTAX" and found and tuple(parts) in located.styles:
         return located.inside(parts, (1, int(found.group(1))))

@@ -53,13 +53,13 @@ def check_test_file(
     try:
         text = source.read_bytes(check_path(path)).decode("utf-8")
     except (SourceError, UnicodeDecodeError) as e:
-        return None, [Problem(path, None, str(e))]
+        return None, [Problem(path, None, str(e), code="TEST_FILE_UNREADABLE")]
     tf, problems, at = parse_checked(text, path)
     if tf is None or at is None:
         return None, problems
-    if tf.tool not in plugin.tools:
-        said = f"tool {tf.tool!r} is not a tool of the plugin{_meant(tf.tool, list(plugin.tools), 'it has')}"
-        return None, [*problems, at.problem(("tool",), said)]
+    if tf.tool not in plugin.tools:  # the cases' own checks do not depend on it: said together with them
+        said = f"tool {tf.tool!r} is not a tool of the plugin"
+        problems.append(at.problem(("tool",), said, "TEST_TOOL_UNKNOWN", _meant(tf.tool, list(plugin.tools), "it has")))
     problems += _case_problems(plugin, tf, at, fixtures or FixtureReader(source))
     return (None if problems else tf), problems
 
@@ -71,14 +71,14 @@ class Where:
         self.file, self.located, self.text = file, located, text
         self._keys: dict[Path, Position] | None = None
 
-    def problem(self, path: Path, message: str) -> Problem:
+    def problem(self, path: Path, message: str, code: str, hint: str = "") -> Problem:
         """A problem at the key `path` ends with (line and column), or at the line of its value."""
         if self._keys is None:  # composed again only when there is something to point at (replays stay quick)
             self._keys = key_positions(self.text)
         pos = self._keys.get(path)
         if pos is None:
-            return Problem(self.file, self.located.line(path), message)
-        return Problem(self.file, pos[0], message, column=pos[1])
+            return Problem(self.file, self.located.line(path), message, code=code, hint=hint)
+        return Problem(self.file, pos[0], message, column=pos[1], code=code, hint=hint)
 
 
 def _case_problems(plugin: Plugin, tf: TestFile, at: Where, fixtures: FixtureReader) -> list[Problem]:
@@ -90,40 +90,44 @@ def _case_problems(plugin: Plugin, tf: TestFile, at: Where, fixtures: FixtureRea
             if when is not None:
                 iso_now(when)
         except Exception:  # the date parser's own errors; any of them means the same to the author
-            out.append(at.problem(path, f"now: {when!r} is not a time; write it like '2026-11-30 09:00'"))
+            said = f"now: {when!r} is not a time"
+            out.append(at.problem(path, said, "TEST_NOW", "write it like '2026-11-30 09:00' (Beijing time)"))
     for i, case in enumerate(tf.cases):
         for key, value in case.settings.items():
             where = ("cases", i, "settings", key)
             if key not in declared:
-                said = f"settings: {key!r} is not a setting of the plugin (it has: {', '.join(declared) or 'none'})"
-                out.append(at.problem(where, said + _meant(key, list(declared))))
+                said = f"settings: {key!r} is not a setting of the plugin"
+                hint = _meant(key, list(declared), "it has") or "the plugin declares no settings"
+                out.append(at.problem(where, said, "TEST_SETTING_UNKNOWN", hint))
                 continue
             try:
                 check_value("settings", key, declared[key], value)
             except ToolError as e:
-                out.append(at.problem(where, str(e)))
+                out.append(at.problem(where, str(e), "TEST_SETTING_VALUE"))
         names = [("abilities", j, "call", a.call) for j, a in enumerate(case.abilities)]
         names += [("expectCalls", j, "ability", c.ability) for j, c in enumerate(case.expectCalls or [])]
         for group, j, field, name in names:
             if name not in known_abilities:
-                said = f"{group}: {name!r} is not a host ability{_meant(name, known_abilities)}"
-                out.append(at.problem(("cases", i, group, j, field), said))
+                said = f"{group}: {name!r} is not a host ability"
+                hint = _meant(name, known_abilities)
+                out.append(at.problem(("cases", i, group, j, field), said, "ABILITY_UNKNOWN", hint))
         for j, ex in enumerate(case.http):
             if ex.response.file is not None:
                 try:
                     fixtures.read(ex.response.file)
                 except SourceError as e:
-                    out.append(at.problem(("cases", i, "http", j, "response", "file"), f"fixture: {e}"))
+                    at_file = ("cases", i, "http", j, "response", "file")
+                    out.append(at.problem(at_file, f"fixture: {e}", "FIXTURE_UNREADABLE"))
     return out
 
 
 def _meant(word: str, choices: list[str], listed: str = "") -> str:
-    """'; did you mean 'x'?' for the closest choice, or the choices themselves after `listed`, or nothing."""
+    """A hint: "did you mean 'x'?" for the closest choice, or the choices themselves after `listed`, or ''."""
     lower = {c.lower(): c for c in choices}
     close = [lower[word.lower()]] if word.lower() in lower else difflib.get_close_matches(word, choices, 1, 0.6)
     if close:
-        return f"; did you mean {close[0]!r}?"
-    return f" ({listed}: {', '.join(choices)})" if listed and choices else ""
+        return f"did you mean {close[0]!r}?"
+    return f"{listed}: {', '.join(choices)}" if listed and choices else ""
 
 
 def _unknown_keys(data: Any, model: type[BaseModel], path: Path, at: Where) -> list[Problem]:
@@ -135,8 +139,8 @@ def _unknown_keys(data: Any, model: type[BaseModel], path: Path, at: Where) -> l
     for key, value in data.items():
         if key not in fields:
             inside = f" in {'.'.join(map(str, path))}" if path else ""
-            said = f"unknown key {key!r}{inside}{_meant(key, list(fields), 'known keys')}"
-            out.append(at.problem((*path, key), said))
+            said = f"unknown key {key!r}{inside}"
+            out.append(at.problem((*path, key), said, "UNKNOWN_KEY", _meant(key, list(fields), "known keys")))
             continue
         shape, sub = _submodel(fields[key].annotation)
         if sub is None:

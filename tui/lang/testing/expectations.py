@@ -57,6 +57,50 @@ def differs(actual: Any, expected: Any, where: str = "") -> str | None:
     return f"{at}: expected {short(expected)}, got {short(actual)}"
 
 
+def first_difference(actual: Any, expected: Any, where: str = "result") -> tuple[str, Any, Any] | None:
+    """Where `actual` first differs from `expected` exactly (every key compared), or None when they are equal.
+
+    Gives the difference in words (`result[4].copies: expected 7, got 2`) and the values of the innermost object
+    or list that holds it, so a failed `expect` can show the difference and its neighbourhood instead of two long
+    values cut at the same place.
+    """
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key, want in expected.items():
+            path = f"{where}.{key}"
+            if key not in actual:
+                return f"{path}: missing (expected {short(want)})", expected, actual
+            found = first_difference(actual[key], want, path)
+            if found:
+                return found if found[1] is not None else (found[0], expected, actual)
+        extra = [k for k in actual if k not in expected]
+        if extra:
+            return f"{where}.{extra[0]}: not expected (got {short(actual[extra[0]])})", expected, actual
+        return None
+    if isinstance(expected, list) and isinstance(actual, list):
+        for i, (a, e) in enumerate(zip(actual, expected, strict=False)):
+            found = first_difference(a, e, f"{where}[{i}]")
+            if found:
+                return found if found[1] is not None else (found[0], expected, actual)
+        if len(actual) != len(expected):
+            return f"{where}: expected {len(expected)} items, got {len(actual)}", expected, actual
+        return None
+    if type(expected) in (dict, list) or type(actual) in (dict, list) or not scalar_same(actual, expected):
+        return f"{where}: expected {short(expected)}, got {short(actual)}", None, None
+    return None
+
+
+def text_around(expected: Any, actual: Any, width: int = 300) -> tuple[str, str]:
+    """Two values as JSON, each cut to `width` characters around where their texts first differ."""
+    a, b = stringify(from_json(expected)), stringify(from_json(actual))
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    start = max(0, at - width // 3)
+
+    def cut(t: str) -> str:
+        return ("..." if start else "") + t[start : start + width] + ("..." if len(t) > start + width else "")
+
+    return cut(a), cut(b)
+
+
 def scalar_same(actual: Any, expected: Any) -> bool:
     """JSON equality of two scalars: numbers by value (2 equals 2.0), booleans strict."""
     if isinstance(expected, bool) or isinstance(actual, bool):

@@ -14,7 +14,15 @@ from tui.lang.expr.values import truthy
 from tui.lang.steps.errors import ToolError
 from tui.lang.steps.interpreter import Interpreter
 from tui.lang.testing.checks import check_test_file, parse_checked
-from tui.lang.testing.expectations import calls_differ, requests_differ, run_flags, scalar_same, short
+from tui.lang.testing.expectations import (
+    calls_differ,
+    first_difference,
+    requests_differ,
+    run_flags,
+    scalar_same,
+    short,
+    text_around,
+)
 from tui.lang.testing.fixtures import FixtureReader
 from tui.lang.testing.model import DEFAULT_NOW, Case, TestFile, iso_now
 from tui.lang.testing.recorded import RecordedHost
@@ -94,7 +102,7 @@ async def _judge(plugin: Plugin, host: RecordedHost, file: str, tf: TestFile, ca
     if case.expectError is not None:
         return fail(f"expected an error containing {case.expectError!r}, got the result {_short(result.value)}")
     if "expect" in case.model_fields_set and not same(result.value, case.expect):
-        return fail(f"expected {_short(case.expect)}\n     got      {_short(result.value)}")
+        return fail(_expect_failed(result.value, case.expect))
     checks = [case.check] if isinstance(case.check, str) else (case.check or [])
     for src in checks:
         try:
@@ -123,6 +131,18 @@ def _after_run(file: str, case: Case, host: RecordedHost) -> CaseResult | None:
 
 
 _short = short
+
+
+def _expect_failed(actual: Any, expected: Any) -> str:
+    """A failed `expect`: where the first difference is, then the values around it (cut at 300 characters)."""
+    found = first_difference(actual, expected)
+    if found is None:  # `same` and `first_difference` agree; kept total for safety
+        return f"expected {_short(expected)}\n     got      {_short(actual)}"
+    words, want, got = found
+    if want is None:  # the whole result is a scalar: the words show both values
+        return words
+    want_text, got_text = text_around(want, got)
+    return f"{words}\n     expected {want_text}\n     got      {got_text}"
 
 
 def run_tests(plugin: Plugin, source: PluginSource, test_files: list[str]) -> tuple[list[CaseResult], list[Problem]]:
