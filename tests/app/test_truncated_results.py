@@ -24,7 +24,8 @@ async def test_the_tool_form_says_the_result_is_not_whole(tmp_path: Path) -> Non
         assert tool is not None
         app.push_screen(ToolFormScreen(app.runtime, tool, app.locale, app.now, run=True))
         await until(pilot, lambda: "102" in screen_text(app), 10)
-        assert "结果不完整：分页到了上限就停了，还有更多。" in screen_text(app)
+        # the note is drawn after the rows: wait for it rather than read the frame the rows arrived in
+        await until(pilot, lambda: "结果不完整：分页到了上限就停了，还有更多。" in screen_text(app), 5)
         outcome = await app.runtime.gate.call("flaky.manyPages", {}, actor="agent")
         assert outcome.truncated and "[truncated: paging stopped at its page limit" in outcome.model_text
 

@@ -124,9 +124,10 @@ class CommandPalette(AnswerOnce, TextualPalette):
         self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show)
 
     def _action_command_list(self, action: str) -> None:
-        # PgUp / PgDn on a list not laid out yet ended the app (`widgets_render.steady_options`).
+        # PgUp / PgDn on a list not laid out yet ended the app (`widgets_render.steady_options`); any key on a
+        # palette whose list is gone (it is closing: key mashing seed 2, Ctrl+P then Ctrl+Home) ended it too.
         lists = self.query(CommandList)
-        if action in ("page_up", "page_down") and (not lists or not page_ready(lists.first())):
+        if not lists or (action in ("page_up", "page_down") and not page_ready(lists.first())):
             return
         super()._action_command_list(action)
 
