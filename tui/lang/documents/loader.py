@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from tui.lang.documents.explain import pydantic_problems
 from tui.lang.documents.manifest import MAX_TOOLS, Manifest, too_many_tools
 from tui.lang.documents.problems import DocumentError, Problem, nearest
+from tui.lang.documents.salvage import salvage
 from tui.lang.documents.source import MAX_PLUGIN_BYTES, BudgetedReader, PluginSource, SourceError
 from tui.lang.documents.tool import STEP_KINDS, StepBase, ToolDef, step_kind
 from tui.lang.documents.yamlsafe import Located, Path, count_entries, load_yaml
@@ -62,6 +63,10 @@ class Tool:
     """Names bound by steps that did not load: they are reported where they are, and their later uses are not
     (one typo, one error)."""
 
+    broken: set[str] = field(default_factory=set)
+    """Top-level keys of a tool whose definition did not load (reported where they are): the tool is checked
+    without them (an unknown `effect` is a stand-in; checks that depend on it are skipped)."""
+
     def line(self, *path: str | int) -> int | None:
         """The line of a value of this tool."""
         return self.located.line((*self.base, *path))
@@ -85,6 +90,9 @@ class Plugin:
     shared_located: Located | None
     files: dict[str, str]
     """Every file read, by path: exactly what was loaded (for content hashes)."""
+    salvaged: dict[str, Tool] = field(default_factory=dict)
+    """Tools whose definition did not load, as far as it did (see `Tool.broken`): only for the validator, so
+    that their other problems are reported too; never run."""
 
 
 def split_frontmatter(text: str) -> tuple[str, str, int] | None:
@@ -100,6 +108,8 @@ def split_frontmatter(text: str) -> tuple[str, str, int] | None:
 
 #: Every key some step kind allows, for the nearest one to a misspelt step key.
 _STEP_KEYS = sorted({f.alias or n for _, m in STEP_KINDS for n, f in m.model_fields.items()})
+#: Stand-ins for the required keys of a tool whose definition did not load (see `Tool.broken`).
+_STAND_INS: dict[str, Any] = {"title": "?", "description": "?", "effect": "read"}
 _TOO_LARGE_HINT = (
     f"a plugin loads at most {MAX_PLUGIN_BYTES // 1024} KB, all its files together: "
     "move large data out of it, or keep fewer recordings"
@@ -181,6 +191,7 @@ class Loader:
         manifest, problems = _validate(Manifest, raw, MANIFEST_FILE, located, ())
         self.problems.extend(problems)
         tools: dict[str, Tool] = {}
+        salvaged: dict[str, Tool] = {}
         if len(tools_raw) > MAX_TOOLS:
             tools_raw = {}  # the manifest model reports it; reading thousands of tool files would be the flood
         for name, entry in tools_raw.items():
@@ -194,7 +205,7 @@ class Loader:
             else:
                 continue  # already reported by the manifest model
             if tool is not None:
-                tools[name] = tool
+                (salvaged if tool.broken else tools)[name] = tool
         constants, functions, shared_located = self.load_shared(manifest, located)
         widgets = self.load_specs("widgets", raw, located)
         screens = self.load_specs("screens", raw, located)
@@ -202,7 +213,7 @@ class Loader:
         if manifest is not None:
             files = dict(self.reader.texts)
             plugin = Plugin(
-                manifest, body, tools, constants, functions, widgets, screens, located, shared_located, files
+                manifest, body, tools, constants, functions, widgets, screens, located, shared_located, files, salvaged
             )
         if self.problems or plugin is None:
             raise DocumentError(self.problems, plugin)
@@ -221,10 +232,13 @@ class Loader:
             return None
         unchecked: set[str] = set()
         steps = self.load_steps(steps_raw, file, located, (*base, "steps"), unchecked)
+        broken: set[str] = set()
         if definition is None:
-            return None
+            definition, broken = salvage(ToolDef, raw, _STAND_INS)
+            if definition is None or broken & {"constants", "functions"}:
+                return None  # without the names they bind, every use of them would be one more error
         definition.steps = steps_raw
-        return Tool(name, definition, steps, file, located, base, unchecked)
+        return Tool(name, definition, steps, file, located, base, unchecked, broken)
 
     def load_steps(self, items: list[Any], file: str, located: Located, base: Path, unchecked: set[str]) -> list[Step]:
         """The steps that load; the names bound by those that do not go into `unchecked`."""

@@ -284,6 +284,8 @@ class Checker:
             if m.call not in self.plugin.manifest.tools:  # declared but broken: reported where it is
                 hint = did_you_mean(m.call, self.plugin.manifest.tools)
                 self.add(at, f"call: there is no tool {m.call!r} in this plugin", "CALL_UNKNOWN_TOOL", hint)
+        elif "effect" in tool.broken:
+            pass  # its effect is unknown (reported where it is written): whether it may call this is too
         elif EFFECT_ORDER[callee.definition.effect] > EFFECT_ORDER[effect]:
             said = f"a {effect} tool cannot call {m.call!r}, whose effect ({callee.definition.effect}) is stronger"
             hint = f"declare this tool effect: {callee.definition.effect}, or call {m.call!r} from a tool that is"
@@ -300,7 +302,7 @@ class Checker:
         elif group not in self.plugin.manifest.abilities:
             said = f"ability group {group!r} is used but not declared in abilities"
             self.add(at, said, "ABILITY_UNDECLARED", f"add {group} to the manifest's abilities")
-        elif EFFECT_ORDER[effect] > EFFECT_ORDER[mine]:
+        elif "effect" not in tool.broken and EFFECT_ORDER[effect] > EFFECT_ORDER[mine]:
             said = f"a {mine} tool cannot use {m.ability}, which is a {effect} operation"
             hint = f"declare this tool effect: {effect}, or move the {m.ability} step to a {effect} tool"
             self.add(at, said, "ABILITY_STRONGER_EFFECT", hint)
@@ -416,7 +418,7 @@ def validate(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, l
         plugin = e.partial  # check what did load, so an author sees every problem at once
     checker = Checker(plugin)
     checker.shared()
-    for tool in plugin.tools.values():
+    for tool in [*plugin.tools.values(), *plugin.salvaged.values()]:
         checker.tool(tool)
     check_manifest(checker)
     if specs:
