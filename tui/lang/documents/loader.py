@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from tui.lang.documents.explain import pydantic_problems
+from tui.lang.documents.jsontext import explain_json_error
 from tui.lang.documents.manifest import MAX_TOOLS, Manifest, too_many_tools
 from tui.lang.documents.problems import DocumentError, Problem, nearest
 from tui.lang.documents.salvage import salvage
@@ -124,8 +125,11 @@ def _validate(model: type[BaseModel], data: Any, file: str, located: Located, ba
 
 
 def source_problem(e: SourceError, file: str, at: tuple[int | None, int | None]) -> Problem:
-    """A file that cannot be read, reported where it is named."""
+    """A file that cannot be read, reported where it is named — or in it, when its own text is at fault."""
     hint = _TOO_LARGE_HINT if e.code == "PLUGIN_TOO_LARGE" else ""
+    if e.inside is not None:
+        inside, line, column = e.inside
+        return Problem(inside, line, str(e), column=column, code=e.code, hint=hint)
     return Problem(file, at[0], str(e), column=at[1], code=e.code, hint=hint)
 
 
@@ -332,8 +336,8 @@ class Loader:
             try:
                 specs[name] = json.loads(text)
             except json.JSONDecodeError as e:
-                hint = "a key and a text go in double quotes" if "double quotes" in e.msg else ""
-                self.fail(path, (e.lineno, e.colno), f"not valid JSON: {e.msg}", "JSON_SYNTAX", hint)
+                said = explain_json_error(text, e)
+                self.fail(path, (said.line, said.column), said.message, "JSON_SYNTAX", said.hint)
             except RecursionError:
                 self.fail(path, (None, None), "JSON nested too deeply", "JSON_TOO_DEEP")
         return specs
