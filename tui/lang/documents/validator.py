@@ -50,7 +50,7 @@ from tui.lang.steps.scope import parse_signature
 
 #: Library functions whose argument at this index is a pattern.
 _REGEX_ARG = {"test": 1, "match": 1, "matchAll": 1, "regex": 0}
-__all__ = ["Checker", "_template_check", "check_specs", "validate"]
+__all__ = ["Checker", "_template_check", "check", "check_specs", "validate"]
 _REGEX_HINT = "match more and pick the part you want with a capture group"
 
 
@@ -401,7 +401,16 @@ def _graph(functions: dict[str, str], known: set[str]) -> dict[str, set[str]]:
 
 
 def validate(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, list[Problem]]:
-    """Load and check a plugin: the plugin (None when it has errors) and every problem found.
+    """Load and check a plugin: the plugin (None when it has errors) and every problem found (see `check`)."""
+    plugin, problems = check(source, specs)
+    if any(p.severity == "error" for p in problems):
+        return None, problems
+    return plugin, problems
+
+
+def check(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, list[Problem]]:
+    """Load and check a plugin: the plugin as far as it loaded (None when its manifest did not; never to run
+    when there is an error: `validate` is for that) and every problem found.
 
     `specs=False` skips the checks that read data beyond the plugin — the widget and screen schemas and the
     public suffix list (~30-60 ms for the built-ins' `cn` and `com`); the app uses it only for its built-in
@@ -427,6 +436,4 @@ def validate(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, l
     problems = sorted(
         [*found, *checker.problems], key=lambda p: (p.file != MANIFEST_FILE, p.file, p.line or 0, p.column or 0)
     )
-    if any(p.severity == "error" for p in problems):
-        return None, problems
     return plugin, problems
