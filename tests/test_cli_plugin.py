@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -167,3 +168,51 @@ def test_validate_warns_of_a_name_an_install_would_refuse(tmp_path: Path) -> Non
     assert "PLUGIN.md: warning: its name '官方活动' uses" in err and "an author of your own" in err
     code, out, err = invoke("plugin", "validate", str(Path(__file__).parent.parent / "plugins_builtin" / "wallet"))
     assert code == 0 and "warning" not in out + err
+
+
+def test_validate_says_every_problem_on_stderr_in_order_and_only_ok_on_stdout(tmp_path: Path) -> None:
+    """`2>&1` keeps the order: warnings are not on stdout ahead of the errors; stdout has the `ok:` line only."""
+    folder = tmp_path / "showcase"
+    shutil.copytree(SHOWCASE, folder)
+    manifest = folder / "PLUGIN.md"
+    text = manifest.read_text("utf-8").replace(
+        "abilities: [verify, crypto, todos]", "abilities: [verify, crypto, todos, sms]"
+    )
+    manifest.write_text(text, "utf-8")
+    code, out, err = invoke("plugin", "validate", str(folder))
+    assert code == 0 and out == "ok: showcase 1.0.0, 6 tools, 2 warnings\n", out
+    assert [line.split(": ")[1] for line in err.splitlines()] == ["warning", "warning"], err
+    assert err.startswith(f"{folder}/PLUGIN.md:") and "[ABILITY_UNUSED]" in err and "[IMITATION]" in err
+    widget = folder / "widgets" / "overview.json"
+    widget.write_text(widget.read_text("utf-8").replace('"type": "text"', '"type": "txet"'), "utf-8")
+    code, out, err = invoke("plugin", "validate", str(folder))
+    assert code == 1 and out == ""
+    lines = err.splitlines()
+    assert [line.split(": ")[1] for line in lines[:2]] == ["warning", "error"], err  # in file order
+    assert lines[1].startswith(f"{folder}/widgets/overview.json:6:") and lines[-1] == "1 error, 1 warning"
+    # as data, the id of a plugin whose manifest loaded, with errors elsewhere
+    code, out, _ = invoke("plugin", "validate", "--format", "json", str(folder))
+    assert code == 1 and json.loads(out)["plugin"] == "showcase" and not json.loads(out)["ok"]
+    manifest.write_text(text.replace("version: 1.0.0", "version: one"), "utf-8")
+    code, out, _ = invoke("plugin", "validate", "--format", "json", str(folder))
+    assert code == 1 and json.loads(out)["plugin"] is None  # the manifest itself did not load
+
+
+def test_run_says_an_unknown_input_key_with_the_nearest_and_counts_in_words(tmp_path: Path) -> None:
+    folder = tmp_path / "one"
+    (folder / "tools").mkdir(parents=True)
+    (folder / "PLUGIN.md").write_text(
+        "---\nspec: 1\nid: one\nname: 一步\ndescription: One step.\nversion: 1.0.0\nauthor: me\n"
+        "tools:\n  one: tools/one.yaml\n---\nOne.\n",
+        "utf-8",
+    )
+    (folder / "tools" / "one.yaml").write_text(
+        "title: 一步\ndescription: One step.\neffect: read\ninput:\n  keyword: { type: string }\n"
+        "steps:\n  - let: x\n    value: upper(input.keyword)\nreturn: x\n",
+        "utf-8",
+    )
+    kv = str(tmp_path / "kv.db")
+    code, out, err = invoke("plugin", "run", str(folder), "one", '{"keyword": "a"}', "--kv-db", kv)
+    assert (code, out) == (0, '"A"\n') and "1 step, 0 requests, " in err, err
+    code, _, err = invoke("plugin", "run", str(folder), "one", '{"kyeword": "a"}', "--kv-db", kv)
+    assert code == 1 and "unknown input key 'kyeword'; did you mean 'keyword'? (known: keyword)" in err

@@ -3,6 +3,7 @@ runs it against the author's local server, says 开发模式 in the header and m
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -70,3 +71,17 @@ async def test_widget_preview_with_an_origin_reads_the_local_server_and_says_dev
             await settled(pilot, app)
             assert "本地书一" in shown(app) and "录制的条目甲" not in shown(app)
             assert app.sub_title == f"开发模式：api.example.com → {api.origin}"
+
+
+async def test_demo_with_says_a_request_has_no_recording_not_to_check_the_network(tmp_path: Path) -> None:
+    """Replayed data that lacks a request is not a network failure: the card says there is no recording."""
+    plugin = tmp_path / "localdev"
+    shutil.copytree(LOCALDEV, plugin)
+    recorded = plugin / "tests" / "items.yaml"
+    recorded.write_text(recorded.read_text("utf-8").replace("items?q=书", "items?q=笔"), "utf-8")
+    app = make_app(demo=True, data_dir=tmp_path / "data", now=NOW, extra=[plugin])
+    async with app.run_test(size=(120, 40)) as pilot:
+        text = await shown_in(pilot, app, "演示数据里没有这个请求的录制")
+        assert "连不上网络" not in text
+        await app.set_language("en")
+        await shown_in(pilot, app, "The demo has no recording of this request")

@@ -28,6 +28,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "plugin": ("detail",),
     "input": ("detail",),
     "refused": ("detail",),
+    "unrecorded": ("detail",),
 }
 LABELS = {"login": "login", "retry": "error_action_retry", "detail": "detail"}
 

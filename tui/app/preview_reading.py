@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tui.app.i18n import t
+from tui.lang.documents.jsontext import explain_json_error
 from tui.lang.documents.loader import Loader, Plugin
 from tui.lang.documents.problems import DocumentError, Problem
 from tui.lang.documents.source import DirectorySource
@@ -133,10 +134,13 @@ def no_such(plugin: Plugin, name: str, locale: str) -> Finding:
 
 def read_data(path: Path) -> tuple[Any, Problem | None]:
     """The `--data` file's JSON, or the problem with it at its line and column (an editor's half-written save)."""
+    text = ""
     try:
-        return json.loads(path.read_bytes().decode("utf-8")), None
+        text = path.read_bytes().decode("utf-8")
+        return json.loads(text), None
     except json.JSONDecodeError as e:
-        return None, Problem(str(path), e.lineno, f"not valid JSON: {e.msg}", column=e.colno)
+        said = explain_json_error(text, e)
+        return None, Problem(str(path), said.line, said.message, column=said.column, hint=said.hint)
     except UnicodeDecodeError as e:
         return None, Problem(str(path), None, f"not UTF-8 text (byte {e.start + 1})")
     except RecursionError:

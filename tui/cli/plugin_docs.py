@@ -11,7 +11,7 @@ from tui.cli.output import argument_text, bad_parameter, echo, echo_json_text
 from tui.lang.documents.loader import MANIFEST_FILE, Plugin
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import DirectorySource, SourceError, check_path
-from tui.lang.documents.validator import validate
+from tui.lang.documents.validator import check, validate
 from tui.lang.documents.yamlsafe import load_yaml
 from tui.lang.expr import Run, beijing_now, from_json, stringify
 from tui.lang.expr.stdlib.dates import iso, parse
@@ -30,12 +30,9 @@ def _folder(path: str) -> Path:
 
 
 def _show(problems: list[Problem], folder: Path) -> None:
+    """Every problem on stderr, in order (warnings too: `2>&1` keeps the order); stdout has the summary only."""
     for pr in problems:
-        code = f" [{pr.code}]" if pr.code else ""
-        echo(
-            f"{folder / pr.where if pr.file else folder}: {pr.severity}: {pr.text}{code}",
-            err=pr.severity == "error",
-        )
+        echo(pr.in_folder(folder), err=True)
 
 
 def validate_cmd(path: str, fmt: str = "text") -> None:
@@ -44,7 +41,8 @@ def validate_cmd(path: str, fmt: str = "text") -> None:
     from tui.runtime.plugins import IMITATION_ADVICE, imitations  # here: each command imports what it uses
 
     folder = _folder(path)
-    plugin, problems = validate(DirectorySource(folder))
+    loaded, problems = check(DirectorySource(folder))
+    plugin = None if any(p.severity == "error" for p in problems) else loaded
     problems += test_file_problems(plugin, folder)
     if fmt == "json":
         claims = [] if plugin is None or _builtin(folder) else imitations(plugin.manifest)
@@ -53,7 +51,7 @@ def validate_cmd(path: str, fmt: str = "text") -> None:
             for claim in claims
         ]
         ok = plugin is not None and not any(p.severity == "error" for p in problems)
-        out = {"ok": ok, "plugin": plugin.manifest.id if plugin else None, "problems": found}
+        out = {"ok": ok, "plugin": loaded.manifest.id if loaded else None, "problems": found}
         echo_json_text(json.dumps(out, ensure_ascii=False, indent=2))
         if not ok:
             sys.exit(1)
@@ -67,7 +65,8 @@ def validate_cmd(path: str, fmt: str = "text") -> None:
     m = plugin.manifest
     claims = [] if _builtin(folder) else imitations(m)
     for claim in claims:  # the installer's check, so that validate says everything an install would refuse
-        echo(f"PLUGIN.md: warning: {claim}: {IMITATION_ADVICE} [IMITATION]", err=True)
+        warned = Problem(MANIFEST_FILE, None, claim, "warning", code="IMITATION", hint=IMITATION_ADVICE)
+        echo(warned.in_folder(folder), err=True)
     warnings += len(claims)
     echo(
         f"ok: {m.id} {m.version}, {len(plugin.tools)} tools"
@@ -216,11 +215,17 @@ def run_cmd(
         sys.exit(1)
     echo_json_text(stringify(from_json(outcome.value), 2))
     echo(
-        f"{outcome.steps} steps, {outcome.requests} requests, {outcome.evaluations:,} evaluations"
+        f"{_counted(outcome.steps, 'step')}, {_counted(outcome.requests, 'request')}, "
+        f"{_counted(outcome.evaluations, 'evaluation')}"
         + (", stale" if outcome.stale else "")
         + (", truncated" if outcome.truncated else ""),
         err=True,
     )
+
+
+def _counted(n: int, word: str) -> str:
+    """`1 step`, `2 steps`, `1,234 evaluations`."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 def _record_target(folder: Path, record: str, tool: str) -> tuple[Path, str | None]:

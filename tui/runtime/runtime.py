@@ -174,7 +174,8 @@ class Runtime:
         # every start would cost the start-up ~0.2 s. Any other folder is checked in full.
         plugin, problems = validate(source, specs=not self._builtin(folder))
         if plugin is None:
-            raise PluginLoadError(f"{folder} does not validate:\n" + "\n".join(map(str, problems)))
+            # each problem as `plugin validate` prints it (from where the app was started), to open in an editor
+            raise PluginLoadError(f"{folder} does not validate:\n" + "\n".join(p.in_folder(folder) for p in problems))
         self.registry.add(InstalledPlugin(plugin, official, source))
         self.folders[plugin.manifest.id] = folder
 

@@ -271,8 +271,8 @@ CORPUS = [
     (
         "non-UTF-8 file",
         files(tools__add_yaml=ADD.encode() + b"# \xff\xfe\n"),
-        "PLUGIN.md",
-        12,
+        "tools/add.yaml",
+        7,
         "tools/add.yaml is not UTF-8 text \\(byte 118, line 7\\)",
     ),
     (
@@ -451,16 +451,45 @@ def test_validate_cli_names_the_file_and_line_and_exits_1(tmp_path: Path) -> Non
     assert result.stderr.strip().endswith("1 error, 0 warnings")
 
 
-def test_validate_cli_names_the_column_of_a_file_that_does_not_parse(tmp_path: Path) -> None:
-    """A widget saved half-written: `file:line:column`, where the JSON reader stopped."""
-    manifest = sub(MANIFEST, "dataSources:", "widgets:\n  w: widgets/w.json\ndataSources:")
-    for name, text in files(PLUGIN_md=manifest, widgets__w_json='{\n  "spec": 1,\n  "kind": "wid').items():
+def validate_cli(tmp_path: Path, **changes: str | bytes) -> str:
+    """`plugin validate` of the sample with `changes` written to disk: its stderr (exit status 1)."""
+    for name, text in files(**changes).items():
         target = tmp_path / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(text if isinstance(text, bytes) else text.encode())
     result = CliRunner().invoke(cli, ["plugin", "validate", str(tmp_path)])
     assert result.exit_code == 1
-    assert f"{tmp_path}/widgets/w.json:3:11: error: not valid JSON: Unterminated string" in result.stderr
+    return result.stderr.replace(f"{tmp_path}/", "")
+
+
+WIDGET_MANIFEST = sub(MANIFEST, "dataSources:", "widgets:\n  w: widgets/w.json\ndataSources:")
+
+
+def test_validate_cli_names_the_column_of_a_file_that_does_not_parse(tmp_path: Path) -> None:
+    """A widget saved half-written: it ends early, inside the text opened at 3:11."""
+    err = validate_cli(tmp_path, PLUGIN_md=WIDGET_MANIFEST, widgets__w_json='{\n  "spec": 1,\n  "kind": "wid')
+    said = "widgets/w.json:3:15: error: not valid JSON: the file ends early, inside the text opened at 3:11; "
+    assert said + 'finish writing it (it needs "} at the end at least) [JSON_SYNTAX]' in err
+
+
+def test_a_json_file_cut_short_names_the_bracket_left_open(tmp_path: Path) -> None:
+    """Not "Expecting property name enclosed in double quotes" with a hint about quotes: the file ends early."""
+    cut = '{\n  "spec": 1,\n  "body": { "type": "list", "items": [\n    { "type": "text" },\n'
+    err = validate_cli(tmp_path, PLUGIN_md=WIDGET_MANIFEST, widgets__w_json=cut)
+    said = "widgets/w.json:4:24: error: not valid JSON: the file ends early: the '[' opened at 3:38 is not closed; "
+    assert said + "finish writing it (it needs ]}} at the end at least) [JSON_SYNTAX]" in err, err
+    assert "double quotes" not in err
+    # a mistake in the middle of the text keeps the parser's words and the hint about quotes
+    err = validate_cli(tmp_path, PLUGIN_md=WIDGET_MANIFEST, widgets__w_json="{ spec: 1 }")
+    assert "widgets/w.json:1:3: error: not valid JSON: Expecting property name enclosed in double quotes; " in err
+
+
+def test_a_file_cut_in_a_character_is_reported_in_it(tmp_path: Path) -> None:
+    """At the file itself (line and column of the bad byte), not at the manifest line that names it."""
+    cut = '{\n  "spec": 1,\n  "kind": "书'.encode()[:-1]
+    err = validate_cli(tmp_path, PLUGIN_md=WIDGET_MANIFEST, widgets__w_json=cut)
+    assert "widgets/w.json:3:12: error: widgets/w.json is not UTF-8 text (byte 26, line 3) [FILE_NOT_UTF8]" in err
+    assert "PLUGIN.md" not in err
 
 
 def test_validate_cli_on_the_showcase_passes() -> None:

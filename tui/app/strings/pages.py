@@ -19,6 +19,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "failure_input": {"zh": "输入有误，检查后再试", "en": "Some input is not right: check it and try again"},
     "failure_internal": {"zh": "App 内部出错了，可以重试", "en": "Something went wrong in the app: you can retry"},
     "failure_refused": {"zh": "没有运行：权限设置不允许", "en": "Not run: your permission settings do not allow it"},
+    "failure_unrecorded": {
+        "zh": "演示数据里没有这个请求的录制（详情里是哪一个）",
+        "en": "The demo has no recording of this request (the detail says which)",
+    },
     "error_action_retry": {"zh": "重试", "en": "Retry"},
     "error_detail_title": {"zh": "出错详情", "en": "What went wrong"},
     "error_copy": {"zh": "复制", "en": "Copy"},

@@ -10,7 +10,7 @@ from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from tui.lang.documents.problems import Problem, did_you_mean
+from tui.lang.documents.problems import Problem, did_you_mean, nearest
 from tui.lang.documents.yamlsafe import Located, Path
 
 #: Fields whose text is one expression (seed page, 表达式); an unquoted `{ … }` there is a YAML mapping.
@@ -44,10 +44,13 @@ def pydantic_problems(
     """Pydantic's errors as problems at the value (or key) they are about. With `model`, an unknown key gets the
     nearest key that model allows there as a hint."""
     out = []
+    meant = typo_of_required(err)
     for e in err.errors():
         loc: Path = tuple(x for x in e["loc"] if isinstance(x, str | int))
         where = ".".join(str(x) for x in loc)
         kind = e["type"]
+        if kind == "missing" and loc in meant.values():
+            continue  # said at the typo that was meant to be it
         msg = str(e["msg"]).removeprefix("Value error, ")
         line, column = located.pos((*base, *loc))
         hint = ""
@@ -61,7 +64,9 @@ def pydantic_problems(
             code = "UNKNOWN_KEY"
             text = f"unknown key '{loc[-1]}'" + (f" in {'.'.join(map(str, loc[:-1]))}" if loc[:-1] else "")
             line, column = located.key_pos((*base, *loc))
-            if model is not None:
+            if loc in meant:
+                hint = required_hint(meant[loc])
+            elif model is not None:
                 hint = did_you_mean(str(loc[-1]), keys_at(model, loc[:-1]))
         elif kind == "string_type" and loc and loc[-1] in EXPRESSION_FIELDS and isinstance(e["input"], dict | list):
             code = "EXPRESSION_NOT_TEXT"
@@ -98,6 +103,30 @@ def pydantic_problems(
                 hint = f"write {m.group(1)}.{m.group(2) or 0}.{m.group(3) or 0}" if m else "write it like 1.0.0"
         out.append(Problem(file, line, text, column=column, code=code, hint=hint))
     return out
+
+
+def typo_of_required(err: ValidationError) -> dict[Path, Path]:
+    """Unknown keys that are misspellings of a required key missing beside them (`nxet` where `next` is
+    missing): the path of each such key → the path of the key it meant. One mistake, said once, at the typo."""
+    missing: dict[Path, list[str]] = {}
+    extra: list[Path] = []
+    for e in err.errors():
+        loc: Path = tuple(x for x in e["loc"] if isinstance(x, str | int))
+        if loc and e["type"] == "missing":
+            missing.setdefault(loc[:-1], []).append(str(loc[-1]))
+        elif loc and e["type"] == "extra_forbidden":
+            extra.append(loc)
+    out: dict[Path, Path] = {}
+    for loc in extra:
+        best = nearest(str(loc[-1]), missing.get(loc[:-1], []))
+        if best is not None and (*loc[:-1], best) not in out.values():
+            out[loc] = (*loc[:-1], best)
+    return out
+
+
+def required_hint(meant: Path) -> str:
+    """The hint of a typo of a required key."""
+    return f"did you mean '{meant[-1]}'? ({meant[-1]} is required)"
 
 
 def _yaml_type(v: Any) -> str:

@@ -13,8 +13,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from tui.lang.documents.explain import pydantic_problems
+from tui.lang.documents.jsontext import explain_json_error
 from tui.lang.documents.manifest import MAX_TOOLS, Manifest, too_many_tools
 from tui.lang.documents.problems import DocumentError, Problem, nearest
+from tui.lang.documents.salvage import salvage
 from tui.lang.documents.source import MAX_PLUGIN_BYTES, BudgetedReader, PluginSource, SourceError
 from tui.lang.documents.tool import STEP_KINDS, StepBase, ToolDef, step_kind
 from tui.lang.documents.yamlsafe import Located, Path, count_entries, load_yaml
@@ -62,6 +64,10 @@ class Tool:
     """Names bound by steps that did not load: they are reported where they are, and their later uses are not
     (one typo, one error)."""
 
+    broken: set[str] = field(default_factory=set)
+    """Top-level keys of a tool whose definition did not load (reported where they are): the tool is checked
+    without them (an unknown `effect` is a stand-in; checks that depend on it are skipped)."""
+
     def line(self, *path: str | int) -> int | None:
         """The line of a value of this tool."""
         return self.located.line((*self.base, *path))
@@ -85,6 +91,9 @@ class Plugin:
     shared_located: Located | None
     files: dict[str, str]
     """Every file read, by path: exactly what was loaded (for content hashes)."""
+    salvaged: dict[str, Tool] = field(default_factory=dict)
+    """Tools whose definition did not load, as far as it did (see `Tool.broken`): only for the validator, so
+    that their other problems are reported too; never run."""
 
 
 def split_frontmatter(text: str) -> tuple[str, str, int] | None:
@@ -100,6 +109,8 @@ def split_frontmatter(text: str) -> tuple[str, str, int] | None:
 
 #: Every key some step kind allows, for the nearest one to a misspelt step key.
 _STEP_KEYS = sorted({f.alias or n for _, m in STEP_KINDS for n, f in m.model_fields.items()})
+#: Stand-ins for the required keys of a tool whose definition did not load (see `Tool.broken`).
+_STAND_INS: dict[str, Any] = {"title": "?", "description": "?", "effect": "read"}
 _TOO_LARGE_HINT = (
     f"a plugin loads at most {MAX_PLUGIN_BYTES // 1024} KB, all its files together: "
     "move large data out of it, or keep fewer recordings"
@@ -114,8 +125,11 @@ def _validate(model: type[BaseModel], data: Any, file: str, located: Located, ba
 
 
 def source_problem(e: SourceError, file: str, at: tuple[int | None, int | None]) -> Problem:
-    """A file that cannot be read, reported where it is named."""
+    """A file that cannot be read, reported where it is named — or in it, when its own text is at fault."""
     hint = _TOO_LARGE_HINT if e.code == "PLUGIN_TOO_LARGE" else ""
+    if e.inside is not None:
+        inside, line, column = e.inside
+        return Problem(inside, line, str(e), column=column, code=e.code, hint=hint)
     return Problem(file, at[0], str(e), column=at[1], code=e.code, hint=hint)
 
 
@@ -181,6 +195,7 @@ class Loader:
         manifest, problems = _validate(Manifest, raw, MANIFEST_FILE, located, ())
         self.problems.extend(problems)
         tools: dict[str, Tool] = {}
+        salvaged: dict[str, Tool] = {}
         if len(tools_raw) > MAX_TOOLS:
             tools_raw = {}  # the manifest model reports it; reading thousands of tool files would be the flood
         for name, entry in tools_raw.items():
@@ -194,7 +209,7 @@ class Loader:
             else:
                 continue  # already reported by the manifest model
             if tool is not None:
-                tools[name] = tool
+                (salvaged if tool.broken else tools)[name] = tool
         constants, functions, shared_located = self.load_shared(manifest, located)
         widgets = self.load_specs("widgets", raw, located)
         screens = self.load_specs("screens", raw, located)
@@ -202,7 +217,7 @@ class Loader:
         if manifest is not None:
             files = dict(self.reader.texts)
             plugin = Plugin(
-                manifest, body, tools, constants, functions, widgets, screens, located, shared_located, files
+                manifest, body, tools, constants, functions, widgets, screens, located, shared_located, files, salvaged
             )
         if self.problems or plugin is None:
             raise DocumentError(self.problems, plugin)
@@ -221,10 +236,13 @@ class Loader:
             return None
         unchecked: set[str] = set()
         steps = self.load_steps(steps_raw, file, located, (*base, "steps"), unchecked)
+        broken: set[str] = set()
         if definition is None:
-            return None
+            definition, broken = salvage(ToolDef, raw, _STAND_INS)
+            if definition is None or broken & {"constants", "functions"}:
+                return None  # without the names they bind, every use of them would be one more error
         definition.steps = steps_raw
-        return Tool(name, definition, steps, file, located, base, unchecked)
+        return Tool(name, definition, steps, file, located, base, unchecked, broken)
 
     def load_steps(self, items: list[Any], file: str, located: Located, base: Path, unchecked: set[str]) -> list[Step]:
         """The steps that load; the names bound by those that do not go into `unchecked`."""
@@ -318,8 +336,8 @@ class Loader:
             try:
                 specs[name] = json.loads(text)
             except json.JSONDecodeError as e:
-                hint = "a key and a text go in double quotes" if "double quotes" in e.msg else ""
-                self.fail(path, (e.lineno, e.colno), f"not valid JSON: {e.msg}", "JSON_SYNTAX", hint)
+                said = explain_json_error(text, e)
+                self.fail(path, (said.line, said.column), said.message, "JSON_SYNTAX", said.hint)
             except RecursionError:
                 self.fail(path, (None, None), "JSON nested too deeply", "JSON_TOO_DEEP")
         return specs

@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any, Literal
 
 
@@ -60,6 +61,12 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.where}: {self.severity}: {self.text}" + (f" [{self.code}]" if self.code else "")
+
+    def in_folder(self, folder: PurePath | str) -> str:
+        """The problem as `plugin validate` prints it: its file as a path from where the command was run (the
+        plugin folder as the author named it, then the file)."""
+        where = PurePath(folder, self.where) if self.file else PurePath(folder)
+        return f"{where}: {self.severity}: {self.text}" + (f" [{self.code}]" if self.code else "")
 
 
 class DocumentError(Exception):

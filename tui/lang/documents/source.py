@@ -20,10 +20,15 @@ MAX_PLUGIN_BYTES = 512 * 1024
 class SourceError(Exception):
     """A file cannot be read: its path breaks a rule, it is missing, not UTF-8 or over the budget."""
 
-    def __init__(self, *args: object, code: str = "FILE_UNREADABLE") -> None:
+    def __init__(
+        self, *args: object, code: str = "FILE_UNREADABLE", inside: tuple[str, int, int] | None = None
+    ) -> None:
         super().__init__(*args)
         self.code = code
         """The problem code (`FILE_MISSING`, `PATH_UNSAFE`, `PLUGIN_TOO_LARGE` …)."""
+        self.inside = inside
+        """(file, line, column) when the problem is in the file's own text (a byte that is not UTF-8): it is
+        reported there rather than where the file is named."""
 
 
 class FileTooBig(SourceError):
@@ -170,8 +175,12 @@ class BudgetedReader:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
             line = data[: e.start].count(b"\n") + 1
+            line_start = data.rfind(b"\n", 0, e.start) + 1
+            column = len(data[line_start : e.start].decode("utf-8", "replace")) + 1
             raise SourceError(
-                f"{relpath} is not UTF-8 text (byte {e.start}, line {line})", code="FILE_NOT_UTF8"
+                f"{relpath} is not UTF-8 text (byte {e.start}, line {line})",
+                code="FILE_NOT_UTF8",
+                inside=(relpath, line, column),
             ) from None
         text = text.removeprefix("\ufeff")
         self.texts[relpath] = text

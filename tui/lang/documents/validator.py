@@ -50,7 +50,7 @@ from tui.lang.steps.scope import parse_signature
 
 #: Library functions whose argument at this index is a pattern.
 _REGEX_ARG = {"test": 1, "match": 1, "matchAll": 1, "regex": 0}
-__all__ = ["Checker", "_template_check", "check_specs", "validate"]
+__all__ = ["Checker", "_template_check", "check", "check_specs", "validate"]
 _REGEX_HINT = "match more and pick the part you want with a capture group"
 
 
@@ -284,6 +284,8 @@ class Checker:
             if m.call not in self.plugin.manifest.tools:  # declared but broken: reported where it is
                 hint = did_you_mean(m.call, self.plugin.manifest.tools)
                 self.add(at, f"call: there is no tool {m.call!r} in this plugin", "CALL_UNKNOWN_TOOL", hint)
+        elif "effect" in tool.broken:
+            pass  # its effect is unknown (reported where it is written): whether it may call this is too
         elif EFFECT_ORDER[callee.definition.effect] > EFFECT_ORDER[effect]:
             said = f"a {effect} tool cannot call {m.call!r}, whose effect ({callee.definition.effect}) is stronger"
             hint = f"declare this tool effect: {callee.definition.effect}, or call {m.call!r} from a tool that is"
@@ -300,7 +302,7 @@ class Checker:
         elif group not in self.plugin.manifest.abilities:
             said = f"ability group {group!r} is used but not declared in abilities"
             self.add(at, said, "ABILITY_UNDECLARED", f"add {group} to the manifest's abilities")
-        elif EFFECT_ORDER[effect] > EFFECT_ORDER[mine]:
+        elif "effect" not in tool.broken and EFFECT_ORDER[effect] > EFFECT_ORDER[mine]:
             said = f"a {mine} tool cannot use {m.ability}, which is a {effect} operation"
             hint = f"declare this tool effect: {effect}, or move the {m.ability} step to a {effect} tool"
             self.add(at, said, "ABILITY_STRONGER_EFFECT", hint)
@@ -399,7 +401,16 @@ def _graph(functions: dict[str, str], known: set[str]) -> dict[str, set[str]]:
 
 
 def validate(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, list[Problem]]:
-    """Load and check a plugin: the plugin (None when it has errors) and every problem found.
+    """Load and check a plugin: the plugin (None when it has errors) and every problem found (see `check`)."""
+    plugin, problems = check(source, specs)
+    if any(p.severity == "error" for p in problems):
+        return None, problems
+    return plugin, problems
+
+
+def check(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, list[Problem]]:
+    """Load and check a plugin: the plugin as far as it loaded (None when its manifest did not; never to run
+    when there is an error: `validate` is for that) and every problem found.
 
     `specs=False` skips the checks that read data beyond the plugin — the widget and screen schemas and the
     public suffix list (~30-60 ms for the built-ins' `cn` and `com`); the app uses it only for its built-in
@@ -416,7 +427,7 @@ def validate(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, l
         plugin = e.partial  # check what did load, so an author sees every problem at once
     checker = Checker(plugin)
     checker.shared()
-    for tool in plugin.tools.values():
+    for tool in [*plugin.tools.values(), *plugin.salvaged.values()]:
         checker.tool(tool)
     check_manifest(checker)
     if specs:
@@ -425,6 +436,4 @@ def validate(source: PluginSource, specs: bool = True) -> tuple[Plugin | None, l
     problems = sorted(
         [*found, *checker.problems], key=lambda p: (p.file != MANIFEST_FILE, p.file, p.line or 0, p.column or 0)
     )
-    if any(p.severity == "error" for p in problems):
-        return None, problems
     return plugin, problems

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any, Literal
 
 ErrorKind = Literal["http", "network", "timeout", "limit", "check", "expression", "ability", "input"]
-Cause = Literal["login", "network", "service", "plugin", "input", "internal", "refused"]
+Cause = Literal["login", "network", "service", "plugin", "input", "internal", "refused", "unrecorded"]
 """Whose move it is, for the person at the app (not seen by a `catch`): log in, wait for the network, the
-service failed, the plugin is broken (its author runs `plugin validate`), the input was wrong, the app failed, or
-the call was not allowed. Set where the error happens; the UI only looks it up."""
+service failed, the plugin is broken (its author runs `plugin validate`), the input was wrong, the app failed,
+the call was not allowed, or (replayed data: the demo, `--with`) no recording answers the request. Set where the
+error happens; the UI only looks it up."""
 
 #: The cause a ToolError of each kind has unless its source said otherwise.
 CAUSE_OF_KIND: dict[str, Cause] = {

@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+from tui.lang.documents.problems import did_you_mean
 from tui.lang.documents.tool import InputField, enum_keys
 from tui.lang.expr import LangError
 from tui.lang.expr.stdlib.regex import compile_pattern
@@ -25,7 +26,9 @@ def check_input(fields: dict[str, InputField], raw: Any) -> dict[str, Any]:
         raise ToolError("input", "the input must be an object")
     unknown = sorted(set(raw) - set(fields))
     if unknown:
-        raise ToolError("input", f"unknown input key '{unknown[0]}' (known: {', '.join(fields) or 'none'})")
+        meant = did_you_mean(unknown[0], fields)
+        said = f"unknown input key '{unknown[0]}'" + (f"; {meant}" if meant else "")
+        raise ToolError("input", f"{said} (known: {', '.join(fields) or 'none'})")
     out: dict[str, Any] = {}
     wrong: list[ToolError] = []  # every field that is wrong, not only the first: a form marks them all
     for name, spec in fields.items():

@@ -16,16 +16,17 @@ from pydantic import BaseModel, ValidationError
 from ruamel.yaml import YAML
 from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
 
-from tui.lang.documents.explain import pydantic_problems
+from tui.lang.documents.explain import pydantic_problems, required_hint, typo_of_required
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.manifest import ABILITIES
 from tui.lang.documents.problems import Problem
+from tui.lang.documents.salvage import salvage
 from tui.lang.documents.source import PluginSource, SourceError, check_path
 from tui.lang.documents.yamlsafe import Located, Path, load_yaml
 from tui.lang.steps.errors import ToolError
 from tui.lang.steps.inputs import check_value
 from tui.lang.testing.fixtures import FixtureReader
-from tui.lang.testing.model import TestFile, iso_now
+from tui.lang.testing.model import Case, TestFile, iso_now
 
 Position = tuple[int, int]
 """1-based line and column."""
@@ -37,11 +38,11 @@ def parse_checked(text: str, path: str) -> tuple[TestFile | None, list[Problem],
     if located is None:
         return None, problems, None
     at = Where(path, located, text)
-    unknown = _unknown_keys(located.data, TestFile, (), at)
     try:
-        return TestFile.model_validate(located.data), unknown, at
+        return TestFile.model_validate(located.data), _unknown_keys(located.data, TestFile, (), at, {}), at
     except ValidationError as e:
-        # unknown keys are said above, with what was meant; pydantic's words for the rest
+        # unknown keys are said here, with what was meant; pydantic's words for the rest
+        unknown = _unknown_keys(located.data, TestFile, (), at, typo_of_required(e))
         rest = [p for p in pydantic_problems(e, path, located) if not p.message.startswith("unknown key '")]
         return None, unknown + rest, at
 
@@ -55,12 +56,23 @@ def check_test_file(
     except (SourceError, UnicodeDecodeError) as e:
         return None, [Problem(path, None, str(e), code="TEST_FILE_UNREADABLE")]
     tf, problems, at = parse_checked(text, path)
-    if tf is None or at is None:
+    if at is None:
         return None, problems
-    if tf.tool not in plugin.tools:  # the cases' own checks do not depend on it: said together with them
-        said = f"tool {tf.tool!r} is not a tool of the plugin"
-        problems.append(at.problem(("tool",), said, "TEST_TOOL_UNKNOWN", _meant(tf.tool, list(plugin.tools), "it has")))
-    problems += _case_problems(plugin, tf, at, fixtures or FixtureReader(source))
+    data = at.located.data if isinstance(at.located.data, dict) else {}
+    tool = tf.tool if tf is not None else data.get("tool")
+    if isinstance(tool, str) and tool not in plugin.tools:  # said together with the cases' own checks
+        said = f"tool {tool!r} is not a tool of the plugin"
+        problems.append(at.problem(("tool",), said, "TEST_TOOL_UNKNOWN", _meant(tool, list(plugin.tools), "it has")))
+    if tf is not None:
+        now, cases = tf.now, list(enumerate(tf.cases))
+    else:  # each case without its bad parts (said above), at its own index: its other checks still run
+        now = data.get("now") if isinstance(data.get("now"), str) else None
+        raw = data.get("cases")
+        raw = raw if isinstance(raw, list) else []
+        cases = [
+            (i, c) for i, c in ((i, salvage(Case, c, {"name": "?"})[0]) for i, c in enumerate(raw)) if c is not None
+        ]
+    problems += _case_problems(plugin, now, cases, at, fixtures or FixtureReader(source))
     return (None if problems else tf), problems
 
 
@@ -81,18 +93,20 @@ class Where:
         return Problem(self.file, pos[0], message, column=pos[1], code=code, hint=hint)
 
 
-def _case_problems(plugin: Plugin, tf: TestFile, at: Where, fixtures: FixtureReader) -> list[Problem]:
+def _case_problems(
+    plugin: Plugin, now: str | None, cases: list[tuple[int, Case]], at: Where, fixtures: FixtureReader
+) -> list[Problem]:
     declared = plugin.manifest.settings
     known_abilities = [f"{g}.{op}" for g, ops in ABILITIES.items() for op in ops]
     out = []
-    for when, path in [(tf.now, ("now",)), *((c.now, ("cases", i, "now")) for i, c in enumerate(tf.cases))]:
+    for when, path in [(now, ("now",)), *((c.now, ("cases", i, "now")) for i, c in cases)]:
         try:
             if when is not None:
                 iso_now(when)
         except Exception:  # the date parser's own errors; any of them means the same to the author
             said = f"now: {when!r} is not a time"
             out.append(at.problem(path, said, "TEST_NOW", "write it like '2026-11-30 09:00' (Beijing time)"))
-    for i, case in enumerate(tf.cases):
+    for i, case in cases:
         for key, value in case.settings.items():
             where = ("cases", i, "settings", key)
             if key not in declared:
@@ -130,8 +144,9 @@ def _meant(word: str, choices: list[str], listed: str = "") -> str:
     return f"{listed}: {', '.join(choices)}" if listed and choices else ""
 
 
-def _unknown_keys(data: Any, model: type[BaseModel], path: Path, at: Where) -> list[Problem]:
-    """Keys a model does not take, at any depth, each with the key it most likely meant."""
+def _unknown_keys(data: Any, model: type[BaseModel], path: Path, at: Where, meant: dict[Path, Path]) -> list[Problem]:
+    """Keys a model does not take, at any depth, each with the key it most likely meant (`meant`: those that
+    are typos of a missing required key)."""
     if not isinstance(data, dict):
         return []
     fields = {(f.alias or name): f for name, f in model.model_fields.items()}
@@ -140,19 +155,21 @@ def _unknown_keys(data: Any, model: type[BaseModel], path: Path, at: Where) -> l
         if key not in fields:
             inside = f" in {'.'.join(map(str, path))}" if path else ""
             said = f"unknown key {key!r}{inside}"
-            out.append(at.problem((*path, key), said, "UNKNOWN_KEY", _meant(key, list(fields), "known keys")))
+            typo = meant.get((*path, key))
+            hint = required_hint(typo) if typo else _meant(key, list(fields), "known keys")
+            out.append(at.problem((*path, key), said, "UNKNOWN_KEY", hint))
             continue
         shape, sub = _submodel(fields[key].annotation)
         if sub is None:
             continue
         if shape == "one":
-            out += _unknown_keys(value, sub, (*path, key), at)
+            out += _unknown_keys(value, sub, (*path, key), at, meant)
         elif shape == "list" and isinstance(value, list):
             for i, item in enumerate(value):
-                out += _unknown_keys(item, sub, (*path, key, i), at)
+                out += _unknown_keys(item, sub, (*path, key, i), at, meant)
         elif shape == "dict" and isinstance(value, dict):
             for k, item in value.items():
-                out += _unknown_keys(item, sub, (*path, key, k), at)
+                out += _unknown_keys(item, sub, (*path, key, k), at, meant)
     return out
 
 

@@ -18,10 +18,12 @@ from tui.lang.testing.model import AbilityAnswer, Case, Exchange
 
 
 class Unrecorded(HostError):
-    """A request or ability call no recording answers: the case fails with the closest recording shown."""
+    """A request or ability call no recording answers: the case fails with the closest recording shown. A `catch`
+    sees a network failure; the person at the app (the demo) is told there is no recording, not to check the
+    network."""
 
     def __init__(self, message: str) -> None:
-        super().__init__("network", message)
+        super().__init__("network", message, cause="unrecorded")
 
 
 def request_key(method: str, url: str) -> tuple[str, str, str, frozenset[tuple[str, str]]]:
