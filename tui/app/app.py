@@ -6,6 +6,7 @@ import asyncio
 import tempfile
 import time
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,7 +19,7 @@ from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t
-from tui.app.lazy_pane import SteadyLazy
+from tui.app.lazy_pane import SteadyLazy, WhenIdle
 from tui.app.navigation import REBUILD_FRAMES, show_tab, switch_to, tab_bar
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen
@@ -96,14 +97,20 @@ class PkuHarnessApp(HarnessApp):
         with TabbedContent():
             with TabPane(t("home", self.locale), id="home"):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
-            # The hidden tabs mount after the first paint (Lazy), so the dashboard fills sooner (start-up target).
+            # The hidden tabs mount after the first paint (Lazy), so the dashboard fills sooner (start-up target);
+            # those with a line per installed plugin after the dashboard's first widgets (or when opened).
             with TabPane(t("assistant", self.locale), id="assistant"):
                 yield SteadyLazy(ChatPane(self))
             with TabPane(t("plugins", self.locale), id="plugins"):
-                yield SteadyLazy(plugins_page(self.runtime, self.locale, self.admin.install))
+                page = partial(plugins_page, self.runtime, self.locale, self.admin.install)
+                yield WhenIdle(page, self.dashboard_loading)
             with TabPane(t("settings", self.locale), id="settings"):
-                yield SteadyLazy(self.settings_body())
+                yield WhenIdle(self.settings_body, self.dashboard_loading)
         yield FittingFooter()
+
+    def dashboard_loading(self) -> bool:
+        """The dashboard still shows a widget's first 加载中 (its first fill has not answered)."""
+        return any(d.query(".loading") for d in self.query(Dashboard))
 
     def settings_body(self) -> SettingsPage:
         """设置: a section list (language and theme, model, campus, checks, permissions, reach, updates, audit)."""

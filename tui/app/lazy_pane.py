@@ -9,6 +9,8 @@ mount is skipped when its place is going away.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.lazy import Lazy
 from textual.widget import MountError, Widget
 
@@ -31,3 +33,38 @@ class SteadyLazy(Lazy):
             await self.remove()
 
         self.call_after_refresh(mount)
+
+
+#: How often a `WhenIdle` tab looks whether it may mount.
+POLL_S = 0.05
+#: The longest a `WhenIdle` tab waits for the first paint's work to finish before it mounts anyway.
+WAIT_AT_MOST_S = 3.0
+
+
+class WhenIdle(SteadyLazy):
+    """A tab's body that mounts once `busy()` is false (the dashboard has shown its first widgets), when its tab
+    is opened, or after WAIT_AT_MOST_S, whichever comes first.
+
+    The plugins and settings tabs hold a row, a settings panel and a table line per installed plugin: with 200
+    installed, composing them took ~7 s on the app's loop right after the first paint, and the dashboard's
+    widgets waited behind them (issue 22 item 8). They now come after the widgets, or at once when asked for.
+    """
+
+    def __init__(self, make: Callable[[], Widget], busy: Callable[[], bool]) -> None:
+        super().__init__(Widget())  # the body itself is made only when it mounts (`make`): its rows cost too
+        self.make = make
+        self.busy = busy
+        self.waited = 0.0
+
+    async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
+        self.set_timer(POLL_S, lambda: self.poll(widgets))
+
+    async def poll(self, widgets: list[Widget]) -> None:
+        self.waited += POLL_S
+        pane = self.parent
+        opened = pane is not None and getattr(pane.parent, "current", None) == pane.id
+        if opened or self.waited >= WAIT_AT_MOST_S or not self.busy():
+            self._replace_widget = self.make()
+            await SteadyLazy.mount_composed_widgets(self, widgets)
+        elif self.is_attached:
+            self.set_timer(POLL_S, lambda: self.poll(widgets))
