@@ -44,7 +44,7 @@ from pydantic import BaseModel
 
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.problems import Problem
-from tui.lang.documents.source import BudgetedReader, DirectorySource, SourceError
+from tui.lang.documents.source import MAX_PLUGIN_BYTES, DirectorySource, SourceError, check_path
 from tui.lang.documents.validator import validate
 from tui.runtime.settings import read_setting, write_setting
 from tui.runtime.store import Store
@@ -105,6 +105,23 @@ def files_digest(texts: dict[str, str]) -> str:
         for part in (rel.encode(), texts[rel].encode()):
             h.update(len(part).to_bytes(8, "big") + part)
     return h.hexdigest()
+
+
+def _texts(folder: Path, files: list[str]) -> dict[str, str] | None:
+    """The files as the loader reads them (strict UTF-8, a BOM dropped), or None when one cannot be read.
+
+    Plain reads: the path rules, the symbolic-link refusal and the size budget held when these files were
+    validated, and a file that now differs in any byte (a link to other content included) makes the digest
+    differ, so the entry is not used and the validator applies every rule again.
+    """
+    texts = {}
+    try:
+        for rel in files:
+            with open(folder / check_path(rel), "rb") as f:
+                texts[rel] = f.read(MAX_PLUGIN_BYTES + 1).decode("utf-8").removeprefix("\ufeff")
+    except (OSError, UnicodeDecodeError, SourceError):
+        return None
+    return texts
 
 
 class _DocumentUnpickler(pickle.Unpickler):
@@ -198,10 +215,8 @@ class PluginCache:
             return None
         if header != self._header(plugin_id, specs, header.get("digest"), files):
             return None  # another validator, other checks or another plugin
-        reader = BudgetedReader(DirectorySource(folder))
-        try:
-            texts = {rel: reader.read_text(rel) for rel in files}
-        except SourceError:
+        texts = _texts(folder, files)
+        if texts is None:
             return None
         if files_digest(texts) != header["digest"]:
             return None
