@@ -12,7 +12,6 @@ from tui.lang.testing.model import Case, TestFile
 from tui.lang.testing.recorded import RecordedHost
 from tui.lang.testing.runner import iso_now, parse_test_file
 
-
 #: Recorded test files kept parsed: every file of 400 installed plugins of 5 tests each. An LRU smaller than the
 #: files the dashboard cycles through (it was 256) keeps none of them: each refresh evicts the next one needed.
 PARSED_FILES = 2048
