@@ -88,6 +88,8 @@ class PkuHarnessApp(HarnessApp):
         self._checks_running = False
         self.shell_lock = asyncio.Lock()
         """Held while the shell is composed again: rebuilds take turns."""
+        self.dashboard_shown = False
+        """The first dashboard has shown its widgets (see `dashboard_loading`)."""
 
     def compose(self) -> ComposeResult:
         yield SteadyHeader(show_clock=False)
@@ -109,8 +111,11 @@ class PkuHarnessApp(HarnessApp):
         yield FittingFooter()
 
     def dashboard_loading(self) -> bool:
-        """The dashboard still shows a widget's first 加载中 (its first fill has not answered)."""
-        return any(d.query(".loading") for d in self.query(Dashboard))
+        """The app's first dashboard still shows a widget's first 加载中 (its first fill has not answered); once it
+        has not, never again (a shell composed again mounts its tabs at once, as before)."""
+        if not self.dashboard_shown:
+            self.dashboard_shown = not any(d.query(".loading") for d in self.query(Dashboard))
+        return not self.dashboard_shown
 
     def settings_body(self) -> SettingsPage:
         """设置: a section list (language and theme, model, campus, checks, permissions, reach, updates, audit)."""
@@ -241,7 +246,11 @@ class PkuHarnessApp(HarnessApp):
             footer.call_later(self.screen.refresh_bindings)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        """Opening the plugins page checks installed plugins for updates (the seeds), at most every 5 minutes."""
+        """A tab whose body waits for the dashboard (`WhenIdle`) gets it now. Opening the plugins page checks
+        installed plugins for updates (the seeds), at most every 5 minutes."""
+        for waiting in event.pane.query_children(WhenIdle):
+            waiting.call_later(waiting.open)  # in its own queue: mounted from the app's handler, a body's
+            # children met each other's messages before they were all there
         if event.pane.id != "plugins" or self.demo or not self.runtime.installs.all():
             return
         if time.monotonic() - self.checked_open_ms < OPEN_CHECK_EVERY_S and self.checked_open_ms:

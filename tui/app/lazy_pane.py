@@ -19,20 +19,21 @@ class SteadyLazy(Lazy):
     """`Lazy` that does not mount into a pane being taken down (see the module's docstring)."""
 
     async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
+        if isinstance(self.parent, Widget):
+            self.call_after_refresh(self.mount_now)
+
+    async def mount_now(self) -> None:
+        """Put the body in this one's place, unless the pane (or the app) is going."""
         parent = self.parent
-        if not isinstance(parent, Widget):
+        if not isinstance(parent, Widget) or not self.is_attached or not parent.is_attached:
             return
-
-        async def mount() -> None:
-            if not self.is_attached or not parent.is_attached or parent._closing or parent._pruning:
-                return  # the pane (or the app) is going: nothing to show any more
-            try:
-                await parent.mount(self._replace_widget, after=self)
-            except MountError:  # it began to go between the check and the mount
-                return
-            await self.remove()
-
-        self.call_after_refresh(mount)
+        if parent._closing or parent._pruning:
+            return  # the pane (or the app) is going: nothing to show any more
+        try:
+            await parent.mount(self._replace_widget, after=self)
+        except MountError:  # it began to go between the check and the mount
+            return
+        await self.remove()
 
 
 #: How often a `WhenIdle` tab looks whether it may mount.
@@ -55,16 +56,26 @@ class WhenIdle(SteadyLazy):
         self.make = make
         self.busy = busy
         self.waited = 0.0
+        self.opened = False
 
     async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
-        self.set_timer(POLL_S, lambda: self.poll(widgets))
+        if self.busy():
+            self.set_timer(POLL_S, self.poll)
+        else:  # a shell composed again once the app is going: as soon as `SteadyLazy` would
+            self.call_after_refresh(self.open)
 
-    async def poll(self, widgets: list[Widget]) -> None:
+    async def poll(self) -> None:
         self.waited += POLL_S
         pane = self.parent
-        opened = pane is not None and getattr(pane.parent, "current", None) == pane.id
-        if opened or self.waited >= WAIT_AT_MOST_S or not self.busy():
+        shown = pane is not None and getattr(pane.parent, "current", None) == pane.id
+        if shown or self.waited >= WAIT_AT_MOST_S or not self.busy():
+            await self.open()
+        elif self.is_attached and not self.opened:
+            self.set_timer(POLL_S, self.poll)
+
+    async def open(self) -> None:
+        """Make the body and mount it now (its tab was opened: the app awaits this), once."""
+        if not self.opened:
+            self.opened = True
             self._replace_widget = self.make()
-            await SteadyLazy.mount_composed_widgets(self, widgets)
-        elif self.is_attached:
-            self.set_timer(POLL_S, lambda: self.poll(widgets))
+            await self.mount_now()

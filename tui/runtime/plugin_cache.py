@@ -35,7 +35,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import is_dataclass
+from dataclasses import dataclass, is_dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,7 @@ from pydantic import BaseModel
 
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.problems import Problem
-from tui.lang.documents.source import MAX_PLUGIN_BYTES, DirectorySource, SourceError, check_path
+from tui.lang.documents.source import MAX_PLUGIN_BYTES, DirectorySource, MemorySource, SourceError, check_path
 from tui.lang.documents.validator import validate
 from tui.runtime.settings import read_setting, write_setting
 from tui.runtime.store import Store
@@ -145,6 +145,40 @@ def _document_class(module: str, name: str) -> type | None:
     return found if issubclass(found, BaseModel) or is_dataclass(found) else None
 
 
+def _unpickle(payload: bytes, plugin_id: str, texts: dict[str, str]) -> Plugin | None:
+    """The plugin a payload builds, when it is one and holds exactly these files; else None."""
+    try:
+        plugin = _DocumentUnpickler(io.BytesIO(payload)).load()
+    except Exception:  # a payload that does not build is a miss, whatever it raises
+        return None
+    if not isinstance(plugin, Plugin) or plugin.files != texts or plugin.manifest.id != plugin_id:
+        return None
+    return plugin
+
+
+@dataclass(frozen=True)
+class Kept:
+    """An entry that held when the plugin was loaded: its widgets (from the signed header) at once, its document
+    when `build` is first called (from the payload read then, never read again)."""
+
+    plugin_id: str
+    widgets: dict[str, Any]
+    payload: bytes
+    texts: dict[str, str]
+    """The files as they were checked against the entry."""
+    specs: bool
+
+    def build(self) -> Plugin:
+        """The plugin document; validated from the checked files if the payload does not build (it always does
+        for an entry this app signed with this validator's code)."""
+        plugin = _unpickle(self.payload, self.plugin_id, self.texts)
+        if plugin is None:
+            plugin, problems = validate(MemorySource(self.texts, self.plugin_id), specs=self.specs)
+            if plugin is None:
+                raise RuntimeError(f"{self.plugin_id} no longer validates: {problems[:1]}")
+        return plugin
+
+
 class PluginCache:
     """Validated plugins by id, in `folder` (None: nothing is kept, every load validates), signed with `key`."""
 
@@ -178,28 +212,29 @@ class PluginCache:
     def load(self, kind: str, plugin_id: str, folder: Path, specs: bool = True) -> tuple[Plugin | None, list[Problem]]:
         """The plugin in `folder` (expected to be `plugin_id`), from its entry when the entry holds, else
         validated (and kept): as `validate()` returns it. `kind` keeps built-in and installed entries apart."""
-        if self.folder is not None:
-            plugin = self._hit(self._path(kind, plugin_id), plugin_id, folder, specs)
-            if plugin is not None:
-                self.hits += 1
-                return plugin, []
+        kept = self.kept(kind, plugin_id, folder, specs)
+        plugin = _unpickle(kept.payload, plugin_id, kept.texts) if kept is not None else None
+        if plugin is not None:
+            return plugin, []
+        return self.validated(kind, plugin_id, folder, specs)
+
+    def validated(
+        self, kind: str, plugin_id: str, folder: Path, specs: bool = True
+    ) -> tuple[Plugin | None, list[Problem]]:
+        """Validate the folder in full, as `validate()` does, and keep the plugin it gives (when it is `plugin_id`)."""
         self.validations += 1
         plugin, problems = validate(DirectorySource(folder), specs=specs)
         if plugin is not None and plugin.manifest.id == plugin_id and self.folder is not None:
             self._write(self._path(kind, plugin_id), plugin, specs)
         return plugin, problems
 
-    def _path(self, kind: str, plugin_id: str) -> Path:
-        assert self.folder is not None
-        name = hashlib.sha256(f"{kind}\0{plugin_id}".encode()).hexdigest()[:32]  # any id makes a safe file name
-        return self.folder / f"{name}.entry"
-
-    def _header(self, plugin_id: str, specs: bool, digest: str, files: list[str]) -> dict[str, Any]:
-        return {"fingerprint": self.fingerprint, "id": plugin_id, "specs": specs, "digest": digest, "files": files}
-
-    def _hit(self, path: Path, plugin_id: str, folder: Path, specs: bool) -> Plugin | None:
+    def kept(self, kind: str, plugin_id: str, folder: Path, specs: bool = True) -> Kept | None:
+        """The plugin's entry when it holds (signed by this database, made by this validator with these checks for
+        this plugin, from exactly the files in `folder` now), its document not built yet; else None."""
+        if self.folder is None:
+            return None
         try:
-            data = path.read_bytes()
+            data = self._path(kind, plugin_id).read_bytes()
         except OSError:
             return None
         head = len(MAGIC) + _MAC_BYTES
@@ -210,27 +245,36 @@ class PluginCache:
         size = int.from_bytes(body[:4], "big")
         try:
             header = json.loads(body[4 : 4 + size])
-            files = [str(f) for f in header["files"]]
-        except (ValueError, KeyError, TypeError):
+            files, widgets, digest = [str(f) for f in header["files"]], dict(header["widgets"]), header["digest"]
+            made = (header["fingerprint"], header["id"], header["specs"])
+        except (ValueError, KeyError, TypeError, AttributeError):
             return None
-        if header != self._header(plugin_id, specs, header.get("digest"), files):
+        if made != (self.fingerprint, plugin_id, specs):
             return None  # another validator, other checks or another plugin
         texts = _texts(folder, files)
-        if texts is None:
+        if texts is None or files_digest(texts) != digest:
             return None
-        if files_digest(texts) != header["digest"]:
-            return None
-        try:
-            plugin = _DocumentUnpickler(io.BytesIO(body[4 + size :])).load()
-        except Exception:  # a payload that does not build is a miss, whatever it raises
-            return None
-        if not isinstance(plugin, Plugin) or plugin.files != texts or plugin.manifest.id != plugin_id:
-            return None
-        return plugin
+        self.hits += 1
+        return Kept(plugin_id, widgets, body[4 + size :], texts, specs)
+
+    def _path(self, kind: str, plugin_id: str) -> Path:
+        assert self.folder is not None
+        name = hashlib.sha256(f"{kind}\0{plugin_id}".encode()).hexdigest()[:32]  # any id makes a safe file name
+        return self.folder / f"{name}.entry"
 
     def _write(self, path: Path, plugin: Plugin, specs: bool) -> None:
-        header = self._header(plugin.manifest.id, specs, files_digest(plugin.files), sorted(plugin.files))
-        head = json.dumps(header).encode()
+        header = {
+            "fingerprint": self.fingerprint,
+            "id": plugin.manifest.id,
+            "specs": specs,
+            "digest": files_digest(plugin.files),
+            "files": sorted(plugin.files),
+            "widgets": plugin.widgets,
+        }
+        try:
+            head = json.dumps(header, ensure_ascii=False, allow_nan=False).encode()
+        except ValueError:
+            return
         try:
             payload = pickle.dumps(plugin, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:  # a plugin that cannot be kept is validated at every load, as before the cache

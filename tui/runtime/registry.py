@@ -15,6 +15,7 @@ registry is built (never from a run, so a branch not taken still counts):
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,15 +26,48 @@ from tui.lang.documents.source import PluginSource
 from tui.lang.documents.tool import AbilityStep, CallStep, EachStep, InputField, PaginateStep, RequestStep
 
 
-@dataclass
 class InstalledPlugin:
-    """A plugin the app has, with where it came from."""
+    """A plugin the app has, with where it came from. Its document may be built when first used (`later`)."""
 
-    plugin: Plugin
-    official: bool
-    """Built into the app, or from the official repository (the review page says so)."""
-    source: PluginSource
-    """Where its files are (recorded tests are read from here for --demo)."""
+    def __init__(self, plugin: Plugin, official: bool, source: PluginSource) -> None:
+        self._plugin: Plugin | None = plugin
+        self._build: Callable[[], Plugin] | None = None
+        self.id = plugin.manifest.id
+        self._widgets = plugin.widgets
+        self.official = official
+        """Built into the app, or from the official repository (the review page says so)."""
+        self.source = source
+        """Where its files are (recorded tests are read from here for --demo)."""
+
+    @classmethod
+    def later(
+        cls, plugin_id: str, widgets: dict[str, Any], build: Callable[[], Plugin], official: bool, source: PluginSource
+    ) -> InstalledPlugin:
+        """A plugin whose document `build` makes when something first needs it (its checked form from the plugin
+        cache): the dashboard needs only its id and widgets, so a start does not build what it does not show."""
+        installed = cls.__new__(cls)
+        installed._plugin, installed._build = None, build
+        installed.id, installed._widgets = plugin_id, widgets
+        installed.official, installed.source = official, source
+        return installed
+
+    @property
+    def plugin(self) -> Plugin:
+        """The plugin document (built now if it was kept for later)."""
+        if self._plugin is None:
+            with _building:
+                if self._plugin is None and self._build is not None:
+                    self._plugin, self._build = self._build(), None
+        assert self._plugin is not None
+        return self._plugin
+
+    @property
+    def widgets(self) -> dict[str, Any]:
+        """Its widget specs by name, without building the document."""
+        return self._plugin.widgets if self._plugin is not None else self._widgets
+
+
+_building = threading.Lock()
 
 
 NativeRun = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -229,8 +263,8 @@ class Registry:
 
     def add(self, installed: InstalledPlugin) -> None:
         """Register (or replace) a plugin."""
-        self.plugins[installed.plugin.manifest.id] = installed
-        self._forget(installed.plugin.manifest.id)
+        self.plugins[installed.id] = installed
+        self._forget(installed.id)
 
     def remove(self, plugin_id: str) -> None:
         self.plugins.pop(plugin_id, None)

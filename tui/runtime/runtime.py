@@ -193,7 +193,14 @@ class Runtime:
         Raises:
             PluginLoadError: the folder does not validate or holds another plugin.
         """
-        plugin, problems = self.plugin_cache.load("installed", plugin_id, folder)
+        kept = self.plugin_cache.kept("installed", plugin_id, folder)
+        if kept is not None:  # checked when it was installed; the document is built when something needs it
+            self.registry.add(
+                InstalledPlugin.later(plugin_id, kept.widgets, kept.build, official, DirectorySource(folder))
+            )
+            self.folders[plugin_id] = folder
+            return
+        plugin, problems = self.plugin_cache.validated("installed", plugin_id, folder)
         if plugin is None:
             raise PluginLoadError(f"{plugin_id} ({folder}) does not validate:\n" + "\n".join(map(str, problems)))
         if plugin.manifest.id != plugin_id:
