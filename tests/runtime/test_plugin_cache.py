@@ -170,20 +170,25 @@ class Planted:
         return (os.mkdir, (str(self.target),))
 
 
+def replace_payload(db: Path, new_payload: Any) -> None:
+    """Give the plugin's entry another payload (`new_payload(old payload bytes)`), signed with the database's own
+    key: what someone who could read the database could write."""
+    entry = notes_entry(db)
+    body = entry.read_bytes()[len(MAGIC) + 32 :]
+    size = int.from_bytes(body[:4], "big")
+    forged = body[: 4 + size] + new_payload(body[4 + size :])  # the header and the files still match
+    store = Store(db)
+    key = PluginCache.for_store(store).key
+    store.close()
+    entry.write_bytes(MAGIC + hmac.new(key, forged, hashlib.sha256).digest() + forged)
+
+
 def test_a_signed_entry_that_would_build_anything_but_a_plugin_builds_nothing(
     data: Path, tmp_path: Path, validations: list[str]
 ) -> None:
     Runtime.open(data).close()
-    entry = notes_entry(data)
-    raw = entry.read_bytes()
-    body = raw[len(MAGIC) + 32 :]
-    size = int.from_bytes(body[:4], "big")
     marker = tmp_path / "ran"
-    forged = body[: 4 + size] + pickle.dumps(Planted(marker))  # the header and the files still match
-    store = Store(data)
-    key = PluginCache.for_store(store).key
-    store.close()
-    entry.write_bytes(MAGIC + hmac.new(key, forged, hashlib.sha256).digest() + forged)
+    replace_payload(data, lambda _: pickle.dumps(Planted(marker)))
     validations.clear()
     rt = Runtime.open(data)
     assert validations == []  # the entry's header and files hold: the document is built when first needed
@@ -196,16 +201,13 @@ def test_a_signed_entry_that_would_build_anything_but_a_plugin_builds_nothing(
 def test_an_entry_whose_plugin_disagrees_with_the_files_is_not_used(data: Path, validations: list[str]) -> None:
     """Even signed, an entry is used only for the files it was made from: its plugin must hold exactly them."""
     Runtime.open(data).close()
-    entry = notes_entry(data)
-    body = entry.read_bytes()[len(MAGIC) + 32 :]
-    size = int.from_bytes(body[:4], "big")
-    plugin: Plugin = pickle.loads(body[4 + size :])
-    plugin.files = {**plugin.files, "tools/hello.yaml": "something else"}
-    forged = body[: 4 + size] + pickle.dumps(plugin)
-    store = Store(data)
-    key = PluginCache.for_store(store).key
-    store.close()
-    entry.write_bytes(MAGIC + hmac.new(key, forged, hashlib.sha256).digest() + forged)
+
+    def edited(payload: bytes) -> bytes:
+        plugin: Plugin = pickle.loads(payload)
+        plugin.files = {**plugin.files, "tools/hello.yaml": "something else"}
+        return pickle.dumps(plugin)
+
+    replace_payload(data, edited)
     validations.clear()
     rt = Runtime.open(data)
     assert rt.registry.plugins["notes"].plugin.files["tools/hello.yaml"] != "something else"
@@ -227,3 +229,17 @@ def test_a_store_in_memory_keeps_nothing_and_validates_every_load(validations: l
     assert rt.plugin_cache.folder is None and rt.plugin_cache.hits == 0
     assert rt.plugin_cache.validations == len(rt.registry.plugins) == 7
     rt.close()
+
+
+def test_a_start_builds_an_installed_plugin_only_when_something_needs_it(data: Path) -> None:
+    Runtime.open(data).close()
+    rt = Runtime.open(data)
+    try:
+        notes = rt.registry.plugins["notes"]
+        assert notes._plugin is None and notes.widgets == {}  # listed, its widgets known, its document not built
+        assert [s.id for s in rt.sources.list("wallet")] and notes._plugin is None  # another plugin's sources
+        assert rt.registry.find("wallet.cardBalance") is not None and notes._plugin is None
+        assert rt.registry.find("notes.hello") is not None and notes._plugin is not None  # built for its tool
+        assert notes.plugin.manifest.id == "notes" and notes.plugin is notes.plugin  # once
+    finally:
+        rt.close()

@@ -31,6 +31,7 @@ import json
 import os
 import pickle
 import secrets
+import sqlite3
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -173,7 +174,7 @@ class Kept:
         for an entry this app signed with this validator's code)."""
         plugin = _unpickle(self.payload, self.plugin_id, self.texts)
         if plugin is None:
-            plugin, problems = validate(MemorySource(self.texts, self.plugin_id), specs=self.specs)
+            plugin, problems = validate(MemorySource(dict(self.texts), self.plugin_id), specs=self.specs)
             if plugin is None:
                 raise RuntimeError(f"{self.plugin_id} no longer validates: {problems[:1]}")
         return plugin
@@ -200,7 +201,10 @@ class PluginCache:
             if store.read_only:
                 return cls(None, None)
             key = secrets.token_hex(32)
-            write_setting(store, KEY_SETTING, key)
+            try:
+                write_setting(store, KEY_SETTING, key)
+            except sqlite3.Error:  # a full disk: the app starts, validating as before the cache
+                return cls(None, None)
         return cls(Path(store.path).parent / "cache" / "plugins", bytes.fromhex(key))
 
     @property
