@@ -36,6 +36,7 @@ EXAMPLE = ROOT / "examples" / "lectures"
 DEMO = """
 import asyncio, sys, time
 from tui.app.app import make_app
+from tui.app.lazy_pane import WhenIdle
 from widgets_render.textual_render import WidgetFrame
 
 async def main():
@@ -44,7 +45,12 @@ async def main():
         for _ in range(2000):
             await pilot.pause(0.01)
             if len(app.query(WidgetFrame)) >= 7:
-                print("shown at", time.time())  # the parent takes it from its own clock at the start
+                print("shown at", time.time(), flush=True)  # the parent takes it from its own clock at the start
+                for _ in range(1000):  # not measured: quit once the hidden tabs are in (not in their mount)
+                    await pilot.pause(0.01)
+                    if not app.query(WhenIdle):
+                        await app.workers.wait_for_complete()
+                        return
                 return
         raise SystemExit("the dashboard did not fill")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Select, TabbedContent, TabPane
 
 from tui.app.dialogs.login import LoginScreen
@@ -45,6 +46,9 @@ from tui.runtime.scheduler.notices import Notice
 from widgets_render.safe_text import clean, one_line
 from widgets_render.textual_render import as_markup
 
+#: With more plugins than this, the plugins and settings tabs mount after the dashboard's first widgets (a row
+#: per plugin: 200 took ~7 s before them); with fewer, after the first paint (their rows cost little then).
+MANY_PLUGINS = 24
 #: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
 OPEN_CHECK_EVERY_S = 300.0
 LOGIN_QUIET_S = 600.0  # after the student closes an automatic login screen, ten minutes of notices only
@@ -88,10 +92,11 @@ class PkuHarnessApp(HarnessApp):
         self._checks_running = False
         self.shell_lock = asyncio.Lock()
         """Held while the shell is composed again: rebuilds take turns."""
-        self.dashboard_shown = False
-        """The first dashboard has shown its widgets (see `dashboard_loading`)."""
+        self.composed = False
+        """The shell was composed once (a shell composed again mounts its hidden tabs at once)."""
 
     def compose(self) -> ComposeResult:
+        starting, self.composed = not self.composed, True
         yield SteadyHeader(show_clock=False)
         # Not `initial=`: Textual's tab bar checks its initial tab in its own Mount, and under load that check
         # met a bar whose tabs were not there (`ValueError: No Tab with id '--content-tab-settings'`, the app
@@ -100,22 +105,26 @@ class PkuHarnessApp(HarnessApp):
             with TabPane(t("home", self.locale), id="home"):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
             # The hidden tabs mount after the first paint (Lazy), so the dashboard fills sooner (start-up target);
-            # those with a line per installed plugin after the dashboard's first widgets (or when opened).
+            # at start, those with a line per installed plugin after the dashboard's first widgets (or when opened).
             with TabPane(t("assistant", self.locale), id="assistant"):
                 yield SteadyLazy(ChatPane(self))
             with TabPane(t("plugins", self.locale), id="plugins"):
-                page = partial(plugins_page, self.runtime, self.locale, self.admin.install)
-                yield WhenIdle(page, self.dashboard_loading)
+                yield self.later(partial(plugins_page, self.runtime, self.locale, self.admin.install), starting)
             with TabPane(t("settings", self.locale), id="settings"):
-                yield WhenIdle(self.settings_body, self.dashboard_loading)
+                yield self.later(self.settings_body, starting)
         yield FittingFooter()
 
+    def later(self, make: Callable[[], Widget], starting: bool) -> SteadyLazy:
+        """A hidden tab's body: after the first paint, as the other tabs; at start with many plugins installed,
+        after the dashboard's first widgets (`WhenIdle`: composing their rows is what would hold them)."""
+        if starting and len(self.runtime.registry.plugins) > MANY_PLUGINS:
+            return WhenIdle(make, self.dashboard_loading)
+        return SteadyLazy(make())
+
     def dashboard_loading(self) -> bool:
-        """The app's first dashboard still shows a widget's first 加载中 (its first fill has not answered); once it
-        has not, never again (a shell composed again mounts its tabs at once, as before)."""
-        if not self.dashboard_shown:
-            self.dashboard_shown = not any(d.query(".loading") for d in self.query(Dashboard))
-        return not self.dashboard_shown
+        """The dashboard still shows a widget's first 加载中 (or is not there yet)."""
+        boards = list(self.query(Dashboard))
+        return not boards or any(not d.is_mounted or not d.query("#widgets") or d.query(".loading") for d in boards)
 
     def settings_body(self) -> SettingsPage:
         """设置: a section list (language and theme, model, campus, checks, permissions, reach, updates, audit)."""

@@ -59,10 +59,7 @@ class WhenIdle(SteadyLazy):
         self.opened = False
 
     async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
-        if self.busy():
-            self.set_timer(POLL_S, self.poll)
-        else:  # a shell composed again once the app is going: as soon as `SteadyLazy` would
-            self.call_after_refresh(self.open)
+        self.set_timer(POLL_S, self.poll)
 
     async def poll(self) -> None:
         self.waited += POLL_S

@@ -284,11 +284,14 @@ class Registry:
         """Every tool: host plugins first, then plugins in id order, tools in manifest order."""
         if self._tools is None:
             ids = [*sorted(self.hosts), *sorted(self.plugins)]
-            self._tools = [t for pid in ids for t in self.tools_of(pid)]
+            self._tools = [t for pid in ids for t in self._tools_of(pid)]
         return list(self._tools)
 
     def tools_of(self, plugin_id: str) -> list[ToolInfo]:
         """One plugin's (or host plugin's) tools, in manifest order; [] for an id the registry does not have."""
+        return list(self._tools_of(plugin_id))
+
+    def _tools_of(self, plugin_id: str) -> list[ToolInfo]:
         found = self._of.get(plugin_id)
         if found is None:
             if plugin_id in self.hosts:
@@ -358,7 +361,7 @@ class Registry:
         """A tool by id (`wallet.cardBalance`) or model name (`wallet__cardBalance`), looked up among its own
         plugin's tools (plugin ids have neither '.' nor '_')."""
         plugin_id = name.partition(".")[0] if "." in name else name.partition("__")[0]
-        for t in self.tools_of(plugin_id):
+        for t in self._tools_of(plugin_id):
             if name in (t.id, t.model_name):
                 return t
         return None
