@@ -5,20 +5,22 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Select, TabbedContent, TabPane
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t
-from tui.app.lazy_pane import SteadyLazy
+from tui.app.lazy_pane import SteadyLazy, WhenIdle
 from tui.app.navigation import REBUILD_FRAMES, show_tab, switch_to, tab_bar
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen
@@ -45,6 +47,9 @@ from widgets_render.safe_text import clean, one_line
 from widgets_render.screen_params import opens_alone
 from widgets_render.textual_render import as_markup
 
+#: With more plugins than this, the plugins and settings tabs mount after the dashboard's first widgets (a row
+#: per plugin: 200 took ~7 s before them); with fewer, after the first paint (their rows cost little then).
+MANY_PLUGINS = 24
 #: Opening the plugins page checks for updates, but not more often than this (tab switching is not a reason).
 OPEN_CHECK_EVERY_S = 300.0
 LOGIN_QUIET_S = 600.0  # after the student closes an automatic login screen, ten minutes of notices only
@@ -88,8 +93,11 @@ class PkuHarnessApp(HarnessApp):
         self._checks_running = False
         self.shell_lock = asyncio.Lock()
         """Held while the shell is composed again: rebuilds take turns."""
+        self.composed = False
+        """The shell was composed once (a shell composed again mounts its hidden tabs at once)."""
 
     def compose(self) -> ComposeResult:
+        starting, self.composed = not self.composed, True
         yield SteadyHeader(show_clock=False)
         # Not `initial=`: Textual's tab bar checks its initial tab in its own Mount, and under load that check
         # met a bar whose tabs were not there (`ValueError: No Tab with id '--content-tab-settings'`, the app
@@ -97,14 +105,27 @@ class PkuHarnessApp(HarnessApp):
         with TabbedContent():
             with TabPane(t("home", self.locale), id="home"):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
-            # The hidden tabs mount after the first paint (Lazy), so the dashboard fills sooner (start-up target).
+            # The hidden tabs mount after the first paint (Lazy), so the dashboard fills sooner (start-up target);
+            # at start, those with a line per installed plugin after the dashboard's first widgets (or when opened).
             with TabPane(t("assistant", self.locale), id="assistant"):
                 yield SteadyLazy(ChatPane(self))
             with TabPane(t("plugins", self.locale), id="plugins"):
-                yield SteadyLazy(plugins_page(self.runtime, self.locale, self.admin.install))
+                yield self.later(partial(plugins_page, self.runtime, self.locale, self.admin.install), starting)
             with TabPane(t("settings", self.locale), id="settings"):
-                yield SteadyLazy(self.settings_body())
+                yield self.later(self.settings_body, starting)
         yield FittingFooter()
+
+    def later(self, make: Callable[[], Widget], starting: bool) -> SteadyLazy:
+        """A hidden tab's body: after the first paint, as the other tabs; at start with many plugins installed,
+        after the dashboard's first widgets (`WhenIdle`: composing their rows is what would hold them)."""
+        if starting and len(self.runtime.registry.plugins) > MANY_PLUGINS:
+            return WhenIdle(make, self.dashboard_loading)
+        return SteadyLazy(make())
+
+    def dashboard_loading(self) -> bool:
+        """The dashboard still shows a widget's first 加载中 (or is not there yet)."""
+        boards = list(self.query(Dashboard))
+        return not boards or any(not d.is_mounted or not d.query("#widgets") or d.query(".loading") for d in boards)
 
     def settings_body(self) -> SettingsPage:
         """设置: a section list (language and theme, model, campus, checks, permissions, reach, updates, audit)."""
@@ -235,7 +256,11 @@ class PkuHarnessApp(HarnessApp):
             footer.call_later(self.screen.refresh_bindings)
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        """Opening the plugins page checks installed plugins for updates (the seeds), at most every 5 minutes."""
+        """A tab whose body waits for the dashboard (`WhenIdle`) gets it now. Opening the plugins page checks
+        installed plugins for updates (the seeds), at most every 5 minutes."""
+        for waiting in event.pane.query_children(WhenIdle):
+            waiting.call_later(waiting.open)  # in its own queue: mounted from the app's handler, a body's
+            # children met each other's messages before they were all there
         if event.pane.id != "plugins" or self.demo or not self.runtime.installs.all():
             return
         if time.monotonic() - self.checked_open_ms < OPEN_CHECK_EVERY_S and self.checked_open_ms:

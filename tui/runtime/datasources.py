@@ -64,10 +64,14 @@ class DataSources:
         self.gate = gate
         self.store = store
 
-    def list(self) -> list[SourceInfo]:
-        """Every data source of every installed plugin."""
+    def list(self, plugin_id: str | None = None) -> list[SourceInfo]:
+        """Every data source of every installed plugin (of one plugin: `plugin_id`, so that reading a widget's
+        source does not build every installed plugin's document)."""
         out = []
-        for pid, inst in sorted(self.gate.registry.plugins.items()):
+        plugins = self.gate.registry.plugins
+        ids = sorted(plugins) if plugin_id is None else [plugin_id] if plugin_id in plugins else []
+        for pid in ids:
+            inst = plugins[pid]
             for name, ds in inst.plugin.manifest.dataSources.items():
                 if ds.tool is None:
                     continue  # server functions are not open yet
@@ -80,7 +84,8 @@ class DataSources:
 
     def find(self, tool_id: str, args: dict[str, Any]) -> SourceInfo | None:
         """The data source that runs `tool_id` with exactly `args`, if any (a check can share its cache)."""
-        return next((s for s in self.list() if f"{s.plugin}.{s.tool}" == tool_id and s.args == args), None)
+        mine = self.list(tool_id.partition(".")[0])
+        return next((s for s in mine if f"{s.plugin}.{s.tool}" == tool_id and s.args == args), None)
 
     def _cached(self, plugin: str, name: str) -> tuple[Any, int] | None:
         with self.store.lock:
@@ -103,7 +108,7 @@ class DataSources:
             KeyError: no such data source.
             SourceError: the fetch failed and nothing was ever cached (the message says why, the cause what helps).
         """
-        info = next((s for s in self.list() if s.id == source_id), None)
+        info = next((s for s in self.list(source_id.partition(".")[0]) if s.id == source_id), None)
         if info is None:
             raise KeyError(f"no data source {source_id!r}")
         at_ms = int(time.time() * 1000) if now_ms is None else now_ms

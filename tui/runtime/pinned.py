@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+import ssl
+import threading
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -24,6 +26,26 @@ Resolver = Callable[[str], Awaitable[list[str]]]
 SyncResolver = Callable[[str], list[str]]
 Rule = Callable[[str, list[str]], str | None]
 """Given a host and its addresses: why the connection is refused, or None (`addresses.refused`: public only)."""
+
+
+_context: ssl.SSLContext | None = None
+_context_lock = threading.Lock()
+
+
+def shared_ssl_context() -> ssl.SSLContext:
+    """The one TLS context of the process (certificate checks on, the CA bundle loaded once).
+
+    Making a context loads the CA bundle (~11 ms) and each transport made two: every plugin run built a client and
+    paid ~32 ms for them (issue 22 item 8). A context holds no connection and no per-request state, and every
+    pinned transport asks it for HTTP/1.1 only, so sharing it changes nothing a connection checks; each run still
+    has its own client, connection pool and cookie jar, and each connection is still resolved, checked and
+    pinned by its backend.
+    """
+    global _context
+    with _context_lock:
+        if _context is None:
+            _context = httpx.create_ssl_context()
+        return _context
 
 
 async def system_resolve(host: str) -> list[str]:
@@ -156,9 +178,9 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
         inner: httpcore.AsyncNetworkBackend | None = None,
         rule: Rule = refused,
     ) -> None:
-        super().__init__(http2=False, retries=0)
+        super().__init__(verify=shared_ssl_context(), http2=False, retries=0)  # its own pool is replaced below
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(),
+            ssl_context=shared_ssl_context(),
             network_backend=PinnedBackend(resolve, inner, rule),
             http1=True,
             http2=False,
@@ -174,9 +196,9 @@ class SyncPinnedTransport(httpx.HTTPTransport):
         exempt: Iterable[tuple[str, int]] = (),
         inner: httpcore.NetworkBackend | None = None,
     ) -> None:
-        super().__init__(http2=False, retries=0)
+        super().__init__(verify=shared_ssl_context(), http2=False, retries=0)  # its own pool is replaced below
         self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(),
+            ssl_context=shared_ssl_context(),
             network_backend=SyncPinnedBackend(resolve, exempt, inner),
             http1=True,
             http2=False,

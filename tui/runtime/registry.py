@@ -15,6 +15,7 @@ registry is built (never from a run, so a branch not taken still counts):
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,15 +26,48 @@ from tui.lang.documents.source import PluginSource
 from tui.lang.documents.tool import AbilityStep, CallStep, EachStep, InputField, PaginateStep, RequestStep
 
 
-@dataclass
 class InstalledPlugin:
-    """A plugin the app has, with where it came from."""
+    """A plugin the app has, with where it came from. Its document may be built when first used (`later`)."""
 
-    plugin: Plugin
-    official: bool
-    """Built into the app, or from the official repository (the review page says so)."""
-    source: PluginSource
-    """Where its files are (recorded tests are read from here for --demo)."""
+    def __init__(self, plugin: Plugin, official: bool, source: PluginSource) -> None:
+        self._plugin: Plugin | None = plugin
+        self._build: Callable[[], Plugin] | None = None
+        self.id = plugin.manifest.id
+        self._widgets = plugin.widgets
+        self.official = official
+        """Built into the app, or from the official repository (the review page says so)."""
+        self.source = source
+        """Where its files are (recorded tests are read from here for --demo)."""
+
+    @classmethod
+    def later(
+        cls, plugin_id: str, widgets: dict[str, Any], build: Callable[[], Plugin], official: bool, source: PluginSource
+    ) -> InstalledPlugin:
+        """A plugin whose document `build` makes when something first needs it (its checked form from the plugin
+        cache): the dashboard needs only its id and widgets, so a start does not build what it does not show."""
+        installed = cls.__new__(cls)
+        installed._plugin, installed._build = None, build
+        installed.id, installed._widgets = plugin_id, widgets
+        installed.official, installed.source = official, source
+        return installed
+
+    @property
+    def plugin(self) -> Plugin:
+        """The plugin document (built now if it was kept for later)."""
+        if self._plugin is None:
+            with _building:
+                if self._plugin is None and self._build is not None:
+                    self._plugin, self._build = self._build(), None
+        assert self._plugin is not None
+        return self._plugin
+
+    @property
+    def widgets(self) -> dict[str, Any]:
+        """Its widget specs by name, without building the document."""
+        return self._plugin.widgets if self._plugin is not None else self._widgets
+
+
+_building = threading.Lock()
 
 
 NativeRun = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -205,26 +239,36 @@ class Registry:
         self.hosts: dict[str, HostPlugin] = {}
         """Host plugins, by id."""
         self._tools: list[ToolInfo] | None = None
-        """The tool list, built once per change of plugins (every gate call looks a tool up)."""
+        """The tool list, built once per change of plugins."""
+        self._of: dict[str, list[ToolInfo]] = {}
+        """Each plugin's (or host plugin's) tools, built when first asked for: a gate call looks its tool up in
+        its own plugin's, so the first widget of the dashboard does not wait for every installed plugin's."""
 
     def set_locale(self, locale: str) -> None:
         """Switch the language of tool titles and instructions (English comes from i18n.en)."""
         self.locale = locale
+        self._forget()
+
+    def _forget(self, plugin_id: str | None = None) -> None:
         self._tools = None
+        if plugin_id is None:
+            self._of.clear()
+        else:
+            self._of.pop(plugin_id, None)
 
     def add_host(self, host: HostPlugin) -> None:
         """Register one of the app's own host plugins."""
         self.hosts[host.id] = host
-        self._tools = None
+        self._forget(host.id)
 
     def add(self, installed: InstalledPlugin) -> None:
         """Register (or replace) a plugin."""
-        self.plugins[installed.plugin.manifest.id] = installed
-        self._tools = None
+        self.plugins[installed.id] = installed
+        self._forget(installed.id)
 
     def remove(self, plugin_id: str) -> None:
         self.plugins.pop(plugin_id, None)
-        self._tools = None
+        self._forget(plugin_id)
 
     def plugin_name(self, plugin_id: str) -> str:
         """A plugin's (or host plugin's) name in the app's language: English from i18n.en, else the name."""
@@ -239,66 +283,85 @@ class Registry:
     def tools(self) -> list[ToolInfo]:
         """Every tool: host plugins first, then plugins in id order, tools in manifest order."""
         if self._tools is None:
-            self._tools = self._build()
+            ids = [*sorted(self.hosts), *sorted(self.plugins)]
+            self._tools = [t for pid in ids for t in self._tools_of(pid)]
         return list(self._tools)
 
-    def _build(self) -> list[ToolInfo]:
+    def tools_of(self, plugin_id: str) -> list[ToolInfo]:
+        """One plugin's (or host plugin's) tools, in manifest order; [] for an id the registry does not have."""
+        return list(self._tools_of(plugin_id))
+
+    def _tools_of(self, plugin_id: str) -> list[ToolInfo]:
+        found = self._of.get(plugin_id)
+        if found is None:
+            if plugin_id in self.hosts:
+                found = self._host_tools(plugin_id)
+            elif plugin_id in self.plugins:
+                found = self._plugin_tools(plugin_id)
+            else:
+                return []
+            self._of[plugin_id] = found
+        return found
+
+    def _host_tools(self, hid: str) -> list[ToolInfo]:
+        return [
+            ToolInfo(
+                id=f"{hid}.{name}",
+                model_name=f"{hid}__{name}",
+                plugin_id=hid,
+                name=name,
+                title=native.title_en if self.locale == "en" else native.title,
+                summary=native.summary,
+                description=native.description,
+                effect=native.effect,
+                untrusted=False,
+                user_only=native.user_only,
+                official=True,
+                input_schema=input_schema(native.input),
+                input=native.input,
+                labels={f: host_label(f, spec, self.locale) for f, spec in native.input.items()},
+                native=native,
+                sends=native.sends,
+            )
+            for name, native in self.hosts[hid].tools.items()
+        ]
+
+    def _plugin_tools(self, pid: str) -> list[ToolInfo]:
+        inst = self.plugins[pid]
+        m = inst.plugin.manifest
+        reached = reach(inst.plugin)
         out = []
-        for hid in sorted(self.hosts):
-            for name, native in self.hosts[hid].tools.items():
-                out.append(
-                    ToolInfo(
-                        id=f"{hid}.{name}",
-                        model_name=f"{hid}__{name}",
-                        plugin_id=hid,
-                        name=name,
-                        title=native.title_en if self.locale == "en" else native.title,
-                        summary=native.summary,
-                        description=native.description,
-                        effect=native.effect,
-                        untrusted=False,
-                        user_only=native.user_only,
-                        official=True,
-                        input_schema=input_schema(native.input),
-                        input=native.input,
-                        labels={f: host_label(f, spec, self.locale) for f, spec in native.input.items()},
-                        native=native,
-                        sends=native.sends,
-                    )
+        for name, tool in inst.plugin.tools.items():
+            d = tool.definition
+            title, summary = m.tool_text(name, d, self.locale)
+            out.append(
+                ToolInfo(
+                    id=f"{pid}.{name}",
+                    model_name=f"{pid}__{name}",
+                    plugin_id=pid,
+                    name=name,
+                    title=title,
+                    summary=summary,
+                    description=d.description,
+                    effect=d.effect,
+                    untrusted=reached[name].untrusted,
+                    user_only=d.userOnly,
+                    official=inst.official,
+                    input_schema=input_schema(d.input),
+                    input=d.input,
+                    labels={f: m.field_title(name, f, spec, self.locale) for f, spec in d.input.items()},
+                    value_titles={f: m.option_titles(name, f, spec, self.locale) for f, spec in d.input.items()},
+                    result_titles=m.result_titles(name, d, self.locale),
+                    sends=reached[name].sends,
                 )
-        for pid in sorted(self.plugins):
-            inst = self.plugins[pid]
-            m = inst.plugin.manifest
-            reached = reach(inst.plugin)
-            for name, tool in inst.plugin.tools.items():
-                d = tool.definition
-                title, summary = m.tool_text(name, d, self.locale)
-                out.append(
-                    ToolInfo(
-                        id=f"{pid}.{name}",
-                        model_name=f"{pid}__{name}",
-                        plugin_id=pid,
-                        name=name,
-                        title=title,
-                        summary=summary,
-                        description=d.description,
-                        effect=d.effect,
-                        untrusted=reached[name].untrusted,
-                        user_only=d.userOnly,
-                        official=inst.official,
-                        input_schema=input_schema(d.input),
-                        input=d.input,
-                        labels={f: m.field_title(name, f, spec, self.locale) for f, spec in d.input.items()},
-                        value_titles={f: m.option_titles(name, f, spec, self.locale) for f, spec in d.input.items()},
-                        result_titles=m.result_titles(name, d, self.locale),
-                        sends=reached[name].sends,
-                    )
-                )
+            )
         return out
 
     def find(self, name: str) -> ToolInfo | None:
-        """A tool by id (`wallet.cardBalance`) or model name (`wallet__cardBalance`)."""
-        for t in self.tools():
+        """A tool by id (`wallet.cardBalance`) or model name (`wallet__cardBalance`), looked up among its own
+        plugin's tools (plugin ids have neither '.' nor '_')."""
+        plugin_id = name.partition(".")[0] if "." in name else name.partition("__")[0]
+        for t in self._tools_of(plugin_id):
             if name in (t.id, t.model_name):
                 return t
         return None

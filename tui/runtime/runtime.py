@@ -30,6 +30,7 @@ from tui.runtime.kv import SqliteKv
 from tui.runtime.layout import DashboardLayout
 from tui.runtime.offload import Offload
 from tui.runtime.permissions import Grants
+from tui.runtime.plugin_cache import PluginCache, collector_paused
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.plugin_settings import PluginSettings
 from tui.runtime.plugins import Installer, InstallError, Installs, PluginFetcher
@@ -105,6 +106,8 @@ class Runtime:
         self.folders: dict[str, Path] = {}
         self.builtin_ids: set[str] = set()
         self.installs = Installs(store, plugins_root(store))
+        self.plugin_cache = PluginCache.for_store(store)
+        """Validated plugins kept between starts (plugin_cache.py): built-in and installed ones load from it."""
         self.load_errors: list[str] = []
         """Installed plugins that did not load at start (the app shows them; it never fails to start for one)."""
         self.ui = ui
@@ -148,14 +151,15 @@ class Runtime:
             DevOriginError: a mapping's host is declared by no loaded plugin.
         """
         runtime = cls(Store(db), Registry(locale), demo, approver, ui, offload, dev_origins)
-        for folder in builtin_folders():
-            runtime.add_folder(folder, official=True)
-            runtime.builtin_ids.add(folder.name)
-        for record in runtime.installs.all():
-            try:
-                runtime.load_installed(record.id, Path(record.current.dir), record.official)
-            except PluginLoadError as e:
-                runtime.load_errors.append(str(e))
+        with collector_paused():
+            for folder in builtin_folders():
+                runtime.add_folder(folder, official=True)
+                runtime.builtin_ids.add(folder.name)
+            for record in runtime.installs.all():
+                try:
+                    runtime.load_installed(record.id, Path(record.current.dir), record.official)
+                except PluginLoadError as e:
+                    runtime.load_errors.append(str(e))
         runtime.installs.sweep()
         for folder in extra or []:
             runtime.add_folder(Path(folder), official=False)
@@ -170,9 +174,12 @@ class Runtime:
     def add_folder(self, folder: Path, official: bool) -> None:
         """Validate and register a plugin folder."""
         source = DirectorySource(folder)
-        # Built-in plugins ship validated (tests/plugins checks every spec); re-checking their widget specs at
-        # every start would cost the start-up ~0.2 s. Any other folder is checked in full.
-        plugin, problems = validate(source, specs=not self._builtin(folder))
+        if self._builtin(folder):
+            # Built-in plugins ship validated (tests/plugins checks every spec); re-checking their widget specs at
+            # every start would cost the start-up ~0.2 s. Their validated form is kept like an installed one's.
+            plugin, problems = self.plugin_cache.load("builtin", folder.name, folder, specs=False)
+        else:  # an author's folder: checked in full at every start, so every problem is seen
+            plugin, problems = validate(source)
         if plugin is None:
             # each problem as `plugin validate` prints it (from where the app was started), to open in an editor
             raise PluginLoadError(f"{folder} does not validate:\n" + "\n".join(p.in_folder(folder) for p in problems))
@@ -180,12 +187,20 @@ class Runtime:
         self.folders[plugin.manifest.id] = folder
 
     def load_installed(self, plugin_id: str, folder: Path, official: bool) -> None:
-        """Validate an installed version's folder and make it the plugin in use (the old one stays on error).
+        """Validate an installed version's folder and make it the plugin in use (the old one stays on error). The
+        validated form is kept (plugin_cache.py): the next start reads it instead of validating again.
 
         Raises:
             PluginLoadError: the folder does not validate or holds another plugin.
         """
-        plugin, problems = validate(DirectorySource(folder))
+        kept = self.plugin_cache.kept("installed", plugin_id, folder)
+        if kept is not None:  # checked when it was installed; the document is built when something needs it
+            self.registry.add(
+                InstalledPlugin.later(plugin_id, kept.widgets, kept.build, official, DirectorySource(folder))
+            )
+            self.folders[plugin_id] = folder
+            return
+        plugin, problems = self.plugin_cache.validated("installed", plugin_id, folder)
         if plugin is None:
             raise PluginLoadError(f"{plugin_id} ({folder}) does not validate:\n" + "\n".join(map(str, problems)))
         if plugin.manifest.id != plugin_id:

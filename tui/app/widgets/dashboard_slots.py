@@ -38,7 +38,7 @@ def available(runtime: Runtime) -> list[Slot]:
     """Every widget of every installed plugin, plugins in id order (the default layout)."""
     out = []
     for pid, inst in sorted(runtime.registry.plugins.items()):
-        for name, spec in inst.plugin.widgets.items():
+        for name, spec in inst.widgets.items():  # not `inst.plugin`: a plugin kept for later stays so
             out.append(Slot(pid, name, spec))
     return out
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+import hashlib
+import threading
+from collections import OrderedDict
 
 from tui.lang.documents.source import BudgetedReader, PluginSource, SourceError, check_path
 from tui.lang.testing.fixtures import FixtureReader
@@ -10,17 +12,34 @@ from tui.lang.testing.model import Case, TestFile
 from tui.lang.testing.recorded import RecordedHost
 from tui.lang.testing.runner import iso_now, parse_test_file
 
+#: Recorded test files kept parsed: every file of 400 installed plugins of 5 tests each. An LRU smaller than the
+#: files the dashboard cycles through (it was 256) keeps none of them: each refresh evicts the next one needed.
+PARSED_FILES = 2048
 
-@lru_cache(maxsize=256)
+
+_parsed_files: OrderedDict[tuple[bytes, str], TestFile | None] = OrderedDict()
+_parsed_lock = threading.Lock()
+
+
 def _parsed(text: str, path: str) -> TestFile | None:
     # The demo builds a host for every run of every tool (each widget refresh): parsing the same recordings
-    # each time was most of a demo run's cost. Keyed by the text, so an edited recording is parsed anew; the
-    # host copies what it consumes, so sharing the parsed cases between hosts is safe.
-    return parse_test_file(text, path)[0]
+    # each time was most of a demo run's cost. Keyed by the text's digest (the text itself is not kept), so an
+    # edited recording is parsed anew; the host copies what it consumes, so sharing the parsed cases is safe.
+    key = (hashlib.sha256(text.encode()).digest(), path)
+    with _parsed_lock:
+        if key in _parsed_files:
+            _parsed_files.move_to_end(key)
+            return _parsed_files[key]
+    parsed = parse_test_file(text, path)[0]
+    with _parsed_lock:
+        _parsed_files[key] = parsed
+        while len(_parsed_files) > PARSED_FILES:
+            _parsed_files.popitem(last=False)
+    return parsed
 
 
 def recorded_file(reader: BudgetedReader, path: str) -> TestFile | None:
-    """One recorded test file, parsed once per content; None when it cannot be read or is not valid."""
+    """One recorded test file, parsed once per content in a process; None when it cannot be read or is not valid."""
     try:
         text = reader.source.read_bytes(check_path(path)).decode("utf-8")
     except (SourceError, UnicodeDecodeError, ValueError):
