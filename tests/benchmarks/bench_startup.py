@@ -66,7 +66,6 @@ COMMANDS = {
 def make_data(folder: Path, count: int, widgets: bool) -> None:
     """Install `count` copies of the example plugin (ids lectures000…) into a new data folder."""
     from tui.runtime.plugins.installer import Installer
-
     from tui.runtime.runtime import Runtime
 
     folder.mkdir(parents=True)

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tui.runtime.plugins.installer import Installer
 
 import tui.runtime.plugin_cache as plugin_cache
 from tests.runtime.plugin_folder import tool, write_plugin
 from tui.lang.documents.loader import Plugin
 from tui.runtime.plugin_cache import MAGIC, PluginCache
+from tui.runtime.plugins.installer import Installer
 from tui.runtime.runtime import Runtime
 from tui.runtime.store import Store
 
