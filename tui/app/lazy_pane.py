@@ -62,6 +62,8 @@ class WhenIdle(SteadyLazy):
         self.set_timer(POLL_S, self.poll)
 
     async def poll(self) -> None:
+        if not self.is_attached:  # the app closed or rebuilt its shell while this waited
+            return
         self.waited += POLL_S
         pane = self.parent
         shown = pane is not None and getattr(pane.parent, "current", None) == pane.id
@@ -72,7 +74,7 @@ class WhenIdle(SteadyLazy):
 
     async def open(self) -> None:
         """Make the body and mount it now (its tab was opened: the app awaits this), once."""
-        if not self.opened:
+        if not self.opened and self.is_attached:
             self.opened = True
             self._replace_widget = self.make()
             await self.mount_now()

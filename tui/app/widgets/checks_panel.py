@@ -80,7 +80,10 @@ class ChecksPanel(Vertical):
 
     def fill(self) -> None:
         """(Re)list the checks; the cursor stays on the check it was on (background rounds refill every 30 s)."""
-        table = self.query_one("#checks", DataTable)
+        tables = self.query("#checks").results(DataTable)
+        table = next(tables, None)
+        if table is None:  # mounted as the app closes (a hidden tab mounts late): nothing to fill
+            return
         chosen = self.chosen_id()
         row = table.cursor_row
         loc, narrow = self.locale, self.narrow
