@@ -393,7 +393,9 @@ class _Misplaced(Exception):
 def well_formed(text: str) -> str:
     """`text` as UTF-8 can carry it: each lone surrogate as U+FFFD, as JavaScript's TextEncoder (and so `fetch`)
     sends it. Data leaving the interpreter is written as UTF-8 (a request, the store, the model)."""
-    return text if LONE_HALF.search(text) is None else LONE_HALF.sub("\ufffd", text)
+    if text.isascii() or LONE_HALF.search(text) is None:
+        return text  # the same object: nearly always
+    return LONE_HALF.sub("\ufffd", text)  # one code point for one: every position stays the same
 
 
 def _path_key(k: str) -> str:

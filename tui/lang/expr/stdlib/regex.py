@@ -12,7 +12,7 @@ from tui.lang.expr.errors import RegexError
 from tui.lang.expr.limits import MAX_PATTERN, MAX_PATTERNS_PER_RUN, MAX_STRING, Run
 from tui.lang.expr.stdlib.measured import Replacement
 from tui.lang.expr.stdlib.registry import bad, builtin, want_str
-from tui.lang.expr.values import LONE_HALF, Opaque, to_str
+from tui.lang.expr.values import LONE_HALF, Opaque, to_str, well_formed
 
 G = "regex"
 
@@ -100,7 +100,7 @@ class Regex(Opaque):
         search starts one character later), without google-re2's per-match Python: one RE2 call per match,
         and for ASCII text no offset conversion at all (3x faster)."""
         raw = getattr(self.re, "_regexp", None)
-        text = _readable(text)  # positions stay the same; the caller cuts groups from its own text
+        text = well_formed(text)  # RE2 reads UTF-8; positions stay, the caller cuts groups from its own text
         if raw is None:  # another binding than google-re2's: its own iterator
             for m in self.re.finditer(text):
                 yield [m.span(k) for k in range(self.groups + 1)]
@@ -196,14 +196,6 @@ class Regex(Opaque):
 
     def __repr__(self) -> str:
         return f"regex({self.pattern!r})"
-
-
-def _readable(text: str) -> str:
-    """`text` as RE2 can read it: each lone surrogate as U+FFFD (one code point too, so every position stays the
-    same). The text itself (the same object) when it has none, which is nearly always."""
-    if text.isascii() or LONE_HALF.search(text) is None:
-        return text
-    return LONE_HALF.sub("\ufffd", text)
 
 
 def _chars(data: bytes, start: int, at: int) -> int:

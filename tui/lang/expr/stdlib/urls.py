@@ -12,7 +12,7 @@ from tui.lang.expr.errors import EvalError
 from tui.lang.expr.limits import Run, cap_text
 from tui.lang.expr.stdlib.html import HtmlNode
 from tui.lang.expr.stdlib.registry import ABSENT, bad, builtin, want_dict, want_str
-from tui.lang.expr.values import LONE_HALF, js_order, to_str
+from tui.lang.expr.values import js_order, to_str, well_formed
 
 G = "url"
 # encodeURIComponent leaves A-Z a-z 0-9 - _ . ! ~ * ' ( ) alone; quote() keeps letters, digits and _.-~
@@ -34,7 +34,11 @@ def url(run: Run, base: Any, relative: Any = ABSENT) -> str:
         # drops the base's #hash, clamps `..` at the root; a lone surrogate is read as U+FFFD, as JavaScript's
         # USVString conversion does (a page parsed from text has no address of its own: its links are read as
         # they are)
-        out = URL(_usv(b or rel)).href if relative is ABSENT or not b else join_url(_usv(b), _usv(rel))
+        out = (
+            URL(well_formed(b or rel)).href
+            if relative is ABSENT or not b
+            else join_url(well_formed(b), well_formed(rel))
+        )
     except ValueError:
         if relative is ABSENT or not b:
             raise EvalError(
@@ -43,10 +47,6 @@ def url(run: Run, base: Any, relative: Any = ABSENT) -> str:
         raise EvalError(f"url(): cannot resolve {rel[:80]!r} against {b[:80]!r} (not a valid URL)") from None
     cap_text(len(out))
     return out
-
-
-def _usv(text: str) -> str:
-    return text if text.isascii() else LONE_HALF.sub("\ufffd", text)
 
 
 def _enc(v: Any, fname: str = "query") -> str:
@@ -134,7 +134,7 @@ def parseUrl(run: Run, u: Any) -> dict[str, Any]:
     run.charge_scan(len(text))
     run.charge(2 * text.count("&") + text.count("%") // 2)
     try:
-        parts = URL(_usv(text))  # WHATWG, as new URL(u): the path normalised and encoded, the host lower-case
+        parts = URL(well_formed(text))  # WHATWG, as new URL(u): the path normalised and encoded, the host lower-case
     except ValueError:
         raise EvalError(f"parseUrl(): {text[:80]!r} is not a valid URL") from None
     q: dict[str, Any] = {}
