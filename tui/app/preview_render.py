@@ -27,7 +27,7 @@ from tui.runtime.datasources import SourceError
 from tui.runtime.dev_origins import DevOrigin
 from tui.runtime.registry import InstalledPlugin
 from tui.runtime.runtime import Runtime, builtin_folders
-from widgets_render.failed_sources import PRIMARY, without_failed
+from widgets_render.failed_sources import PRIMARY, widget_sources, without_failed
 from widgets_render.resolve import resolve
 from widgets_render.screen_params import required_params
 from widgets_render.states import with_states
@@ -189,8 +189,20 @@ class PreviewData:
                 data = await self.source(plugin, valid, spec["source"], file, notes)
             except Failed as e:
                 return Resolved(name, e.card), notes
+        extra: dict[str, Any] = {}
+        aliases = widget_sources(spec)
+        if aliases:  # the widget's other sources, as the dashboard reads them: a failed one leaves out what shows it
+            extra["sources"], failed_aliases = {}, []
+            for alias, source in aliases.items():
+                try:
+                    extra["sources"][alias] = await self.source(plugin, valid, source, file, notes)
+                except Failed:
+                    extra["sources"][alias] = None
+                    failed_aliases.append(alias)
+            if failed_aliases:
+                spec = {**spec, "body": without_failed(spec.get("body"), failed_aliases)}
         shown, _ = with_states(spec, data, False)
-        resolved = await self._resolve(plugin, shown, file, data, meta, {}, size)
+        resolved = await self._resolve(plugin, shown, file, data, meta, extra, size)
         return resolved, notes + render_findings(plugin, file, resolved.warnings)
 
     async def screen(self, plugin: Plugin, valid: bool, name: str) -> tuple[Resolved, list[Finding]]:

@@ -8,6 +8,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # the real one: the header says which day the demo shows.
     "demo_at": {"zh": "演示模式：{at} 的录制数据，不联网", "en": "Demo mode: data recorded {at}, no network"},
     "load_failed": {"zh": "数据没有取到", "en": "Could not load data"},
+    "widget_part_missing": {"zh": "部分数据没有取到", "en": "some data missing"},
     "bad_url": {"zh": "只能打开 https 链接", "en": "Only https links can be opened"},
     "cancelled": {"zh": "已取消", "en": "Cancelled"},
     "needs_input": {"zh": "请补全标出的字段", "en": "Please fill in the marked fields"},
