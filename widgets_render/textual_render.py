@@ -47,12 +47,19 @@ class GenButton(Button):
     """A button that carries its genui action (unevaluated; the screen runs it when pressed)."""
 
     def __init__(
-        self, label: Content, action: dict[str, object] | None, form: str | None = None, **kwargs: object
+        self,
+        label: Content,
+        action: dict[str, object] | None,
+        form: str | None = None,
+        confirm: str | None = None,
+        **kwargs: object,
     ) -> None:
         super().__init__(label, **kwargs)  # type: ignore[arg-type]
         self.gen_action = action
         self.gen_form = form
         """The state key of the form this button submits, if it is a form's submit button."""
+        self.gen_confirm = confirm
+        """The button's `confirm` question (resolved text): asked, Y/N, before its action runs."""
 
 
 class GenTable(DataTable[Text]):
@@ -254,7 +261,10 @@ def build(node: VNode, screen: bool = False) -> Widget:
     if k == "button":
         action = p.get("action") if isinstance(p.get("action"), dict) else None
         variant = {"primary": "primary", "danger": "error"}.get(str(p.get("variant")), "default")
-        return GenButton(plain(str(p.get("label", ""))), action, variant=variant, disabled=bool(p.get("disabled")))
+        confirm = p.get("confirm")
+        question = str(confirm) if isinstance(confirm, str | int | float) and str(confirm).strip() else None
+        caption = plain(str(p.get("label", "")))
+        return GenButton(caption, action, confirm=question, variant=variant, disabled=bool(p.get("disabled")))
     if k == "field":
         return _static(f"{p.get('label') or p.get('name')}: …", node, "gen-field")
     if k == "tabs":

@@ -129,7 +129,7 @@ class ScreenActions(OnceScreen[None]):
                 self.run_worker(self.show_body(), group="plugin-screen-body", exit_on_error=False)
                 return
             self.collect(button.gen_form, form)
-        self.perform(button.gen_action, {}, button.gen_form)
+        self.perform(button.gen_action, {}, button.gen_form, button.gen_confirm)
 
     @on(Input.Submitted, ".gen-input")
     def field_submitted(self, event: Input.Submitted) -> None:
@@ -168,9 +168,16 @@ class ScreenActions(OnceScreen[None]):
         self.state = {**(self.state or {}), bind: values}
 
     @work(group="plugin-action", exit_on_error=False)
-    async def perform(self, action: dict[str, Any], extra: dict[str, Any], form: str | None = None) -> None:
+    async def perform(
+        self, action: dict[str, Any], extra: dict[str, Any], form: str | None = None, confirm: str | None = None
+    ) -> None:
         """Run one genui action (open, invoke, refresh, set, ask, openUrl) with `item` bound when a row chose it
-        (`form`: the bind of the form whose submit it is)."""
+        (`form`: the bind of the form whose submit it is; `confirm`: the pressed button's question, asked first —
+        in place of the action's own, so the student is asked once)."""
+        if confirm is not None:
+            if not await self.app.push_screen_wait(ConfirmDialog(clean(confirm), self.locale)):
+                return
+            action = {k: v for k, v in action.items() if k != "confirm"}
         evaluator = LangEvaluator(self.now, self.locale)
         names = self.names(evaluator, **extra)
         if "invoke" in action:
