@@ -679,3 +679,23 @@ async def test_a_buttons_confirm_asks_first_and_no_does_nothing(lab_app: PkuHarn
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
         await pilot.press("y")
         await until(pilot, lambda: "做了 1 次" in texts(screen))
+
+
+async def test_a_screens_toolbar_is_shown_at_the_top_and_its_buttons_act(lab_app: PkuHarnessApp) -> None:
+    """genui.md: `toolbar` holds buttons for the header; they come first on the page and work like any button."""
+    app = lab_app
+    spec = {
+        **CONFIRM_SCREEN,
+        "toolbar": [{"type": "button", "label": "加一", "action": {"set": "done", "value": "${state.done + 1}"}}],
+        "body": {"type": "text", "text": "做了 ${state.done} 次"},
+    }
+    app.runtime.registry.plugins["lab"].plugin.screens["toolbar"] = spec
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await push_lab(pilot, app, "toolbar")
+        buttons = list(screen.query(GenButton))
+        assert [str(b.label) for b in buttons] == ["加一"]
+        text = next(s for s in screen.query(Static) if "做了" in str(s.render()))
+        assert buttons[0].region.y < text.region.y  # above the body
+        buttons[0].focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: "做了 1 次" in texts(screen))

@@ -19,7 +19,7 @@ from typing import Any
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.app.preview_reading import Finding, finding, read_data, render_findings
-from tui.app.screens.screen_spec import evaluate_tree, with_tool_fields
+from tui.app.screens.screen_spec import evaluate_tree, with_tool_fields, with_toolbar
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.source import DirectorySource
 from tui.lang.expr import beijing_now
@@ -209,7 +209,7 @@ class PreviewData:
         """The screen resolved on its sources with its params and its first state; and what to note. A source that
         fails leaves out the components that show it, as the app's screen does (`without_failed`); a source whose
         args read a param the screen requires and was not given is not run, and the note names the params."""
-        spec = with_tool_fields(plugin.screens[name], plugin, plugin.manifest.id, self.locale)
+        spec = with_toolbar(with_tool_fields(plugin.screens[name], plugin, plugin.manifest.id, self.locale))
         file = plugin.manifest.screens.get(name, f"screens/{name}.json")
         notes: list[Finding] = []
         if not isinstance(spec, dict):  # not a JSON object: the renderer says so in its error card

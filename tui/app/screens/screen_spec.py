@@ -65,3 +65,13 @@ def with_tool_fields(node: Any, plugin: Any, plugin_id: str, locale: str = "zh",
                     derived[key] = getattr(field, key)
             out = {**derived, **out}
     return out
+
+
+def with_toolbar(spec: Any) -> Any:
+    """A screen's `toolbar` (genui.md: buttons for the header) as a row of buttons at the top of its body, where
+    the student meets them first; the spec as it is without one."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("toolbar"), list) or not spec["toolbar"]:
+        return spec
+    bar = {"type": "row", "children": spec["toolbar"]}
+    body = spec.get("body")
+    return {**spec, "body": {"type": "column", "children": [bar] + ([body] if body is not None else [])}}
