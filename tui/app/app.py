@@ -21,7 +21,7 @@ from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t
 from tui.app.lazy_pane import SteadyLazy, WhenIdle
-from tui.app.navigation import REBUILD_FRAMES, show_tab, switch_to, tab_bar
+from tui.app.navigation import REBUILD_FRAMES, ShellTabs, show_tab, switch_to, tab_bar
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen
 from tui.app.screens.screen_spec import pick_text
@@ -102,7 +102,7 @@ class PkuHarnessApp(HarnessApp):
         # Not `initial=`: Textual's tab bar checks its initial tab in its own Mount, and under load that check
         # met a bar whose tabs were not there (`ValueError: No Tab with id '--content-tab-settings'`, the app
         # ended, three suite runs on a busy 2-core machine). The start tab opens once the bar is there.
-        with TabbedContent():
+        with ShellTabs():
             with TabPane(t("home", self.locale), id="home"):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
             # The hidden tabs mount after the first paint (Lazy), so the dashboard fills sooner (start-up target);
