@@ -45,7 +45,7 @@ from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
 from widgets_render.safe_text import clean, one_line
 from widgets_render.screen_params import opens_alone
-from widgets_render.textual_render import as_markup
+from widgets_render.simple_widgets import as_markup
 
 #: With more plugins than this, the plugins and settings tabs mount after the dashboard's first widgets (a row
 #: per plugin: 200 took ~7 s before them); with fewer, after the first paint (their rows cost little then).

@@ -21,7 +21,7 @@ from tui.app.navigation import ScrollStop
 from tui.app.words import colon, listed, reach_words
 from tui.runtime.plugins import InstallReview, UpdateReview
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import plain
+from widgets_render.simple_widgets import plain
 
 R = TypeVar("R", InstallReview, UpdateReview)
 

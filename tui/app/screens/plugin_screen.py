@@ -33,7 +33,8 @@ from widgets_render.error_view import ErrorView
 from widgets_render.failed_sources import without_failed
 from widgets_render.resolve import resolve
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import WidgetFrame, build, plain
+from widgets_render.simple_widgets import plain
+from widgets_render.textual_render import WidgetFrame, build
 from widgets_render.viewmodel import ErrorCard
 
 

@@ -23,7 +23,7 @@ from tui.app.widgets.tables import Table
 from tui.runtime.message import say, say_error
 from tui.runtime.plugins import Installer, InstallError, UpdateOutcome
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import literal
+from widgets_render.simple_widgets import literal
 
 if TYPE_CHECKING:
     from tui.app.harness import HarnessApp

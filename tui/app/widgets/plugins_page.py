@@ -15,7 +15,7 @@ from tui.app.widgets.plugin_admin import InstallBar
 from tui.app.widgets.tables import Table
 from tui.runtime.runtime import Runtime
 from widgets_render.screen_params import opens_alone
-from widgets_render.textual_render import literal
+from widgets_render.simple_widgets import literal
 
 
 def plugins_page(runtime: Runtime, locale: str, install: Callable[[str], Awaitable[Any]]) -> VerticalScroll:

@@ -37,9 +37,9 @@ from tui.lang.documents.common import Effect
 from tui.runtime.permissions import EFFECTS, MODES, Mode
 from tui.runtime.scheduler.timing import BEIJING
 from widgets_render.safe_text import clean
+from widgets_render.simple_widgets import literal, plain
 from widgets_render.steady_options import SteadyOptionList
 from widgets_render.steady_select import SteadySelect
-from widgets_render.textual_render import literal, plain
 
 if TYPE_CHECKING:
     from tui.runtime.scheduler.runner import RunReport
