@@ -246,9 +246,10 @@ class ScreenActions(OnceScreen[None]):
         as JSON (`parse_text`); and the fields whose JSON does not parse, with where (line, column). A text field
         can only hold text; sent as it was, a list was refused as not being one."""
         tool = self.plugin.tools.get(target.removeprefix(f"{self.plugin_id}."))
-        if tool is None or not isinstance(payload, dict):
+        remote = self.runtime.registry.find(target) if target.startswith("mcp-") else None
+        if (tool is None and remote is None) or not isinstance(payload, dict):
             return payload, {}
-        fields = tool.definition.input
+        fields = remote.input if remote is not None else tool.definition.input
         out, bad = dict(payload), {}
         for name, value in payload.items():
             field = fields.get(name)

@@ -31,6 +31,7 @@ from tui.runtime.plugins.remote import (
     suggest_effect,
 )
 from tui.runtime.plugins.remote_approvals import Approved, RemoteApprovals
+from tui.runtime.plugins.remote_fields import schema_fields
 from tui.runtime.registry import Registry, ToolInfo
 from tui.runtime.store import Store
 
@@ -86,6 +87,13 @@ class RemoteServers:
     def plugin_ids(self) -> list[str]:
         """The ids of the loaded plugins that have a remote server, in order."""
         return [pid for pid in sorted(self.registry.plugins) if self.remote_of(pid) is not None]
+
+    def host_of(self, plugin_id: str) -> str:
+        """The host of the plugin's server (from its manifest; nothing connects), or ''."""
+        from urllib.parse import urlsplit
+
+        remote = self.remote_of(plugin_id)
+        return (urlsplit(remote.mcp).hostname or "") if remote is not None else ""
 
     def server(self, plugin_id: str) -> McpServer:
         """The plugin's server connection (made now if it was not; nothing connects yet).
@@ -181,12 +189,7 @@ class RemoteServers:
 
     def _info(self, tool: RemoteTool, effect: Effect) -> ToolInfo:
         schema = tool.input_schema or {"type": "object", "properties": {}}
-        props = schema.get("properties")
-        titles = {
-            name: str(spec.get("title") or name)
-            for name, spec in (props.items() if isinstance(props, dict) else ())
-            if isinstance(spec, dict)
-        }
+        fields = schema_fields(schema)
         return ToolInfo(
             id=tool.id,
             model_name=tool.model_name,
@@ -200,7 +203,8 @@ class RemoteServers:
             user_only=False,
             official=False,
             input_schema=schema,
-            labels=titles,
+            input=fields,
+            labels={name: field.title or name for name, field in fields.items()},
             sends=True,
             remote=tool.name,
         )
