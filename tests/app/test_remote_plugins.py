@@ -146,3 +146,34 @@ async def test_a_chat_turn_calls_a_remote_tool_and_asks_for_its_public_effect(
         offered = fake.requests[0]["tools"]
         assert "mcp-notes__post" in [t["function"]["name"] for t in offered]
         await app.runtime.remote.close()
+
+
+async def test_a_remote_tools_form_comes_from_its_input_schema(tmp_path: Path, notes: NotesServer) -> None:
+    from textual.widgets import Input, Switch
+
+    from tui.app.screens.tool_form import ToolFormScreen
+
+    rt = open_runtime(tmp_path / "pku-harness.sqlite3", notes)
+    install(rt, await asyncio.to_thread(prepare, rt, notes_folder(tmp_path / "src")))
+    rt.close()
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, dev_origins=(parse(notes.mapping),))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await app.runtime.remote.ensure_all()  # 插件 connects when shown; here directly
+        tool = app.runtime.registry.find("mcp-notes.count")
+        assert tool is not None
+        app.push_screen(ToolFormScreen(app.runtime, tool, app.locale, app.now))
+        await until(pilot, lambda: isinstance(app.screen, ToolFormScreen) and app.screen.query("Input.gen-input"), 10)
+        form: Any = app.screen
+        boxes = {str(b.name): b for b in form.query("Input.gen-input").results(Input)}
+        # integer with bounds → a number box; an array of strings → a list box; a boolean → a switch; an enum → a select
+        assert set(boxes) == {"n", "tags"} and boxes["tags"].placeholder == "用逗号隔开，如 a, b，可不填"
+        assert "1 到 9" in boxes["n"].placeholder and form.query(Switch) and form.query("SteadySelect")
+        boxes["n"].value = "3"
+        boxes["tags"].value = "甲，乙"
+        form.query_one(Switch).value = True
+        boxes["n"].focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: form.last_ok is not None or form.error, 15)
+        assert form.error is None, form.error
+        assert form.last_ok.result == {"said": "!3个", "tags": ["甲", "乙"]}
+    await app.runtime.remote.close()

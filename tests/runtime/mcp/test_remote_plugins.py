@@ -206,3 +206,19 @@ async def test_a_server_that_was_down_at_install_has_every_tool_waiting(tmp_path
     finally:
         await rt.remote.close()
         rt.close()
+
+
+async def test_a_scheduled_check_runs_a_remote_tool_only_when_read(rt: Runtime, tmp_path: Path) -> None:
+    from tui.runtime.scheduler.runner import Scheduler
+
+    await installed(rt, tmp_path, lookup="read")  # nothing connected yet: the check connects when it runs
+    scheduler = Scheduler(rt, rt.notices)
+    read = scheduler.checks.add("笔记", "every 1h", tool="mcp-notes.lookup", args={"words": "考试"})
+    public = scheduler.checks.add("发帖", "every 1h", tool="mcp-notes.post", args={"text": "x"})
+    assert (await scheduler.run(read)).outcome == "met"
+    report = await scheduler.run(public)
+    assert report.outcome == "refused" and "read" in report.detail
+    assert [(r.tool, r.actor, r.decision) for r in rt.audit.recent(2)] == [
+        ("mcp-notes.post", "scheduler", "refuse"),
+        ("mcp-notes.lookup", "scheduler", "run"),
+    ]

@@ -223,7 +223,9 @@ class ScreenActions(OnceScreen[None]):
 
     async def invoke_tool(self, action: dict[str, Any], names: dict[str, Any], evaluator: LangEvaluator) -> None:
         target = action["invoke"]
-        if not isinstance(target, str) or not target.startswith(f"{self.plugin_id}."):
+        # its own tools: `<plugin>.<tool>`, or `mcp-<plugin>.<tool>` of its remote server (a remote tool's form)
+        own = isinstance(target, str) and "." in target and self.runtime.registry.plugin_of(target) == self.plugin_id
+        if not own:
             raise PermissionError(f"a screen may only invoke its own plugin's tools, not {target!r}")
         if "confirm" in action:
             question = clean(str(self.evaluate(pick_text(action["confirm"], self.locale), names, evaluator)))
