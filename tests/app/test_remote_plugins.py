@@ -115,6 +115,17 @@ async def review_changed(tmp_path: Path, server: NotesServer) -> None:
         await pilot.click("#approve")
         await until(pilot, lambda: app.runtime.registry.find("mcp-notes.extra") is not None, 10)
         assert app.runtime.registry.find("mcp-notes.lookup").effect == "public"  # type: ignore[union-attr]
+        # 设置 → 更新 shows the same server: connected, nothing waiting any more
+        await pilot.press("4")
+        await until(pilot, lambda: app.query("#settings-sections"), 10)
+        sections: Any = app.query_one("#settings-sections")
+        sections.highlighted = next(
+            i for i in range(sections.option_count) if sections.get_option_at_index(i).id == "updates"
+        )
+        await until(pilot, lambda: app.query("#remote-servers-settings"), 10)
+        settings: Any = app.query_one("#remote-servers-settings")
+        await until(pilot, lambda: settings.row_count == 1 and "已连接" in str(settings.get_row_at(0)), 10)
+        assert "有变化" not in str(settings.get_row_at(0)) and "7" in [str(c) for c in settings.get_row_at(0)]
     await app.runtime.remote.close()
 
 
