@@ -222,3 +222,15 @@ async def test_a_scheduled_check_runs_a_remote_tool_only_when_read(rt: Runtime, 
         ("mcp-notes.post", "scheduler", "refuse"),
         ("mcp-notes.lookup", "scheduler", "run"),
     ]
+
+
+async def test_removing_the_plugin_forgets_its_tools_and_approvals(rt: Runtime, tmp_path: Path) -> None:
+    from tui.runtime.plugins.installer import Installer
+
+    await installed(rt, tmp_path, lookup="read")
+    await rt.remote.ensure_all()
+    assert rt.registry.find("mcp-notes.lookup") is not None and rt.remote.approvals.of("notes")
+    Installer(rt).remove("notes")
+    assert rt.registry.find("mcp-notes.lookup") is None and rt.remote.approvals.of("notes") == {}
+    refused = await rt.gate.call("mcp-notes.lookup", {"words": "x"}, actor="user")
+    assert refused.status == "refused" and "no tool" in refused.message

@@ -102,11 +102,13 @@ class RemoteServers:
             KeyError: not a loaded remote plugin.
         """
         found = self._servers.get(plugin_id)
-        if found is not None:
-            return found
         remote = self.remote_of(plugin_id)
         if remote is None:
             raise KeyError(plugin_id)
+        if found is not None:
+            if found.url == remote.mcp:
+                return found
+            self._close_later(found)  # an update moved the plugin to another server (the student approved it)
         from tui.runtime.pinned import system_resolve
         from tui.runtime.plugins.mcp.client import McpServer
 
@@ -325,12 +327,16 @@ class RemoteServers:
         self._held.pop(plugin_id, None)
         self.approvals.forget(plugin_id)
         if server is not None:
-            try:
-                task = asyncio.get_running_loop().create_task(server.close())
-            except RuntimeError:
-                return
-            self._pending.add(task)
-            task.add_done_callback(self._done)
+            self._close_later(server)
+
+    def _close_later(self, server: McpServer) -> None:
+        """Close a connection in the background when an event loop runs (one exists only while a loop does)."""
+        try:
+            task = asyncio.get_running_loop().create_task(server.close())
+        except RuntimeError:
+            return
+        self._pending.add(task)
+        task.add_done_callback(self._done)
 
     async def close(self) -> None:
         """Close every connection (the app or the command is ending)."""
