@@ -289,7 +289,11 @@ class Registry:
     def plugin_of(self, name: str) -> str:
         """The plugin id a tool id or model name belongs to (a remote tool's `mcp-<server>`: the remote plugin)."""
         head = name.partition(".")[0] if "." in name else name.partition("__")[0]
-        return self._prefixes.get(head, head)
+        if head in self._prefixes:
+            return self._prefixes[head]
+        if head.startswith("mcp-") and head[4:] in self.plugins:  # its server not listed yet: the id as it is
+            return head[4:]
+        return head
 
     def plugin_name(self, plugin_id: str) -> str:
         """A plugin's (or host plugin's) name in the app's language: English from i18n.en, else the name."""
