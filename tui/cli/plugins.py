@@ -10,6 +10,7 @@ import click
 
 from tui.cli.output import confirm, echo, echo_json, fail, line, pad
 from tui.cli.plugin_settings import plugin_settings
+from tui.cli.remote_tools import effect_option, parse_effects, review_waiting, unknown_effects
 from tui.cli.review_text import install_text, update_text
 from tui.cli.tools import _open
 from tui.runtime.plugins import Installer, InstallError, LinkError, check_https, endpoints
@@ -17,7 +18,12 @@ from tui.runtime.settings import write_setting
 
 
 def _installer() -> Installer:
-    return Installer(_open(()))
+    from tui.cli.dev import env_origins
+
+    rt = _open(())
+    # a remote plugin's server may be an author's local one: the mapping applies to its declared host only
+    rt.map_origins(env_origins())
+    return Installer(rt)
 
 
 @click.group()
@@ -28,25 +34,32 @@ def plugins() -> None:
 @plugins.command("install")
 @click.argument("link")
 @click.option("--yes", is_flag=True, help="Install without asking (the review is still printed).")
-def plugins_install(link: str, yes: bool) -> None:
+@effect_option
+def plugins_install(link: str, yes: bool, effects: tuple[str, ...]) -> None:
     """Install a plugin from LINK (GitHub folder, repository, file, PLUGIN.md URL, pkuharness:// or a folder)."""
-    _install(link, yes)
+    _install(link, yes, effects)
 
 
-def _install(link: str, yes: bool) -> None:
+def _install(link: str, yes: bool, effect_values: tuple[str, ...] = ()) -> None:
+    effects = parse_effects(effect_values)
     inst = _installer()
     try:
         prepared = inst.prepare(link)
     except InstallError as e:
         raise fail(e) from None
     echo(install_text(prepared.review))
+    remote = prepared.review.remote
+    if effects and (remote is None or not remote.listed):
+        raise fail("--effect is for a remote plugin whose server listed its tools")
+    if remote is not None and (unknown := unknown_effects(remote, effects)):
+        raise fail(f"the server has no tool {', '.join(unknown)} (--effect)")
     if not yes:
         if not sys.stdin.isatty():
             raise fail("not installed: nobody to ask (run it in a terminal, or pass --yes)")
         if not confirm("\nInstall it?", default=False):
             echo("not installed")
             return
-    record = inst.install(prepared)
+    record = inst.install(prepared, effects)
     echo(f"installed {record.id} {record.current.version}")
 
 
@@ -94,8 +107,11 @@ def plugins_list(as_json: bool) -> None:
 @click.argument("plugin_id", required=False)
 @click.option("--check", is_flag=True, help="Only say what would change.")
 @click.option("--yes", is_flag=True, help="Also accept updates that widen the scope (after printing them).")
-def plugins_update(plugin_id: str | None, check: bool, yes: bool) -> None:
-    """Check one installed plugin (or all) for updates and apply those that keep the scope."""
+@effect_option
+def plugins_update(plugin_id: str | None, check: bool, yes: bool, effects: tuple[str, ...]) -> None:
+    """Check one installed plugin (or all) for updates and apply those that keep the scope. A remote plugin's
+    server is asked for its tools too: new or changed ones wait for approval like a wider scope."""
+    chosen = parse_effects(effects)
     inst = _installer()
     ids = [plugin_id] if plugin_id else [r.id for r in inst.installs.all()]
     if not ids:
@@ -112,6 +128,8 @@ def plugins_update(plugin_id: str | None, check: bool, yes: bool) -> None:
         if outcome.status in ("paused", "waiting"):
             _approve(inst, pid, yes)
         failed |= outcome.status == "error"
+        if not check and pid in inst.runtime.registry.plugins and pid in inst.runtime.remote.plugin_ids():
+            review_waiting(inst.runtime, pid, yes, chosen)  # type: ignore[arg-type]
     if failed:
         sys.exit(1)
 

@@ -33,7 +33,7 @@ from tui.runtime.permissions import Grants
 from tui.runtime.plugin_cache import PluginCache, collector_paused
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.plugin_settings import PluginSettings
-from tui.runtime.plugins import Installer, InstallError, Installs, PluginFetcher
+from tui.runtime.plugins import Installer, InstallError, Installs, PluginFetcher, RemoteServers
 from tui.runtime.registry import InstalledPlugin, Registry
 from tui.runtime.scheduler.notices import Notices
 from tui.runtime.secrets import Secrets, scrub_logs
@@ -71,6 +71,16 @@ def recorded_test_files(folder: Path) -> list[str]:
     return sorted(f"tests/{p.name}" for p in tests.glob("*.yaml")) if tests.is_dir() else []
 
 
+def declared_hosts(installed: InstalledPlugin) -> list[str]:
+    """The hosts a plugin declares, which an author's dev origin may map: its `network` and its MCP server's."""
+    m = installed.plugin.manifest
+    if m.remote is None:
+        return list(m.network)
+    import httpx
+
+    return [*m.network, httpx.URL(m.remote.mcp).host]
+
+
 class Runtime:
     """Everything a caller needs to run tools through the one gate."""
 
@@ -98,6 +108,8 @@ class Runtime:
         self.audit = Audit(store)
         self.dev_origins: tuple[DevOrigin, ...] = ()
         """An author's mappings of declared hosts to loopback servers (dev_origins.py); () in normal use."""
+        self.remote = RemoteServers(registry, store)
+        """Remote plugins' MCP servers, connected when first needed (plugins/remote_servers.py)."""
         self.map_origins(dev_origins)
         self.kv = SqliteKv(store)
         self.settings = AppSettings(store)
@@ -118,6 +130,7 @@ class Runtime:
         self.gate = Gate(
             registry, self.grants, self.audit, self.host_for, approver, self.secrets, self.offload, self.plugin_settings
         )
+        self.gate.remote = self.remote
         self.sources = DataSources(self.gate, store)
         self.notices = Notices(store, desktop=not demo)
         self.abilities.notices = self.notices  # a plugin's assistant task tells the student it waits for approval
@@ -165,7 +178,7 @@ class Runtime:
             runtime.add_folder(Path(folder), official=False)
         if dev_origins:
             try:
-                check_declared(dev_origins, {i: p.plugin.manifest.network for i, p in runtime.registry.plugins.items()})
+                check_declared(dev_origins, {i: declared_hosts(p) for i, p in runtime.registry.plugins.items()})
             except DevOriginError:
                 runtime.close()
                 raise
@@ -237,6 +250,7 @@ class Runtime:
         """Use an author's dev origins from now on (the caller checked them): each plugin's runs send the hosts
         it declares among them to their loopback servers, and every audit row names the mappings."""
         self.dev_origins = mappings
+        self.remote.dev = mappings
         self.audit.dev = describe(mappings)
 
     def campus_services(self) -> list[str]:
@@ -249,6 +263,7 @@ class Runtime:
     def forget_plugin(self, plugin_id: str) -> None:
         """Unload a plugin and remove what it kept: its grants, settings, KV entries and cached data."""
         self.registry.remove(plugin_id)
+        self.remote.forget(plugin_id)
         self.folders.pop(plugin_id, None)
         self.grants.reset(plugin_id)
         self.plugin_settings.reset(plugin_id)

@@ -223,7 +223,9 @@ class ScreenActions(OnceScreen[None]):
 
     async def invoke_tool(self, action: dict[str, Any], names: dict[str, Any], evaluator: LangEvaluator) -> None:
         target = action["invoke"]
-        if not isinstance(target, str) or not target.startswith(f"{self.plugin_id}."):
+        # its own tools: `<plugin>.<tool>`, or `mcp-<plugin>.<tool>` of its remote server (a remote tool's form)
+        own = isinstance(target, str) and "." in target and self.runtime.registry.plugin_of(target) == self.plugin_id
+        if not own:
             raise PermissionError(f"a screen may only invoke its own plugin's tools, not {target!r}")
         if "confirm" in action:
             question = clean(str(self.evaluate(pick_text(action["confirm"], self.locale), names, evaluator)))
@@ -246,9 +248,10 @@ class ScreenActions(OnceScreen[None]):
         as JSON (`parse_text`); and the fields whose JSON does not parse, with where (line, column). A text field
         can only hold text; sent as it was, a list was refused as not being one."""
         tool = self.plugin.tools.get(target.removeprefix(f"{self.plugin_id}."))
-        if tool is None or not isinstance(payload, dict):
+        remote = self.runtime.registry.find(target) if target.startswith("mcp-") else None
+        if (tool is None and remote is None) or not isinstance(payload, dict):
             return payload, {}
-        fields = tool.definition.input
+        fields = remote.input if remote is not None else tool.definition.input
         out, bad = dict(payload), {}
         for name, value in payload.items():
             field = fields.get(name)

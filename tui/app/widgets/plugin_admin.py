@@ -115,11 +115,12 @@ class PluginAdmin:
         except InstallError as e:
             self._say(t("install_failed", loc).format(error=say_error(e, loc)), "error")
             return False
-        if not await self.app.push_screen_wait(InstallReviewDialog(prepared.review, loc)):
+        dialog = InstallReviewDialog(prepared.review, loc)
+        if not await self.app.push_screen_wait(dialog):
             self._say(t("not_installed", loc))
             return False
         try:
-            record = self.installer.install(prepared)
+            record = self.installer.install(prepared, dialog.effects)
         except InstallError as e:
             self._say(t("install_failed", loc).format(error=say_error(e, loc)), "error")
             return False

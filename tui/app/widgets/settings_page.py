@@ -157,6 +157,11 @@ class SettingsPage(Horizontal):
                 id="auto-update-row",
             )
             yield installed_table(self.harness)
+            if rt.remote.plugin_ids():  # remote plugins' servers: connection states, tools that wait
+                from tui.app.widgets.remote_tools import RemoteServersTable
+
+                yield Static(t("remote_servers", loc), markup=False, classes="heading")
+                yield RemoteServersTable(rt, loc, "remote-servers-settings")
         elif key == "audit":
             yield self.audit_table()
 

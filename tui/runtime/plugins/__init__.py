@@ -2,9 +2,10 @@
 
 Sources: a local folder, a GitHub folder, repository or file, any HTTPS URL of a PLUGIN.md (`links`), fetched at
 one commit through the public-only HTTP of `fetch_http` (`fetch`), with the official mark only when vouched for
-(`official_mark`); remote MCP servers are named in `remote`. Installing, updating, rolling back and removing
-(`installer`) keep one folder per version (`installs`, `version_folders`); the student decides on plain review
-data (`review`).
+(`official_mark`); remote MCP servers are named in `remote`, their tools' approvals kept in `remote_approvals`
+and their connections in the running app managed by `remote_servers` (the client itself: `mcp`). Installing,
+updating, rolling back and removing (`installer`) keep one folder per version (`installs`, `version_folders`);
+the student decides on plain review data (`review`).
 
 This module is the package's one public face: the runtime, the command line and the app import from here. The
 names are loaded on first use (PEP 562), so that `plugin validate`, which needs only `imitations`, does not pay
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
     from tui.runtime.plugins.installs import InstallRecord, Installs, Version
     from tui.runtime.plugins.links import LinkError, PluginLink, ResolvedRef, check_https, parse_link
     from tui.runtime.plugins.official_mark import IMITATION_ADVICE, imitations
-    from tui.runtime.plugins.remote import remote_ids, remote_tool_effect
+    from tui.runtime.plugins.remote import RemoteReview, RemoteToolReview, remote_ids, remote_tool_effect
+    from tui.runtime.plugins.remote_servers import AuthFactory, RemoteServers, no_auth
     from tui.runtime.plugins.review import (
         OFFICIAL_REPO,
         EffectChange,
@@ -54,7 +56,8 @@ _WHERE = {
     **dict.fromkeys(["InstallRecord", "Installs", "Version"], "installs"),
     **dict.fromkeys(["LinkError", "PluginLink", "ResolvedRef", "check_https", "parse_link"], "links"),
     **dict.fromkeys(["IMITATION_ADVICE", "imitations"], "official_mark"),
-    **dict.fromkeys(["remote_ids", "remote_tool_effect"], "remote"),
+    **dict.fromkeys(["RemoteReview", "RemoteToolReview", "remote_ids", "remote_tool_effect"], "remote"),
+    **dict.fromkeys(["AuthFactory", "RemoteServers", "no_auth"], "remote_servers"),
     **dict.fromkeys(
         [
             "OFFICIAL_REPO",
@@ -76,6 +79,7 @@ __all__ = [
     "CHECK_EVERY_MS",
     "IMITATION_ADVICE",
     "OFFICIAL_REPO",
+    "AuthFactory",
     "EffectChange",
     "Endpoints",
     "FetchError",
@@ -91,6 +95,9 @@ __all__ = [
     "PluginFetcher",
     "PluginLink",
     "Prepared",
+    "RemoteReview",
+    "RemoteServers",
+    "RemoteToolReview",
     "ResolvedRef",
     "TextChange",
     "ToolReview",
@@ -102,6 +109,7 @@ __all__ = [
     "endpoints",
     "imitations",
     "install_review",
+    "no_auth",
     "parse_link",
     "remote_ids",
     "remote_tool_effect",

@@ -10,7 +10,8 @@ looser than the modes now). Every switch is one store statement after the files 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -26,6 +27,7 @@ from tui.runtime.plugins.fetch import Endpoints, Fetched, FetchError, PluginFetc
 from tui.runtime.plugins.installs import InstallRecord, Installs, Version
 from tui.runtime.plugins.links import LinkError, parse_link
 from tui.runtime.plugins.official_mark import imitations
+from tui.runtime.plugins.remote_servers import RemoteServers
 from tui.runtime.plugins.review import (
     MODE_ORDER,
     OFFICIAL_REPO,
@@ -92,6 +94,8 @@ class Runtime(Protocol):
     def builtin_ids(self) -> set[str]: ...
     @property
     def plugin_fetcher(self) -> PluginFetcher | None: ...
+    @property
+    def remote(self) -> RemoteServers: ...
     def load_installed(self, plugin_id: str, folder: Path, official: bool) -> None: ...
     def forget_plugin(self, plugin_id: str) -> None: ...
 
@@ -130,10 +134,16 @@ class Installer:
         review = install_review(
             fetched.plugin, fetched.link.text, fetched.official, self.runtime.registry.locale, fetched.ref
         )
+        remote = fetched.plugin.manifest.remote
+        if remote is not None:  # the review lists the server's tools: connect now (this runs off the event loop)
+            review = replace(review, remote=self.runtime.remote.preview_blocking(pid, remote))
         return Prepared(fetched, review)
 
-    def install(self, prepared: Prepared) -> InstallRecord:
-        """Write the files, record the install and load the plugin (after the student said yes)."""
+    def install(self, prepared: Prepared, effects: Mapping[str, Effect] | None = None) -> InstallRecord:
+        """Write the files, record the install and load the plugin (after the student said yes). A remote
+        plugin's tools, as the review listed them, are approved with `effects` (name → the student's choice;
+        a tool not named: the effect the review preselected); a server the review could not reach has none yet
+        (they wait for a review on the plugin's page)."""
         f = prepared.fetched
         pid = f.plugin.manifest.id
         if self.installs.get(pid) is not None:
@@ -145,6 +155,9 @@ class Installer:
         )
         self.installs.insert(record)
         self.runtime.load_installed(pid, folder, record.official)
+        listed = prepared.review.remote
+        if listed is not None and listed.listed:
+            self.runtime.remote.approve(listed, effects)
         return record
 
     # ---- updating -----------------------------------------------------------------------------------------
