@@ -26,8 +26,8 @@ from tui.lang.documents.common import Effect
 from tui.runtime.permissions import EFFECTS
 from tui.runtime.plugins import RemoteReview
 from widgets_render.safe_text import clean
+from widgets_render.simple_widgets import literal, plain
 from widgets_render.steady_select import SteadySelect
-from widgets_render.textual_render import literal, plain
 
 if TYPE_CHECKING:
     from tui.runtime.runtime import Runtime
