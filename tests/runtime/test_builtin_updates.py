@@ -142,6 +142,29 @@ def test_auto_update_off_is_respected_and_a_manual_check_still_works(runtime: Ru
     assert inst.check("shuttle").status == "applied" and version(runtime) == "1.1.0"  # asked for by the student
 
 
+def test_an_automatic_round_asks_only_where_the_official_branch_points_while_it_has_not_moved(
+    runtime: Runtime, github: FakeGitHub
+) -> None:
+    inst = installer(runtime, github)
+    assert [o.status for o in inst.check_open()] == ["same"] * 7
+    github.requests.clear()
+    assert inst.check_open() == []  # nothing moved: one API call, no plugin fetched
+    assert github.requests == ["api/repos/pkuinfo/pku-harness-plugins/commits/main"]
+    assert [o.status for o in inst.check_all(auto_only=False)] == ["same"] * 7  # asked for: every one is fetched
+    github.publish_builtins(shuttle("1.1.0"))
+    assert [(o.plugin_id, o.status) for o in inst.check_open() if o.status != "same"] == [("shuttle", "applied")]
+    inst.set_auto_update("wallet", False)
+    assert len(inst.check_open()) == 6  # another set of plugins: checked once more
+    github.requests.clear()
+    assert inst.check_open() == [] and len(github.requests) == 1
+
+    github.override["/repos/pkuinfo/pku-harness-plugins/commits/main"] = lambda: (500, {}, b"")
+    outcomes = inst.check_open()  # the branch cannot be read: every plugin is checked, and says why it failed
+    assert len(outcomes) == 6 and {o.status for o in outcomes} == {"error"}
+    del github.override["/repos/pkuinfo/pku-harness-plugins/commits/main"]
+    assert inst.check_open() == []  # the last round that went through still holds
+
+
 def test_a_newer_app_whose_built_in_copy_is_newer_runs_its_own(
     tmp_path: Path, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -162,8 +162,14 @@ class PluginAdmin:
         return outcomes
 
     async def check_due(self) -> list[UpdateOutcome]:
-        """The start-up check, at most once a day."""
-        outcomes = await asyncio.to_thread(self.installer.check_due)
+        """The start-up check, at most once a day (not while another check runs: both could apply one update)."""
+        if self._checking:
+            return []
+        self._checking = True
+        try:
+            outcomes = await asyncio.to_thread(self.installer.check_due)
+        finally:
+            self._checking = False
         await self.report(outcomes, manual=False)
         return outcomes
 

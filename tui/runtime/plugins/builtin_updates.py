@@ -7,14 +7,37 @@ shipped, so a newer app whose own copy is newer than the fetched one uses its ow
 next check can move past it). A built-in plugin needs no row in `installed_plugins` until something is to be kept
 for it (a fetched version, a paused update, auto-update off, a declined hash); until then the installer reads it as
 `floor_record`, running its built-in copy (`BUILTIN_DIR`). Versions compare by semantic-versioning precedence.
+
+All built-in plugins live on one branch of one repository, so an automatic check first asks where that branch
+points (one API call, `Round`): when neither it nor the built-in plugins checked (and their shipped versions)
+changed since a round whose every check went through, they are not fetched again. GitHub allows 60 API calls an
+hour without a token, and checking seven plugins costs two each.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from tui.runtime.plugins.installs import BUILTIN_DIR, InstallRecord, Version
 from tui.runtime.plugins.links import OFFICIAL_FOLDER, OFFICIAL_OWNER, OFFICIAL_REPO
+from tui.runtime.settings import read_setting, write_setting
+from tui.runtime.store import Store
+
+if TYPE_CHECKING:  # the runtime reads `fetched_in_use` at every start; the HTTP client is imported when used
+    from tui.runtime.plugins.fetch import PluginFetcher
+
+
+class UpdateOutcomeLike(Protocol):
+    """What a round reads of an update check's outcome (`installer.UpdateOutcome`, which imports this module)."""
+
+    @property
+    def plugin_id(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+
 
 #: The branch of the official repository built-in plugins update from.
 BRANCH = "main"
@@ -72,3 +95,30 @@ def rollback_target(record: InstallRecord, floor: str) -> Version:
     if prev is not None and not prev.builtin and newer(prev.version, floor):
         return prev
     return Version(floor, BUILTIN_DIR, "", None, dict(prev.modes) if prev is not None else {})
+
+
+#: The setting that keeps the last round of built-in checks that went through (`Round`).
+CHECKED_SETTING = "builtin_updates_checked"
+
+
+class Round:
+    """An automatic round of checks of the built-in plugins `shipped` (id → shipped version; {} for none)."""
+
+    def __init__(self, fetcher: PluginFetcher, store: Store, shipped: dict[str, str]) -> None:
+        self.store = store
+        self.shipped = shipped
+        self.key: str | None = None
+        """What the round depends on: the official branch's commit now and these plugins with their versions;
+        None when there are none, or the branch cannot be read (then every one is checked and says why)."""
+        if shipped:
+            head = fetcher.head(OFFICIAL_OWNER, OFFICIAL_REPO, BRANCH)
+            self.key = None if head is None else json.dumps([head, sorted(shipped.items())])
+        self.unmoved = self.key is not None and read_setting(store, CHECKED_SETTING) == self.key
+        """Nothing they depend on changed since a round that went through: they need not be fetched."""
+
+    def done(self, outcomes: Sequence[UpdateOutcomeLike]) -> None:
+        """Remember the round when every check of a built-in plugin in it went through."""
+        if self.key is None or self.unmoved:
+            return
+        if not any(o.status == "error" for o in outcomes if o.plugin_id in self.shipped):
+            write_setting(self.store, CHECKED_SETTING, self.key)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
+import tui.runtime.plugins.builtin_updates as floor
 from tui.lang.documents.common import Effect
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.problems import Problem
@@ -26,7 +27,6 @@ from tui.lang.documents.validator import validate
 from tui.runtime.audit import now_ms
 from tui.runtime.message import Message, message_of
 from tui.runtime.permissions import EFFECTS, Grants, Mode
-from tui.runtime.plugins import builtin_updates as floor
 from tui.runtime.plugins.fetch import Endpoints, Fetched, FetchError, PluginFetcher
 from tui.runtime.plugins.installs import InstallRecord, Installs, Version
 from tui.runtime.plugins.links import LinkError, parse_link
@@ -175,8 +175,14 @@ class Installer:
         return self.check_all()
 
     def check_all(self, auto_only: bool = True) -> list[UpdateOutcome]:
-        """Check installed and built-in plugins: those with auto-update on, or every one when the student asked."""
-        return [self.check(r.id) for r in self.records() if r.auto_update or not auto_only]
+        """Check installed and built-in plugins: those with auto-update on, or every one when the student asked.
+        An automatic round skips the built-in plugins while their branch has not moved (`builtin_updates`)."""
+        due = [r for r in self.records() if r.auto_update or not auto_only]
+        shipped = {r.id: self.runtime.builtin_versions[r.id] for r in due if r.id in self.runtime.builtin_versions}
+        round_ = floor.Round(self.fetcher, self.runtime.store, shipped if auto_only else {})
+        outcomes = [self.check(r.id) for r in due if not (round_.unmoved and r.id in shipped)]
+        round_.done(outcomes)
+        return outcomes
 
     def records(self) -> list[InstallRecord]:
         """Every plugin that updates from a link, by id: the installed ones and the built-in ones (a built-in
