@@ -154,8 +154,8 @@ class PkuHarnessApp(HarnessApp):
         # Due checks run in the background while the app is open; the first round waits until the dashboard is up.
         self.set_interval(CHECKS_EVERY_S, self.run_checks)
         self.set_timer(CHECKS_FIRST_S, self.run_checks)
-        if not self.demo and self.runtime.installs.all():
-            self.run_worker(self.admin.check_due(), group="updates")  # at start, at most once a day
+        if not self.demo:  # the demo never fetches
+            self.run_worker(self.admin.check_due(), group="updates")  # at start, at most once a day: built-in too
         for error in self.runtime.load_errors:
             self.notify(clean(error)[:500], severity="error", timeout=10, markup=False)
 
@@ -257,11 +257,11 @@ class PkuHarnessApp(HarnessApp):
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """A tab whose body waits for the dashboard (`WhenIdle`) gets it now. Opening the plugins page checks
-        installed plugins for updates (the seeds), at most every 5 minutes."""
+        installed and built-in plugins for updates (the seeds), at most every 5 minutes (never in the demo)."""
         for waiting in event.pane.query_children(WhenIdle):
             waiting.call_later(waiting.open)  # in its own queue: mounted from the app's handler, a body's
             # children met each other's messages before they were all there
-        if event.pane.id != "plugins" or self.demo or not self.runtime.installs.all():
+        if event.pane.id != "plugins" or self.demo:
             return
         if time.monotonic() - self.checked_open_ms < OPEN_CHECK_EVERY_S and self.checked_open_ms:
             return

@@ -33,7 +33,7 @@ from tui.runtime.permissions import Grants
 from tui.runtime.plugin_cache import PluginCache, collector_paused
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.plugin_settings import PluginSettings
-from tui.runtime.plugins import Installer, InstallError, Installs, PluginFetcher, RemoteServers
+from tui.runtime.plugins import Installer, InstallError, Installs, PluginFetcher, RemoteServers, fetched_in_use
 from tui.runtime.registry import InstalledPlugin, Registry
 from tui.runtime.scheduler.notices import Notices
 from tui.runtime.secrets import Secrets, scrub_logs
@@ -117,6 +117,8 @@ class Runtime:
         self.layout = DashboardLayout(store)
         self.folders: dict[str, Path] = {}
         self.builtin_ids: set[str] = set()
+        self.builtin_versions: dict[str, str] = {}
+        """Each built-in plugin's version as shipped: the floor a version fetched from its link must be newer than."""
         self.installs = Installs(store, plugins_root(store))
         self.plugin_cache = PluginCache.for_store(store)
         """Validated plugins kept between starts (plugin_cache.py): built-in and installed ones load from it."""
@@ -165,13 +167,20 @@ class Runtime:
         """
         runtime = cls(Store(db), Registry(locale), demo, approver, ui, offload, dev_origins)
         with collector_paused():
+            records = {r.id: r for r in runtime.installs.all()}
             for folder in builtin_folders():
                 runtime.add_folder(folder, official=True)
                 runtime.builtin_ids.add(folder.name)
-            for record in runtime.installs.all():
+                shipped = runtime.registry.plugins[folder.name].plugin.manifest.version
+                runtime.builtin_versions[folder.name] = shipped
+                fetched = records.pop(folder.name, None)
+                # The demo answers from the recordings shipped beside the built-in copy (a link never has them).
+                if fetched is not None and not demo and fetched_in_use(fetched, shipped):
+                    records[folder.name] = fetched
+            for record in records.values():
                 try:
                     runtime.load_installed(record.id, Path(record.current.dir), record.official)
-                except PluginLoadError as e:
+                except PluginLoadError as e:  # a built-in plugin keeps its built-in copy
                     runtime.load_errors.append(str(e))
         runtime.installs.sweep()
         for folder in extra or []:
@@ -220,6 +229,13 @@ class Runtime:
             raise PluginLoadError(f"{folder} holds plugin {plugin.manifest.id!r}, not {plugin_id!r}")
         self.registry.add(InstalledPlugin(plugin, official, DirectorySource(folder)))
         self.folders[plugin_id] = folder
+
+    def load_builtin(self, plugin_id: str) -> None:
+        """Run a built-in plugin's copy shipped with the app again (a rollback past its fetched versions)."""
+        folder = next((f for f in builtin_folders() if f.name == plugin_id), None)
+        if folder is None:
+            raise PluginLoadError(f"{plugin_id} is not a built-in plugin")
+        self.add_folder(folder, official=True)
 
     async def find_tools(self, args: dict[str, Any]) -> dict[str, Any]:
         """The host tool `plugins.tools`: tools the model may call, found by what they do."""

@@ -29,7 +29,7 @@ from tui.app.themes import THEMES
 from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.model_settings import ModelSettings
-from tui.app.widgets.plugin_admin import PluginAdmin, installed_table
+from tui.app.widgets.plugin_admin import PluginAdmin, builtin_table, installed_table
 from tui.app.widgets.plugin_settings_panel import PluginSettingsPanel
 from tui.app.widgets.tables import Table
 from tui.app.words import listed, reach_words
@@ -156,6 +156,9 @@ class SettingsPage(Horizontal):
                 Static(t("auto_update_all", loc), markup=False),
                 id="auto-update-row",
             )
+            yield Static(t("builtin_updates", loc), markup=False, classes="subheading")
+            yield builtin_table(self.harness, self.admin.installer)
+            yield Static(t("installed_updates", loc), markup=False, classes="subheading")
             yield installed_table(self.harness)
             if rt.remote.plugin_ids():  # remote plugins' servers: connection states, tools that wait
                 from tui.app.widgets.remote_tools import RemoteServersTable
@@ -250,7 +253,10 @@ class SettingsPage(Horizontal):
     @on(OptionList.OptionHighlighted, "#settings-sections")
     def show_section(self, event: OptionList.OptionHighlighted) -> None:
         """The content follows the list's highlight (a preview: focus stays in the list)."""
-        self.query_one(ContentSwitcher).current = f"section-{event.option.id}"
+        switcher = self.query(ContentSwitcher)
+        if not switcher:  # the page is being rebuilt (an update applied at start): the new page shows its own
+            return
+        switcher.first().current = f"section-{event.option.id}"
         if event.option.id == "audit":
             self.fill_audit(self.query_one("#audit", DataTable))
 
@@ -293,8 +299,9 @@ class SettingsPage(Horizontal):
             self.harness.attention.set_enabled(name.removeprefix("attention-"), event.value)
 
     @on(DataTable.RowSelected, "#installed")
+    @on(DataTable.RowSelected, "#builtin-plugins")
     def manage_installed(self, event: DataTable.RowSelected) -> None:
-        """Enter on an installed plugin: review an update, roll back, auto-update, uninstall."""
+        """Enter on an installed or built-in plugin: review an update, roll back, auto-update, uninstall."""
         self.app.run_worker(self.admin.manage(str(event.row_key.value)), group="manage", exclusive=True)
 
     @on(DataTable.CellSelected, "#permissions")

@@ -5,7 +5,8 @@ one commit through the public-only HTTP of `fetch_http` (`fetch`), with the offi
 (`official_mark`); remote MCP servers are named in `remote`, their tools' approvals kept in `remote_approvals`
 and their connections in the running app managed by `remote_servers` (the client itself: `mcp`). Installing,
 updating, rolling back and removing (`installer`) keep one folder per version (`installs`, `version_folders`);
-the student decides on plain review data (`review`).
+the student decides on plain review data (`review`). Built-in plugins update from their official links over the
+copy the app ships (`builtin_updates`).
 
 This module is the package's one public face: the runtime, the command line and the app import from here. The
 names are loaded on first use (PEP 562), so that `plugin validate`, which needs only `imitations`, does not pay
@@ -20,6 +21,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tui.runtime.plugins.builtin_updates import builtin_link, fetched_in_use, newer
     from tui.runtime.plugins.fetch import Endpoints, Fetched, FetchError, PluginFetcher, content_hash
     from tui.runtime.plugins.installer import (
         CHECK_EVERY_MS,
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
 
 #: Each public name and the module of this package that defines it.
 _WHERE = {
+    **dict.fromkeys(["builtin_link", "fetched_in_use", "newer"], "builtin_updates"),
     **dict.fromkeys(["Endpoints", "FetchError", "Fetched", "PluginFetcher", "content_hash"], "fetch"),
     **dict.fromkeys(
         ["CHECK_EVERY_MS", "InstallError", "Installer", "Prepared", "UpdateOutcome", "endpoints"], "installer"
@@ -104,11 +107,14 @@ __all__ = [
     "UpdateOutcome",
     "UpdateReview",
     "Version",
+    "builtin_link",
     "check_https",
     "content_hash",
     "endpoints",
+    "fetched_in_use",
     "imitations",
     "install_review",
+    "newer",
     "no_auth",
     "parse_link",
     "remote_ids",
