@@ -57,16 +57,19 @@ def param_problems(screen: str, declared: Any, given: Mapping[str, Any], by: str
     missing = [p for p in required_params(params) if p not in given]
     out: list[ParamProblem] = []
     explained: set[str] = set()
-    for key in given:
-        if key in params:
-            continue
+    unknown = [key for key in given if key not in params]
+    for key in unknown:
         near = _nearest(key, names)
+        renamed = near is None and len(unknown) == 1 and len(missing) == 1
+        if renamed:
+            near = missing[0]  # one given that is not declared, one required not given: a rename (id → roomId)
         if near in missing:
             explained.add(near)
             said = f"screen {screen!r} has no param {key!r}, and it requires {near!r}, which {by} does not give"
         else:
             said = f"screen {screen!r} has no param {key!r}"
-        hint = f"did you mean {near!r}?" if near else (f"its params: {', '.join(names)}" if names else "")
+        hint = f"rename it to {near!r}" if renamed else f"did you mean {near!r}?" if near else ""
+        hint = hint or (f"its params: {', '.join(names)}" if names else "")
         out.append(ParamProblem("OPEN_PARAM_UNKNOWN", key, said, hint or "it declares no params"))
     for param in missing:
         if param not in explained:

@@ -19,7 +19,7 @@ Template = str
 class I18nText(BaseModel):
     """`{ "zh": "…", "en": "…" }`; English falls back to Chinese when missing."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    model_config = ConfigDict(extra="forbid", defer_build=True, strict=True)
     zh: Template
     """The Chinese text (the default language)."""
     en: Template | None = None
@@ -31,8 +31,8 @@ Size = Literal["small", "medium", "large"]
 Tone = Literal["neutral", "muted", "info", "ok", "warn", "bad", "accent"]
 Expr = Annotated[str, Field(pattern=r"\$\{")]
 """A string with a `${…}` part: where a prop takes named values (`tone`), only a template may stand instead."""
-NumberOrTemplate = float | Template
-BoolOrTemplate = bool | Template
+NumberOrTemplate = float | Expr
+BoolOrTemplate = bool | Expr
 
 
 class Spec(BaseModel):
@@ -40,7 +40,7 @@ class Spec(BaseModel):
 
     # Built on first use, field docstrings read only for schemas (tui/lang/documents/field_docs.py): importing these
     # models eagerly cost `plugin validate` a third of its time.
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True, strict=True)
 
 
 # -- actions -------------------------------------------------------------------------------------------------

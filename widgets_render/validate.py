@@ -7,9 +7,10 @@ about the plugin and a template checker (the app passes the plugin language's).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -121,6 +122,15 @@ def pointer(parts: list[str | int]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
+#: pydantic's strict type errors, said as what the prop takes.
+_WANTED = {
+    "bool_type": "true or false (without quotes)",
+    "int_type": "a whole number (without quotes)",
+    "float_type": "a number (without quotes)",
+    "string_type": "text (in quotes)",
+}
+
+
 def _schema_diagnostics(err: ValidationError, data: Any, file: str) -> list[Diagnostic]:
     out: dict[tuple[str, str], Diagnostic] = {}
     for e in err.errors():
@@ -153,6 +163,10 @@ def _schema_diagnostics(err: ValidationError, data: Any, file: str) -> list[Diag
             code, msg = "UNKNOWN_PROP", f"unknown prop '{e['loc'][-1]}'"
         elif e["type"] == "literal_error":
             code, msg = "BAD_ENUM_VALUE", str(e["msg"])
+        elif e["type"] in _WANTED:
+            # strict: "yes", "1" or "3" are not read as true or a number (JSON has the real ones)
+            given = json.dumps(e["input"], ensure_ascii=False)[:40]
+            code, msg = "WRONG_TYPE", f"expected {_WANTED[e['type']]}, not {given}"
         else:
             code, msg = "INVALID", str(e["msg"])
         hint = ""
@@ -168,8 +182,12 @@ def _schema_diagnostics(err: ValidationError, data: Any, file: str) -> list[Diag
         # A union (actions, I18nString) reports once per member; keep the first, most specific one.
         if (path, code) not in out:
             out[(path, code)] = Diagnostic(code, "error", file, path, msg, hint)
-    # `tone: accnet` fails both members of `Tone | Expr`: the named values are what was meant, not a template
-    named = {path for path, code in out if code == "BAD_ENUM_VALUE"}
+    # `tone: accnet` fails both members of `Tone | Expr`, and `big: "yes"` both of `bool | Expr`: the value or the
+    # named values are what was meant, and the template member is said as the other way to write it.
+    named = {path for path, code in out if code in ("BAD_ENUM_VALUE", "WRONG_TYPE")}
+    for (path, code), d in out.items():
+        if code == "WRONG_TYPE" and (path, "INVALID") in out and "pattern" in out[(path, "INVALID")].message:
+            out[(path, code)] = replace(d, message=d.message.replace(", not ", " or a whole ${…} template, not ", 1))
     return [d for (path, code), d in out.items() if not (code == "INVALID" and path in named)]
 
 
@@ -282,6 +300,8 @@ class _Walk:
 
     def open_params(self, name: str, a: dict[str, Any], path: list[str | int]) -> None:
         """Opening a screen gives every param it requires, none it does not declare, and enum values from the enum."""
+        if name in self.facts.screens and name not in self.facts.screen_params:
+            return  # the screen's own file did not load: its problem is said there, its params are unknown
         params = a.get("params")
         given = params if isinstance(params, dict) else {}
         for p in param_problems(name, self.facts.screen_params.get(name), given, "this action"):
@@ -439,6 +459,7 @@ def validate_spec(
             walk.value(v, [key], scope, 0)
     # An unknown prop is reported once: its value is not checked as if it were the prop it may have meant (a
     # misspelt `tone` of a list is evaluated per item, so its `item` would be called out of scope).
-    unknown = [d.path for d in found if d.code == "UNKNOWN_PROP"]
+    # So is a component of an unknown type (`"type": "bar"`): its props are not checked as some other one's.
+    unknown = [d.path for d in found if d.code in ("UNKNOWN_PROP", "UNKNOWN_TYPE")]
     found.extend(d for d in walk.found if not any(d.path == u or d.path.startswith(u + "/") for u in unknown))
     return found

@@ -236,3 +236,28 @@ def test_an_unknown_prop_is_said_once_not_checked_as_the_prop_it_meant() -> None
     assert codes(spec) == [("UNKNOWN_PROP", "/body/tnoe")]
     spec["body"]["tnoe"] = "${nosuchname}"
     assert codes(spec) == [("UNKNOWN_PROP", "/body/tnoe")]
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"type": "text", "text": "x", "wrap": "yes"}, 'expected true or false (without quotes), not "yes"'),
+        (
+            {"type": "stat", "value": 1, "big": "yes"},
+            'true or false (without quotes) or a whole ${…} template, not "yes"',
+        ),
+        ({"type": "progress", "value": "3"}, 'a number (without quotes) or a whole ${…} template, not "3"'),
+    ],
+)
+def test_text_where_a_boolean_or_number_goes_is_refused_not_guessed(body: dict[str, Any], said: str) -> None:
+    """An outsider's `"wrap": "yes"` validated and drew as true: values are strict, a string is a template only
+    when it holds `${…}`."""
+    found = validate_spec({**WIDGET, "body": body}, "w.json", FACTS, _template_check)
+    assert [(d.code, d.message.endswith(said)) for d in found] == [("WRONG_TYPE", True)], found
+
+
+def test_a_component_of_unknown_type_is_said_once_not_checked_as_another() -> None:
+    """`"type": "bar"` for `bars`: its `${item…}` props are not also called out of scope."""
+    body = {"type": "bar", "items": "${rooms}", "label": "${item.room}", "value": "${item.free}"}
+    found = validate_spec({**WIDGET, "body": body}, "w.json", FACTS, _template_check)
+    assert [(d.code, d.path, d.hint) for d in found] == [("UNKNOWN_TYPE", "/body", "did you mean 'bars'?")]

@@ -515,3 +515,19 @@ def test_validate_cli_on_the_showcase_passes() -> None:
     result = CliRunner().invoke(cli, ["plugin", "validate", "tests/fixtures/plugins/showcase"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("ok: showcase 1.0.0, 6 tools")
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "field"),
+    [
+        ("tools__add_yaml", "effect: write", "effect: write\nuntrusted: yes", "untrusted"),
+        ("tools__add_yaml", "effect: write", "effect: write\nuserOnly: 'true'", "userOnly"),
+    ],
+)
+def test_yes_and_quoted_true_are_not_booleans(file: str, old: str, new: str, field: str) -> None:
+    """PLUGIN-LANGUAGE §11: `yes`, `no`, `on` stay text — so where true or false goes they are refused, not
+    read as YAML 1.1 (or pydantic's lax mode) would."""
+    _, problems = validate(MemorySource(files(**{file: sub(ADD, old, new)})))
+    assert [(p.code, p.message.startswith(f"{field}: expected true or false")) for p in problems] == [
+        ("WRONG_TYPE", True)
+    ], problems

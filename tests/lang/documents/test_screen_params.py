@@ -61,3 +61,23 @@ def test_an_open_action_with_a_literal_value_outside_the_enum(tmp_path: Path) ->
     found = errors_after(tmp_path, "widgets/next.json", '"params": { "topic": "全部" }', '"params": { "topic": "人" }')
     assert [p.code for p in found] == ["BAD_ENUM_VALUE"]
     assert found[0].hint == "did you mean '人文'?"
+
+
+def test_a_param_renamed_to_something_else_entirely_is_still_one_problem(tmp_path: Path) -> None:
+    """An outsider renamed `id` to `roomId` and got two problems; one given, one missing is a rename."""
+    found = errors_after(
+        tmp_path, "screens/list.json", '"params": { "id": "${item.id}" }', '"params": { "lectureKey": "${item.id}" }'
+    )
+    assert [p.code for p in found] == ["OPEN_PARAM_UNKNOWN"]
+    assert "has no param 'lectureKey', and it requires 'id'" in found[0].message
+    assert found[0].hint == "rename it to 'id'"
+
+
+def test_a_screen_that_does_not_load_is_not_said_to_declare_no_params(tmp_path: Path) -> None:
+    """A screen file cut short is its own problem; the screens opening it are not told it declares no params."""
+    folder = tmp_path / "lectures"
+    shutil.copytree(EXAMPLE, folder)
+    detail = folder / "screens" / "detail.json"
+    detail.write_text(detail.read_text("utf-8")[:200], "utf-8")
+    _, found = validate(DirectorySource(folder))
+    assert [(p.file, p.code) for p in found if p.severity == "error"] == [("screens/detail.json", "JSON_SYNTAX")]

@@ -24,7 +24,9 @@ class Strict(BaseModel):
 
     # Validators are built on first use (a plugin uses a few of the step kinds), and the docstring under each field
     # is read only when an error or a schema asks for it (`field_docs.py`): both keep `plugin validate` quick.
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, str_strip_whitespace=False, defer_build=True)
+    model_config = ConfigDict(
+        extra="forbid", populate_by_name=True, str_strip_whitespace=False, defer_build=True, strict=True
+    )
 
 
 def parse_duration(v: object) -> int:

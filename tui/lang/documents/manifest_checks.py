@@ -102,9 +102,11 @@ def check_manifest(c: Checker) -> None:
     if cycle:
         add(("tools",), f"tools call each other in a loop: {' → '.join(cycle)}", "TOOL_CYCLE")
     if m.abilities:
+        # a tool that did not load counts as it stands (its steps as far as they loaded): its own problem is said,
+        # and an ability it uses is not "never used" because of it
         used = {
             s.model.ability.split(".")[0]
-            for t in c.plugin.tools.values()
+            for t in [*c.plugin.tools.values(), *c.plugin.salvaged.values()]
             for s in _all_steps(t.steps)
             if isinstance(s.model, AbilityStep)
         }
