@@ -531,3 +531,11 @@ def test_yes_and_quoted_true_are_not_booleans(file: str, old: str, new: str, fie
     assert [(p.code, p.message.startswith(f"{field}: expected true or false")) for p in problems] == [
         ("WRONG_TYPE", True)
     ], problems
+
+
+def test_a_misspelt_host_is_told_the_declared_one_it_is_near() -> None:
+    """An outsider typed seat. for seats.: the hint named only 'add the typo to network'."""
+    broken = files(tools__free_yaml=sub(FREE, "https://portal.pku.edu.cn/q", "https://portl.pku.edu.cn/q"))
+    _, problems = validate(MemorySource(broken))
+    (problem,) = [p for p in problems if p.code == "URL_NOT_ALLOWED"]
+    assert problem.hint == "did you mean portal.pku.edu.cn? (or add portl.pku.edu.cn to the manifest's network)"

@@ -20,7 +20,7 @@ from tui.lang.documents.common import EFFECT_ORDER
 from tui.lang.documents.loader import MANIFEST_FILE, Loader, Plugin, Step, Tool
 from tui.lang.documents.manifest import ABILITIES
 from tui.lang.documents.manifest_checks import check_manifest, check_network
-from tui.lang.documents.problems import DocumentError, Problem, did_you_mean
+from tui.lang.documents.problems import DocumentError, Problem, did_you_mean, nearest
 from tui.lang.documents.source import PluginSource
 from tui.lang.documents.spec_checks import _template_check, check_specs
 from tui.lang.documents.tool import (
@@ -333,7 +333,11 @@ class Checker:
             said = str(e) + (f" (the URL starts with {via}: {url.rstrip('/')})" if via else "")
             hint = ""
             if "not declared" in said:
-                hint = f"add {str(e).split(' ', 1)[0]} to the manifest's network"
+                host = str(e).split(" ", 1)[0]
+                near = nearest(host, [p.removeprefix("*.") for p in manifest.network])
+                hint = f"add {host} to the manifest's network"
+                if near is not None:  # a typo of a declared host (seat. for seats.) is likelier than a new one
+                    hint = f"did you mean {near}? (or {hint})"
             self.add(at / "url", said, "URL_NOT_ALLOWED", hint)
 
 
