@@ -54,6 +54,10 @@ class PluginFacts:
     literal values of an enum param from its enum."""
     unloaded_tools: frozenset[str] = frozenset()
     """Tools the manifest declares that did not load (their own errors are reported): nothing is said of them."""
+    settings: frozenset[str] | None = None
+    """The settings the manifest declares (`settings.X` must name one); None: not checked."""
+    members: Callable[[str], list[tuple[str, str]]] | None = None
+    """The `(root, key)` a template reads as `root.key` of `settings` and `params` (the language's parser)."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,8 @@ class _Walk:
     ids: dict[str, str] = field(default_factory=dict)
     nodes: int = 0
     aliases: frozenset[str] = frozenset()
+    params: frozenset[str] | None = None
+    """A screen's declared params (`params.X` must name one); None for a widget."""
     """The spec's source aliases: `${book.title}` most likely meant `sources.book`."""
 
     def add(self, code: str, path: list[str | int], message: str, severity: str = "error", hint: str = "") -> None:
@@ -219,6 +225,16 @@ class _Walk:
         for name in sorted((names or set()) - scope):
             message, hint = self.out_of_scope(name, scope)
             self.add("TEMPLATE_NAME", path, message, hint=hint)
+        if self.facts.members is not None:
+            declared = {"settings": self.facts.settings, "params": self.params}
+            for root, key in self.facts.members(text):
+                known = declared.get(root)
+                if known is not None and root in scope and key not in known:
+                    word = "setting" if root == "settings" else "param of this screen"
+                    hint = did_you_mean(key, sorted(known)) or (
+                        f"declared: {', '.join(sorted(known))}" if known else "none is declared"
+                    )
+                    self.add("UNKNOWN_MEMBER", path, f"{root}.{key} is not a declared {word}", hint=hint)
 
     def out_of_scope(self, name: str, scope: set[str]) -> tuple[str, str]:
         """What to say of a name a template uses where it is not defined, and what to write instead."""
@@ -353,8 +369,22 @@ class _Walk:
         if "set" in a and self.kind == "widget" and "invoke" not in a:
             self.add("SCREEN_ONLY", path, "set changes screen state; widgets have none")
         for k, v in a.items():
-            if k not in ("invoke", "open", "set", "then"):
+            if k in ("input", "params", "value"):
+                self.data(v, [*path, k], scope)  # the author's own data: every string in it is a template
+            elif k not in ("invoke", "open", "set", "then"):
                 self.value(v, [*path, k], scope, 0)
+
+    def data(self, v: Any, path: list[str | int], scope: set[str]) -> None:
+        """A value an action or a source is given (`input`, `params`, `args`): JSON whose every string is a
+        template, whatever its keys are called (`{ "id": "${params.id}" }` — `id` is no component's id here)."""
+        if isinstance(v, str):
+            self.template(v, path, scope)
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                self.data(x, [*path, i], scope)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                self.data(x, [*path, k], scope)
 
 
 def validate_spec(
@@ -381,7 +411,11 @@ def validate_spec(
         base |= {"params", "state"}
     sources = data.get("sources")
     aliases = frozenset(str(a) for a in sources) if isinstance(sources, dict) else frozenset()
-    walk = _Walk(file, facts, check, str(kind), base, aliases=aliases)
+    declared = data.get("params") if kind == "screen" else None
+    params = (
+        frozenset(str(p) for p in declared) if isinstance(declared, dict) else frozenset() if kind == "screen" else None
+    )
+    walk = _Walk(file, facts, check, str(kind), base, aliases=aliases, params=params)
     # Sources: they must exist, and every data tool must be a read tool.
     named: list[tuple[list[str | int], str]] = []
     if isinstance(data.get("source"), str):
@@ -408,7 +442,7 @@ def validate_spec(
                     ["sources", alias, "tool"],
                     f"{src['tool']} is a {tool.effect} tool; data comes from read tools only",
                 )
-            walk.value(src.get("args"), ["sources", alias, "args"], base - {"data", "sources"}, 0)
+            walk.data(src.get("args"), ["sources", alias, "args"], base - {"data", "sources"})
     for path, name in named:
         if name not in facts.data_sources:
             walk.add(

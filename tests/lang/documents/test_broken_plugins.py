@@ -539,3 +539,28 @@ def test_a_misspelt_host_is_told_the_declared_one_it_is_near() -> None:
     _, problems = validate(MemorySource(broken))
     (problem,) = [p for p in problems if p.code == "URL_NOT_ALLOWED"]
     assert problem.hint == "did you mean portal.pku.edu.cn? (or add portl.pku.edu.cn to the manifest's network)"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said", "hint"),
+    [
+        ("'${input.building}'", "'${input.bulding}'", "input.bulding is not a declared input field", "'building'"),
+        (
+            "rows.map(r => r.room)",
+            "rows.map(r => r.room + settings.campsu)",
+            "settings.campsu is not a declared setting",
+            "declares no",
+        ),
+    ],
+)
+def test_a_misspelt_input_field_or_setting_is_an_error_not_a_null(old: str, new: str, said: str, hint: str) -> None:
+    """An outsider's `settings.minFre` validated and failed at run time on a null; `input.X` likewise."""
+    _, problems = validate(MemorySource(files(tools__free_yaml=sub(FREE, old, new))))
+    (problem,) = [p for p in problems if p.code == "UNKNOWN_MEMBER"]
+    assert said in problem.message and hint in problem.hint and problem.file == "tools/free.yaml"
+
+
+def test_an_arrow_parameter_named_like_a_root_is_not_checked_as_it() -> None:
+    ok = sub(FREE, "rows.map(r => r.room)", "rows.map(input => input.room)")
+    plugin, problems = validate(MemorySource(files(tools__free_yaml=ok)))
+    assert plugin is not None and not [p for p in problems if p.severity == "error"], problems

@@ -81,3 +81,10 @@ def test_a_screen_that_does_not_load_is_not_said_to_declare_no_params(tmp_path: 
     detail.write_text(detail.read_text("utf-8")[:200], "utf-8")
     _, found = validate(DirectorySource(folder))
     assert [(p.file, p.code) for p in found if p.severity == "error"] == [("screens/detail.json", "JSON_SYNTAX")]
+
+
+def test_a_screen_reading_a_param_it_does_not_declare(tmp_path: Path) -> None:
+    """`${params.idx}` rendered blank; now it is said, with the declared one."""
+    found = errors_after(tmp_path, "screens/detail.json", "params.id", "params.idx")
+    assert {(p.code, p.hint) for p in found} == {("UNKNOWN_MEMBER", "did you mean 'id'?")}
+    assert "params.idx is not a declared param of this screen" in found[0].message

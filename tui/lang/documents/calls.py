@@ -57,3 +57,20 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
             if found:
                 return found
     return None
+
+
+def member_reads(tree: A.Node, roots: Iterable[str]) -> list[tuple[str, str]]:
+    """`(root, key)` for each `root.key` (or `root?.key`, `root['key']`) the expression reads of one of `roots`
+    (`settings.minFree`), leaving out a root that an arrow's parameter shadows (`input => input.x`)."""
+    wanted = set(roots)
+    nodes = list(walk(tree))
+    for node in nodes:
+        if isinstance(node, A.Param):
+            wanted -= {node.name, *(node.fields or [])}
+    out: list[tuple[str, str]] = []
+    for node in nodes:
+        if isinstance(node, A.Member) and isinstance(node.obj, A.Name) and node.obj.name in wanted:
+            key = node.key.value if isinstance(node.key, A.Literal) else node.key
+            if isinstance(key, str):
+                out.append((node.obj.name, key))
+    return out

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from tui.lang.documents.calls import sig_names, walk
+from tui.lang.documents.calls import member_reads, sig_names, walk
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.problems import Problem, did_you_mean
 from tui.lang.documents.yamlsafe import Located, Path, load_yaml
@@ -26,6 +26,14 @@ def _template_check(text: str) -> tuple[set[str] | None, str | None]:
     except LangError as e:
         lc = e.line_col
         return None, e.msg + (f" (column {lc[1]})" if lc else "")
+
+
+def _member_reads(text: str) -> list[tuple[str, str]]:
+    """What a template reads as `settings.X` and `params.X` ([] when it does not parse: said elsewhere)."""
+    try:
+        return member_reads(parse_template(text), ("settings", "params"))
+    except LangError:
+        return []
 
 
 def _json_lines(text: str, file: str) -> Located | None:
@@ -53,6 +61,8 @@ def check_specs(plugin: Plugin) -> list[Problem]:
         shared_names=frozenset(plugin.shared_constants) | sig_names(plugin.shared_functions),
         screen_params={name: _declared_params(spec) for name, spec in plugin.screens.items()},
         unloaded_tools=frozenset(set(m.tools) - set(plugin.tools)),
+        settings=frozenset(m.settings),
+        members=_member_reads,
     )
     problems: list[Problem] = []
     for kind, files, specs in (("widget", m.widgets, plugin.widgets), ("screen", m.screens, plugin.screens)):

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from tui.lang.documents.calls import find_cycle, sig_names, walk
+from tui.lang.documents.calls import find_cycle, member_reads, sig_names, walk
 from tui.lang.documents.common import EFFECT_ORDER
 from tui.lang.documents.loader import MANIFEST_FILE, Loader, Plugin, Step, Tool
 from tui.lang.documents.manifest import ABILITIES
@@ -81,6 +81,12 @@ class Checker:
         self.plugin = plugin
         self.problems: list[Problem] = []
         self.function_names = sig_names(plugin.shared_functions)
+        self.members: dict[str, set[str]] = {
+            "settings": set(plugin.manifest.settings),
+            "constants": set(plugin.shared_constants),
+        }
+        """What `settings.X`, `constants.X` (and in a tool, `input.X`) may read: a misspelt key is an error
+        here, not a null at run time (set per tool by `tool`)."""
 
     def add(
         self, spot: Spot | tuple[str, tuple[int | None, int | None]], message: str, code: str, hint: str = ""
@@ -99,7 +105,9 @@ class Checker:
             self.add((spot.file, spot.at(e.line_col)), f"{what}: {e.msg}", "EXPR_SYNTAX", e.caret())
             return
         self._names(expr.free_names, bound, spot, what)
-        self._regexes(parse(src), spot, what)
+        tree = parse(src)
+        self._regexes(tree, spot, what)
+        self._members(tree, bound, spot, what)
 
     def template(self, text: Any, bound: set[str], spot: Spot, what: str) -> None:
         if isinstance(text, dict):
@@ -118,7 +126,9 @@ class Checker:
             self.add((spot.file, spot.at(e.line_col)), f"{what}: {e.msg}", "TEMPLATE_SYNTAX", e.caret())
             return
         self._names(expr.free_names, bound, spot, what)
-        self._regexes(parse_template(text), spot, what)
+        tree = parse_template(text)
+        self._regexes(tree, spot, what)
+        self._members(tree, bound, spot, what)
 
     def _names(self, free: Iterable[str], bound: set[str], spot: Spot, what: str) -> None:
         for name in free:
@@ -128,6 +138,16 @@ class Checker:
                 else:
                     hint = did_you_mean(name, bound) or f"bound here: {', '.join(sorted(bound))}"
                 self.add(spot, f"{what}: unknown name '{name}'", "UNKNOWN_NAME", hint)
+
+    def _members(self, tree: A.Node, bound: set[str], spot: Spot, what: str) -> None:
+        for root, key in member_reads(tree, [r for r in self.members if r in bound]):
+            known = self.members[root]
+            if key not in known:
+                word = _MEMBER_WORDS[root]
+                hint = did_you_mean(key, sorted(known)) or (
+                    f"{word}s here: {', '.join(sorted(known))}" if known else f"the plugin declares no {word}s"
+                )
+                self.add(spot, f"{what}: {root}.{key} is not a declared {word}", "UNKNOWN_MEMBER", hint)
 
     def _regexes(self, tree: A.Node, spot: Spot, what: str) -> None:
         for node in walk(tree):
@@ -161,6 +181,20 @@ class Checker:
 
     def tool(self, tool: Tool) -> None:
         bound = self.base_names(tool)
+        plugin_wide = self.members
+        self.members = {
+            "settings": set(self.plugin.manifest.settings),
+            "constants": {*self.plugin.shared_constants, *tool.definition.constants},
+            "input": set(tool.definition.input),
+        }
+        for key in tool.broken & {"input", "constants"}:
+            del self.members[key]  # it did not load: what it declares is unknown, and its problem is said
+        try:
+            self._tool(tool, bound)
+        finally:
+            self.members = plugin_wide
+
+    def _tool(self, tool: Tool, bound: set[str]) -> None:
         self.function_names |= sig_names(tool.definition.functions)
         self.functions(tool.definition.functions, Spot(tool.file, tool.located, (*tool.base, "functions")), bound)
         lets = self.steps(tool, tool.steps, bound | tool.unchecked)
@@ -339,6 +373,10 @@ class Checker:
                 if near is not None:  # a typo of a declared host (seat. for seats.) is likelier than a new one
                     hint = f"did you mean {near}? (or {hint})"
             self.add(at / "url", said, "URL_NOT_ALLOWED", hint)
+
+
+#: How a problem names what `settings.X`, `constants.X` and `input.X` read.
+_MEMBER_WORDS = {"settings": "setting", "constants": "constant", "input": "input field"}
 
 
 def _known_prefix(url: str, constants: dict[str, Any]) -> tuple[str | None, str]:
