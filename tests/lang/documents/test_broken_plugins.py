@@ -564,3 +564,14 @@ def test_an_arrow_parameter_named_like_a_root_is_not_checked_as_it() -> None:
     ok = sub(FREE, "rows.map(r => r.room)", "rows.map(input => input.room)")
     plugin, problems = validate(MemorySource(files(tools__free_yaml=ok)))
     assert plugin is not None and not [p for p in problems if p.severity == "error"], problems
+
+
+def test_an_expression_in_a_block_that_ends_early_is_placed_after_its_last_character() -> None:
+    """`value: |` with a missing `)`: the error was at the next key's line, column 1, with a blank caret line."""
+    block = '    value: |\n      page.rows.map(r =>\n        r.room\nreturn: "rows.map(r => r.room)"'
+    old = FREE[FREE.index("    value: ") : FREE.index("return:")] + 'return: "rows.map(r => r.room)"'
+    broken = sub(FREE, old, block)
+    _, problems = validate(MemorySource(files(tools__free_yaml=broken)))
+    (problem,) = [p for p in problems if p.code == "EXPR_SYNTAX"]
+    assert (problem.line, problem.column) == (14, 15)  # just after `r.room`, its indentation counted once
+    assert problem.hint.splitlines() == ["  r.room", "        ^"]

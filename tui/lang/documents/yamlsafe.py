@@ -62,8 +62,11 @@ class Located:
         style = self.styles[tuple(path)]
         if style in ("|", ">"):
             n = at[0] + line_col[0]  # the block's text starts on the line after its indicator
-            text = self.text_lines[n - 1 - self.offset] if 0 <= n - 1 - self.offset < len(self.text_lines) else ""
-            return n, len(text) - len(text.lstrip(" ")) + line_col[1]
+            # The block's indentation is its first non-blank line's; a line indented further keeps the rest as
+            # text (inside the value's own columns), so only the block's base is added.
+            start = at[0] - self.offset  # index of the block's first line
+            first = next((t for t in self.text_lines[max(start, 0) :] if t.strip()), "")
+            return n, len(first) - len(first.lstrip(" ")) + line_col[1]
         if line_col[0] > 1:
             return at[0] + line_col[0] - 1, None
         return at[0], at[1] + (1 if style else 0) + line_col[1] - 1

@@ -39,9 +39,12 @@ class LangError(Exception):
         """1-based (line, column) of `pos` in `source`."""
         if self.source is None or self.pos is None:
             return None
-        before = self.source[: self.pos]
+        # An error at the very end ("found the end of the expression") is placed just after its last character,
+        # not on the blank line a YAML block (`value: |`) leaves after it: that line is the next key's.
+        pos = min(self.pos, len(self.source.rstrip()))
+        before = self.source[:pos]
         line = before.count("\n") + 1
-        col = self.pos - (before.rfind("\n") + 1) + 1
+        col = pos - (before.rfind("\n") + 1) + 1
         return line, col
 
     def caret(self) -> str:
