@@ -145,6 +145,8 @@ async def login(
     dev = tuple(dev)
     store = TokenStore(server_id, secrets)
     host = httpx2.URL(remote.mcp).host
+    if remote.auth in ("bearer", "oauth"):
+        store.require()
     if remote.auth == "bearer":
         clean = check_token(token or "")
         if secrets is not None:

@@ -59,6 +59,10 @@ class TokenStore:
         self.service = service_name(server_id)
         self.secrets = secrets
 
+    def require(self) -> None:
+        """Raise KeyringMissing unless a login can be kept (checked before anything is asked of a server)."""
+        _keyring()
+
     def _get(self, entry: str) -> str | None:
         from keyring.errors import KeyringError
 
