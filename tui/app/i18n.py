@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tui.app.strings import campus, checks, pages, plugins, preview, shell
+from tui.app.strings import campus, checks, pages, plugins, preview, remote, shell
 
 
 def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
@@ -17,7 +17,9 @@ def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
     return out
 
 
-STRINGS = _merged(shell.STRINGS, plugins.STRINGS, campus.STRINGS, checks.STRINGS, pages.STRINGS, preview.STRINGS)
+STRINGS = _merged(
+    shell.STRINGS, plugins.STRINGS, campus.STRINGS, remote.STRINGS, checks.STRINGS, pages.STRINGS, preview.STRINGS
+)
 
 
 def t(key: str, locale: str) -> str:

@@ -27,7 +27,7 @@ from tui.runtime.dev_origins import DevOrigin, DevRoutes
 from tui.runtime.pinned import Resolver, system_resolve
 from tui.runtime.plugins.mcp.client import McpServer, ServerState, bearer
 from tui.runtime.plugins.mcp.oauth import LOGIN_TIMEOUT, LoginFailed, StoredOAuth, oauth_login
-from tui.runtime.plugins.mcp.tokens import BEARER, TOKENS, KeyringMissing, KeyringStorage, TokenStore
+from tui.runtime.plugins.mcp.tokens import KeyringMissing, KeyringStorage, TokenStore, kept_login
 from tui.runtime.secrets import Secrets
 
 __all__ = [
@@ -82,14 +82,7 @@ def auth_factory(secrets: Secrets | None = None) -> AuthFactory:
 
 def logged_in(server_id: str, remote: Remote) -> bool:
     """Whether keyring keeps a login for this server (not whether the server still accepts it)."""
-    try:
-        if remote.auth == "bearer":
-            return TokenStore(server_id).has(BEARER)
-        if remote.auth == "oauth":
-            return TokenStore(server_id).has(TOKENS)
-    except KeyringMissing:
-        return False
-    return False
+    return kept_login(server_id, remote.auth)
 
 
 def check_token(token: str) -> str:
@@ -160,7 +153,7 @@ async def login(
         routes = DevRoutes.for_plugin(dev, [host])
         await oauth_login(store, remote.mcp, open_browser, routes=routes, resolve=resolve, timeout=timeout)
         return await _check(server_id, remote, auth_for(server_id, remote, secrets=secrets), dev, resolve)
-    raise LoginFailed(f"mcp-{server_id} needs no login (its auth is none)")
+    raise LoginFailed(f"mcp-{server_id} needs no login (its auth is none)", "none")
 
 
 def _reason(state: ServerState) -> str:

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from hmac import compare_digest
+from typing import Literal
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -44,8 +45,18 @@ _WRONG = _PAGE.format(zh="这不是 PKU harness 正在等的登录。", en="This
 _PING = {"jsonrpc": "2.0", "id": 0, "method": "ping"}
 
 
+FailKind = Literal["refused", "denied", "timeout", "network", "none"]
+
+
 class LoginFailed(Exception):
-    """The login did not complete; the message says why in one sentence (never a token)."""
+    """The login did not complete; the message says why in one sentence (never a token), `kind` what happened:
+    refused (the server would not take it), denied (consent not given), timeout (no answer from the browser),
+    network (the server could not be reached, or a request was refused by the network policy), none (nothing to
+    log in to)."""
+
+    def __init__(self, message: str, kind: FailKind = "refused") -> None:
+        super().__init__(message)
+        self.kind: FailKind = kind
 
 
 def client_metadata(redirect_uri: str) -> OAuthClientMetadata:
@@ -121,7 +132,7 @@ class Receiver:
             if accepted and self._result is not None and not self._result.done():
                 if "error" in query:  # the student declined, or the server refused
                     why = query.get("error_description") or query["error"]
-                    self._result.set_exception(LoginFailed(f"the server did not grant access: {why[:200]}"))
+                    self._result.set_exception(LoginFailed(f"the server did not grant access: {why[:200]}", "denied"))
                 else:
                     self._result.set_result(
                         AuthorizationCodeResult(code=query.get("code", ""), state=query["state"], iss=query.get("iss"))
@@ -240,14 +251,14 @@ async def oauth_login(
         except LoginFailed:
             raise
         except TimeoutError:
-            raise LoginFailed(f"no answer came back from the browser within {timeout:g} s") from None
+            raise LoginFailed(f"no answer came back from the browser within {timeout:g} s", "timeout") from None
         except (OAuthFlowError, OAuthTokenError, OAuthRegistrationError) as e:
             raise LoginFailed(f"{host} refused the login: {str(e)[:300]}") from None
         except httpx2.HTTPError as e:
             reason = transport.seen.refusals[-1] if transport.seen.refusals else str(e) or type(e).__name__
-            raise LoginFailed(f"cannot log in to {host}: {reason}") from None
+            raise LoginFailed(f"cannot log in to {host}: {reason}", "network") from None
     if status in (401, 403):
         raise LoginFailed(f"{host} refused the new login (HTTP {status})")
     if provider.context.current_tokens is None:
-        raise LoginFailed(f"{host} did not ask for a login: there is nothing to keep")
+        raise LoginFailed(f"{host} did not ask for a login: there is nothing to keep", "none")
     store.set_server(provider.context.oauth_metadata, provider.context.protected_resource_metadata)

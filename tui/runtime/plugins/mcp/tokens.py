@@ -8,7 +8,9 @@ written to the store, the audit log or a log record; every value read or written
 registry, which masks it wherever it might still turn up (a server echoing it in a tool result, an error).
 
 `KeyringStorage` is the SDK's `TokenStorage` protocol over these entries. Keyring calls may block (a Secret
-Service asking to be unlocked), so the async methods run them in a thread.
+Service asking to be unlocked), so the async methods run them in a thread. The SDK's models are imported only
+where a record is read or written: importing `mcp` takes most of a second, and `kept_login` (what 设置 shows for
+each remote plugin) needs none of it.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken, ProtectedResourceMetadata
 from pydantic import ValidationError
 
 from tui.runtime.secrets import Secrets
+
+if TYPE_CHECKING:
+    from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken, ProtectedResourceMetadata
 
 SERVICE_PREFIX = "pku-harness/mcp-"
 BEARER, TOKENS, CLIENT, SERVER = "bearer", "oauth-tokens", "oauth-client", "oauth-server"
@@ -108,6 +112,8 @@ class TokenStore:
 
     def tokens(self) -> tuple[OAuthToken, float | None] | None:
         """The OAuth tokens and their absolute expiry (`time.time()` seconds; None: no expiry), or None."""
+        from mcp.shared.auth import OAuthToken
+
         record = self._json(TOKENS)
         if record is None:
             return None
@@ -128,6 +134,8 @@ class TokenStore:
 
     def client(self) -> OAuthClientInformationFull | None:
         """The client registration, or None."""
+        from mcp.shared.auth import OAuthClientInformationFull
+
         record = self._json(CLIENT)
         try:
             client = OAuthClientInformationFull.model_validate(record) if record is not None else None
@@ -144,6 +152,8 @@ class TokenStore:
 
     def server(self) -> tuple[OAuthMetadata | None, ProtectedResourceMetadata | None]:
         """The authorization server's metadata and the resource's, as found at the login (each may be None)."""
+        from mcp.shared.auth import OAuthMetadata, ProtectedResourceMetadata
+
         record = self._json(SERVER) or {}
         found: list[Any] = []
         for key, model in (("authorization", OAuthMetadata), ("resource", ProtectedResourceMetadata)):
@@ -181,6 +191,16 @@ class TokenStore:
             except KeyringError as e:
                 raise KeyringMissing(f"the keyring refused to remove the login: {e}") from None
         return removed
+
+
+def kept_login(server_id: str, auth: str) -> bool:
+    """Whether keyring keeps a login for the server of `server_id` whose `remote.auth` is `auth` (not whether the
+    server still takes it)."""
+    entry = {"bearer": BEARER, "oauth": TOKENS}.get(auth)
+    try:
+        return entry is not None and TokenStore(server_id).has(entry)
+    except KeyringMissing:
+        return False
 
 
 class KeyringStorage:
