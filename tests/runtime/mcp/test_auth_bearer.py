@@ -37,7 +37,8 @@ async def test_bearer_login_list_call_and_logout(
     assert (checked.state.kind, checked.tools) == ("ready", 6)
     assert memory_keyring.items == {("pku-harness/mcp-notes", "bearer"): TOKEN}
     assert logged_in("notes", REMOTE)
-    assert secrets.scrub_text(f"echo: {TOKEN}") != f"echo: {TOKEN}"  # masked wherever it turns up
+    assert TOKEN not in secrets.scrub_text(f"echo: {TOKEN}")  # masked wherever it turns up
+    assert secrets.find([f"https://evil.example/?t={TOKEN}"]) == "remote-token"  # a plugin's request is refused
 
     mcp = McpServer("notes", REMOTE.mcp, auth=auth_factory(secrets)("notes", REMOTE), dev=[parse(mcp_http.mapping)])
     assert (await mcp.connect()).kind == "ready"

@@ -143,7 +143,7 @@ async def login(
     if remote.auth == "bearer":
         clean = check_token(token or "")
         if secrets is not None:
-            secrets.add(clean, "token")
+            secrets.add(clean, "remote-token")
         checked = await _check(server_id, remote, bearer(clean), dev, resolve)
         if checked.state.kind == "needs_login":
             raise LoginFailed(f"{host} refused the token{_reason(checked.state)}")

@@ -97,7 +97,7 @@ class TokenStore:
     def _remember(self, *values: str | None) -> None:
         if self.secrets is not None:
             for v in values:
-                self.secrets.add(v, "token")
+                self.secrets.add(v, "remote-token")
 
     def bearer(self) -> str | None:
         """The pasted token, or None."""
