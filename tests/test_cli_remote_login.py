@@ -3,6 +3,7 @@ loopback (fastmcp with a static token, and with its in-memory OAuth server), wit
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,7 +78,7 @@ def test_login_to_what_is_not_installed(tmp_path: Path) -> None:
 
 
 def test_oauth_login_through_the_browser(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, memory_keyring: MemoryKeyring
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, memory_keyring: MemoryKeyring, isolated_data_dir: Path
 ) -> None:
     opened: list[str] = []
 
@@ -97,5 +98,9 @@ def test_oauth_login_through_the_browser(
         assert "open this address to log in to mcp-notes" in err and opened[0] in err
         users = {user for (service, user) in memory_keyring.items if service == "pku-harness/mcp-notes"}
         assert users == {"oauth-tokens", "oauth-client", "oauth-server"}
+        tokens = json.loads(memory_keyring.items["pku-harness/mcp-notes", "oauth-tokens"])
+        files = [p for p in isolated_data_dir.rglob("*") if p.is_file()]
+        for token in (tokens["access_token"], tokens["refresh_token"]):
+            assert token not in out + err and not any(token.encode() in p.read_bytes() for p in files)
         code, out, _ = run("logout", "mcp-notes")
         assert code == 0 and memory_keyring.items == {}

@@ -141,6 +141,40 @@ async def test_a_dead_refresh_token_means_logging_in_again(mcp_oauth: Server, me
     assert not logged_in("notes", REMOTE)
 
 
+async def test_a_token_refused_before_its_time_is_refreshed_once(
+    mcp_oauth: Server, memory_keyring: MemoryKeyring
+) -> None:
+    await login("notes", REMOTE, open_browser=Browser(), dev=[parse(mcp_oauth.mapping)])
+    store = TokenStore("notes")
+    found = store.tokens()
+    assert found is not None
+    token, expires_at = found
+    store.set_tokens(token.model_copy(update={"access_token": "revoked-access-token"}), expires_at)
+    mcp = await connect(mcp_oauth)
+    assert mcp.state.kind == "ready"
+    assert mcp._seen.statuses[0] == 401  # the forged token was sent, refused, then refreshed and sent again
+    renewed = json.loads(kept(memory_keyring)["oauth-tokens"])
+    assert renewed["access_token"] not in ("revoked-access-token", token.access_token)
+    assert (await mcp.call("echo", {"text": "ok"})).ok
+    await mcp.close()
+
+
+async def test_the_listener_takes_only_its_own_redirect() -> None:
+    async with Receiver() as receiver, httpx.AsyncClient() as client:
+        base = receiver.redirect_uri
+        assert (await client.get(base, params={"code": "c", "state": "s"})).status_code == 400  # nothing expected yet
+        receiver.expect("the-state")
+        assert (await client.get(base, params={"code": "c", "state": "another"})).status_code == 400
+        other_path = base.replace("/callback", "/elsewhere")
+        assert (await client.get(other_path, params={"code": "c", "state": "the-state"})).status_code == 400
+        assert (await client.post(base, params={"code": "c", "state": "the-state"})).status_code == 400
+        with pytest.raises(TimeoutError):
+            await receiver.wait(0.2)  # none of those counted
+        assert (await client.get(base, params={"code": "c", "state": "the-state"})).status_code == 200
+        result = await receiver.wait(1)
+        assert (result.code, result.state) == ("c", "the-state")
+
+
 async def test_consent_refused_or_never_given(mcp_oauth: Server, memory_keyring: MemoryKeyring) -> None:
     dev = [parse(mcp_oauth.mapping)]
     with pytest.raises(LoginFailed, match="the server did not grant access: access_denied"):
