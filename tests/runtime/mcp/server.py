@@ -1,8 +1,9 @@
 """A real MCP server for the client's tests: fastmcp over streamable HTTP (or legacy SSE) on 127.0.0.1, behind a
 static bearer token, or (`oauth`) behind fastmcp's in-memory OAuth server (dynamic registration, PKCE, refresh;
-`ttl=N`: access tokens live N seconds; `offhost`: naming auth.example.net as its authorization server). Run as
-`python -m tests.runtime.mcp.server PORT TOKEN [http|sse] [many] [oauth|offhost] [ttl=N]`; the tests start it in a
-process of its own, so "the server goes away" is a real process exit.
+`ttl=N`: access tokens live N seconds; `offhost`: naming auth.example.net as its authorization server; `json`:
+answers as JSON, once a call is done). Run as
+`python -m tests.runtime.mcp.server PORT TOKEN [http|sse] [many] [oauth|offhost] [ttl=N] [json]`; the tests start
+it in a process of its own, so "the server goes away" is a real process exit.
 
 Tools: `echo` (text back), `fail` (a tool error), `sleep` (answers after N seconds), `redos` (a result whose
 `outputSchema` has a catastrophic pattern for Python's `re`), `big` (N bytes of text), `shout` (an input pattern);
@@ -97,7 +98,8 @@ def main() -> None:
         if arg.startswith("ttl="):  # the provider reads its lifetime from the module when it issues a token
             in_memory.DEFAULT_ACCESS_TOKEN_EXPIRY_SECONDS = int(arg.removeprefix("ttl="))
     oauth = "offhost" if "offhost" in sys.argv[4:] else "here" if "oauth" in sys.argv[4:] else ""
-    app = build(token, many, oauth).http_app(path="/mcp" if transport == "http" else "/sse", transport=transport)
+    path, json_response = ("/mcp" if transport == "http" else "/sse"), "json" in sys.argv[4:]
+    app = build(token, many, oauth).http_app(path=path, transport=transport, json_response=json_response or None)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -157,6 +158,20 @@ async def test_a_token_refused_before_its_time_is_refreshed_once(
     assert renewed["access_token"] not in ("revoked-access-token", token.access_token)
     assert (await mcp.call("echo", {"text": "ok"})).ok
     await mcp.close()
+
+
+async def test_calls_are_not_queued_behind_the_auth() -> None:
+    # A server that answers a call only once it is done (JSON, not an event stream): the SDK's provider keeps its
+    # lock until the answer, so three calls of 1.5 s took 4.5 s; the connection's auth holds it only to pick the
+    # token. Serialised they take 4.5 s at least; the bound leaves 2 s for a busy machine.
+    for server in serve("http", "oauth", "json"):
+        await login("notes", REMOTE, open_browser=Browser(), dev=[parse(server.mapping)])
+        mcp = await connect(server)
+        start = time.perf_counter()
+        results = await asyncio.gather(*(mcp.call("sleep", {"seconds": 1.5}) for _ in range(3)))
+        assert [r.text for r in results] == ["awake"] * 3
+        assert time.perf_counter() - start < 3.5
+        await mcp.close()
 
 
 async def test_the_listener_takes_only_its_own_redirect() -> None:

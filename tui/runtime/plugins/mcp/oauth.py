@@ -180,21 +180,32 @@ class StoredOAuth(LoginOAuth):
     """A connection's auth: the kept tokens, refreshed when expired or refused once; never an interactive step."""
 
     async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        # The lock covers deciding on the token and refreshing it, not the request: the SDK's provider holds it
+        # until the answer's headers, which serialises every call to a server that answers when the tool is done.
         async with self.context.lock:
             if not self._initialized:
                 await self._initialize()
             self.context.protocol_version = request.headers.get(MCP_PROTOCOL_VERSION_HEADER)
             if not self.context.is_token_valid() and self.context.can_refresh_token():
                 await self._refreshed((yield await self._refresh_token()))
-            sent = self.context.is_token_valid()
-            if sent:
+            sent = self._token() if self.context.is_token_valid() else None
+            if sent is not None:
                 self._add_auth_header(request)
-            response = yield request
-            if response.status_code != 401 or not sent or not self.context.can_refresh_token():
-                return
-            if await self._refreshed((yield await self._refresh_token())):  # refused before its time: once more
+        response = yield request
+        if response.status_code != 401 or sent is None:
+            return  # a 401 without a token goes back to the connection: it needs a login
+        async with self.context.lock:  # refused before its time: refreshed once (unless another call just did)
+            again = self._token() != sent
+            if not again and self.context.can_refresh_token():
+                again = await self._refreshed((yield await self._refresh_token()))
+            if again:
                 self._add_auth_header(request)
-                yield request  # a 401 again goes back to the connection: it needs a login
+        if again:
+            yield request  # a 401 again goes back to the connection: it needs a login
+
+    def _token(self) -> str | None:
+        tokens = self.context.current_tokens
+        return tokens.access_token if tokens is not None else None
 
     async def _refreshed(self, response: httpx2.Response) -> bool:
         if await self._handle_refresh_response(response):
