@@ -20,7 +20,7 @@ from tui.lang.documents.manifest import Remote
 from tui.runtime.dev_origins import parse
 from tui.runtime.plugins.mcp.auth import LoginFailed, auth_for, logged_in, login, logout
 from tui.runtime.plugins.mcp.client import McpServer
-from tui.runtime.plugins.mcp.oauth import Receiver
+from tui.runtime.plugins.mcp.oauth import Receiver, StoredOAuth
 from tui.runtime.plugins.mcp.tokens import TokenStore, service_name
 from tui.runtime.secrets import Secrets
 
@@ -188,6 +188,28 @@ async def test_the_listener_takes_only_its_own_redirect() -> None:
         assert (await client.get(base, params={"code": "c", "state": "the-state"})).status_code == 200
         result = await receiver.wait(1)
         assert (result.code, result.state) == ("c", "the-state")
+
+
+async def test_a_refresh_that_fails_on_the_servers_side_keeps_the_login(
+    mcp_oauth: Server, memory_keyring: MemoryKeyring
+) -> None:
+    await login("notes", REMOTE, open_browser=Browser(), dev=[parse(mcp_oauth.mapping)])
+    store = TokenStore("notes")
+    found = store.tokens()
+    assert found is not None
+    store.set_tokens(found[0], 1.0)  # expired
+    metadata, resource = store.server()
+    assert metadata is not None
+    endpoint = {**metadata.model_dump(mode="json"), "token_endpoint": f"https://{HOST}/no-such-endpoint"}
+    store.set_server(type(metadata).model_validate(endpoint), resource)
+    mcp = await connect(mcp_oauth)
+    assert mcp.state.kind == "needs_login"  # the refresh got a 404: this connection went without a token
+    assert logged_in("notes", REMOTE)  # but a 404 is not a refused refresh token: the login stays
+    auth = mcp.auth
+    assert isinstance(auth, StoredOAuth) and auth.context.current_tokens is None  # the SDK dropped them
+    auth.context.oauth_metadata = metadata  # the server mended; the same auth reads keyring's tokens again
+    assert (await mcp.connect()).kind == "ready"
+    await mcp.close()
 
 
 async def test_consent_refused_or_never_given(mcp_oauth: Server, memory_keyring: MemoryKeyring) -> None:

@@ -9,6 +9,9 @@
 - `logout(server_id)`: the bearer token, the OAuth tokens, the client registration and the server metadata all
   leave keyring.
 
+A connection's auth is fixed when it is made: after a login or a logout the caller gives the server's connection
+a new one (`server.auth = auth_for(…)`) and connects again.
+
 A token never goes into an argument list, the store, the audit log or a message: the errors here name the host
 and the reason, and every token read is added to the app's secrets registry, which masks it everywhere else.
 """

@@ -212,6 +212,9 @@ class StoredOAuth(LoginOAuth):
             return True
         if response.status_code in (400, 401):  # invalid_grant: the refresh token is dead, the login with it
             await asyncio.to_thread(self.storage.store.clear, TOKENS)
+        # The SDK dropped the tokens from memory; what keyring keeps is read again by the next request (after a
+        # server error, the same refresh token may well work then).
+        self._initialized = False
         return False
 
 
