@@ -108,12 +108,13 @@ class RemoteLoginScreen(LocalBindings, Dialog[bool]):
     @work(exclusive=True, group="remote-login")
     async def run_login(self, token: str | None) -> None:
         from tui.runtime.plugins.mcp.auth import KeyringMissing, LoginFailed, login, system_browser
+        from tui.runtime.plugins.mcp.oauth import LOGIN_TIMEOUT
 
         loc, rt, server = self.locale, self.harness.runtime, f"mcp-{self.plugin_id}"
         opener = self.browser or system_browser
 
         async def browser(url: str) -> None:
-            self._say("remote-status", t("remote_oauth_waiting", loc).format(minutes=5))
+            self._say("remote-status", t("remote_oauth_waiting", loc).format(minutes=round(LOGIN_TIMEOUT / 60)))
             self._say("remote-url", clean(url))  # the server's address: shown as text, never a link or markup
             await opener(url)
 
