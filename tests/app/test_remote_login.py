@@ -74,7 +74,7 @@ async def test_bearer_login_and_logout_in_settings(bearer_app: PkuHarnessApp, me
         assert box.value == "" and memory_keyring.items == {}  # the box keeps nothing, keyring got nothing
 
         box.value = TOKEN
-        await pilot.press("enter")
+        await pilot.press("enter", "enter", "enter")  # a burst: the login under way is not cancelled by the rest
         await until(pilot, lambda: not isinstance(app.screen, RemoteLoginScreen), seconds=15)
         assert memory_keyring.items == {("pku-harness/mcp-notes", "bearer"): TOKEN}
         await until(pilot, lambda: row(app)[3] == "已登录")

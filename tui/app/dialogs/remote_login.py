@@ -98,11 +98,14 @@ class RemoteLoginScreen(LocalBindings, Dialog[bool]):
     @on(Input.Submitted, "#remote-token")
     @on(Button.Pressed, "#remote-go")
     def go(self) -> None:
+        buttons = list(self.query("#remote-go").results(Button))
+        if not buttons or buttons[0].disabled:
+            return  # a login is under way (a second Enter would cancel it and start one with an empty box)
         token: str | None = None
         for box in self.query("#remote-token").results(Input):
             token, box.value = box.value, ""  # the box holds it no longer than it takes to hand it over
         self._say("remote-error", "")
-        self.query_one("#remote-go", Button).disabled = True
+        buttons[0].disabled = True
         self.run_login(token)
 
     @work(exclusive=True, group="remote-login")
@@ -144,7 +147,8 @@ class RemoteLoginScreen(LocalBindings, Dialog[bool]):
         self._say("remote-status", "")
         self._say("remote-url", "")
         self._say("remote-error", message)
-        self.query_one("#remote-go", Button).disabled = False
+        for button in self.query("#remote-go").results(Button):
+            button.disabled = False
 
 
 def installed_remote(app: HarnessApp, plugin_id: str) -> Remote | None:
