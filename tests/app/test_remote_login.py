@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from textual.widgets import Button, DataTable, Input, Static
 
-from tests.app.helpers import open_settings_section, until
+from tests.app.helpers import open_settings_section, settle, until
 from tests.conftest import MemoryKeyring
 from tests.runtime.fake_github import plugin_files
 from tests.runtime.mcp.conftest import TOKEN, serve
@@ -116,3 +116,36 @@ async def test_oauth_login_from_the_exposed_function(
             assert row(app) == ["mcp-notes", "mcp.example.com", "browser (OAuth)", "logged in"]
     finally:
         servers.close()  # the generator's own `finally` stops the server
+
+
+async def test_escape_while_waiting_for_the_browser_stops_the_login(
+    tmp_path: Path, isolated_data_dir: Path, memory_keyring: MemoryKeyring
+) -> None:
+    opened: list[str] = []
+
+    async def browser(url: str) -> None:  # opened, and never answered
+        opened.append(url)
+
+    server = next(servers := serve("http", "oauth"))
+    install(tmp_path, "oauth")
+    app = quiet(make_app(data_dir=isolated_data_dir, now=NOW, dev_origins=(parse(server.mapping),)))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            done: list[bool | None] = []
+            assert open_remote_login(app, "notes", done.append, browser=browser)
+            await until(pilot, lambda: isinstance(app.screen, RemoteLoginScreen) and app.screen.query("#remote-go"))
+            app.screen.query_one("#remote-go", Button).press()
+            url = app.screen.query_one("#remote-url", Static)
+            await until(pilot, lambda: bool(opened) and "authorize" in str(url.render()), seconds=15)
+            assert "正在等浏览器（最多 5 分钟）" in str(app.screen.query_one("#remote-status", Static).render())
+            redirect = httpx.URL(httpx.URL(opened[0]).params["redirect_uri"])
+            await pilot.press("escape")
+            await until(pilot, lambda: done == [False])
+            await until(pilot, lambda: not isinstance(app.screen, RemoteLoginScreen))
+            await settle(pilot, app)  # the cancelled login's worker has ended, and with it the listener
+            async with httpx.AsyncClient() as client:
+                with pytest.raises(httpx.ConnectError):
+                    await client.get(redirect.copy_with(params={"code": "c", "state": "s"}))
+            assert memory_keyring.items.keys() <= {("pku-harness/mcp-notes", "oauth-client")}  # no tokens
+    finally:
+        servers.close()
