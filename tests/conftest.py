@@ -36,6 +36,10 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own app data directory, so no test reads or writes the developer's real one."""
     data = tmp_path / "app-data"
     monkeypatch.setenv("PKU_HARNESS_DATA", str(data))
+    # No test reaches the real GitHub: the app checks the built-in plugins' official links whenever it starts
+    # outside the demo, and a closed loopback port refuses at once (tests that fetch serve their own fake).
+    monkeypatch.setenv("PKU_HARNESS_GITHUB_API", "http://127.0.0.1:9/api")
+    monkeypatch.setenv("PKU_HARNESS_GITHUB_RAW", "http://127.0.0.1:9/raw")
     return data
 
 

@@ -193,9 +193,15 @@ def test_validate_says_every_problem_on_stderr_in_order_and_only_ok_on_stdout(tm
     # as data, the id of a plugin whose manifest loaded, with errors elsewhere
     code, out, _ = invoke("plugin", "validate", "--format", "json", str(folder))
     assert code == 1 and json.loads(out)["plugin"] == "showcase" and not json.loads(out)["ok"]
+    # a bad version: the rest of the manifest loads, so the widget is still checked in the same run
     manifest.write_text(text.replace("version: 1.0.0", "version: one"), "utf-8")
     code, out, _ = invoke("plugin", "validate", "--format", "json", str(folder))
-    assert code == 1 and json.loads(out)["plugin"] is None  # the manifest itself did not load
+    report = json.loads(out)
+    assert code == 1 and report["plugin"] == "showcase"
+    assert {p["code"] for p in report["problems"] if p["severity"] == "error"} == {"VERSION_NOT_SEMVER", "UNKNOWN_TYPE"}
+    manifest.write_text(text.replace("id: showcase", "id: Show Case"), "utf-8")
+    code, out, _ = invoke("plugin", "validate", "--format", "json", str(folder))
+    assert code == 1 and json.loads(out)["plugin"] is None  # the id did not load: no id is claimed
 
 
 def test_run_says_an_unknown_input_key_with_the_nearest_and_counts_in_words(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from tests.runtime.fake_github import FakeGitHub, plugin_files
 from tui.cli.main import cli
+from tui.runtime.builtin import builtin_folders
 
 TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"
 
@@ -21,6 +22,7 @@ TREE = "https://github.com/someone/campus-plugins/tree/main/plugins/notes"
 def github(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHub]:
     gh = FakeGitHub()
     gh.push("someone", "campus-plugins", plugin_files(), prefix="plugins/notes/")
+    gh.publish_builtins()  # `plugins update` checks the built-in plugins' official links too
     with gh.loopback() as endpoints:
         monkeypatch.setenv("PKU_HARNESS_GITHUB_API", endpoints.github_api)
         monkeypatch.setenv("PKU_HARNESS_GITHUB_RAW", endpoints.github_raw)
@@ -95,8 +97,44 @@ def test_auto_update_switches(github: FakeGitHub) -> None:
     run("plugins", "install", TREE, "--yes")
     code, _, _ = run("plugins", "auto-update", "off", "notes")
     assert code == 0 and listed()["notes"]["autoUpdate"] is False
-    code, _, err = run("plugins", "auto-update", "off", "wallet")
-    assert code == 1 and "built-in plugins update with the app" in err
+    code, _, _ = run("plugins", "auto-update", "off", "wallet")
+    assert code == 0 and listed()["wallet"]["autoUpdate"] is False  # built-in plugins update from their links too
+    code, _, err = run("plugins", "auto-update", "off", "nothing-here")
+    assert code == 1 and "neither an installed plugin nor a built-in one" in err
+
+
+def test_a_built_in_plugin_updates_from_its_link_shows_where_it_runs_from_and_rolls_back(
+    github: FakeGitHub,
+) -> None:
+    row = listed()["shuttle"]
+    assert (row["source"], row["runsFrom"], row["autoUpdate"], row["previous"]) == (
+        "built-in",
+        "built-in copy",
+        True,
+        None,
+    )
+    code, out, _ = run("plugins", "list")
+    assert any(line.split() == ["shuttle", "1.0.0", "official", "built-in", "copy"] for line in out.splitlines())
+    manifest = (next(f for f in builtin_folders() if f.name == "shuttle") / "PLUGIN.md").read_text(encoding="utf-8")
+    github.publish_builtins({"shuttle": {"PLUGIN.md": manifest.replace("version: 1.0.0", "version: 1.0.1")}})
+    code, out, err = run("plugins", "update", "shuttle")
+    assert code == 0 and "shuttle updated to 1.0.1" in out, err
+    row = listed()["shuttle"]
+    assert (row["version"], row["runsFrom"], row["builtinVersion"], row["previous"]) == (
+        "1.0.1",
+        "fetched",
+        "1.0.0",
+        "built-in copy",
+    )
+    assert row["link"] == "https://github.com/pkuinfo/pku-harness-plugins/tree/main/plugins/shuttle"
+    code, out, _ = run("plugins", "list")
+    assert "shuttle        1.0.1     official  built-in, fetched from https://github.com/pkuinfo/" in out
+    code, _, err = run("plugins", "remove", "shuttle", "--yes")
+    assert code == 1 and "cannot be removed" in err
+    code, out, _ = run("plugins", "rollback", "shuttle")
+    assert code == 0 and "rolled back shuttle to 1.0.0" in out and listed()["shuttle"]["runsFrom"] == "built-in copy"
+    code, _, err = run("plugins", "rollback", "shuttle")
+    assert code == 1 and "already runs the copy built into the app" in err
 
 
 def test_the_github_endpoints_are_settings(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -83,3 +83,12 @@ def without_failed(body: Any, failed: list[str]) -> Any:
 def kept(value: Any) -> Any:
     """A slot whose one component was left out holds an empty column (a tab keeps its label)."""
     return {"type": "column", "children": []} if value is None else value
+
+
+def widget_sources(spec: Any) -> dict[str, str]:
+    """A widget's `sources`: alias → the name of a data source of its manifest (entries of another shape are the
+    validator's to report, and are not read)."""
+    sources = spec.get("sources") if isinstance(spec, dict) else None
+    if not isinstance(sources, dict):
+        return {}
+    return {str(alias): name for alias, name in sources.items() if isinstance(name, str)}

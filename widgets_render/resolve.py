@@ -231,6 +231,8 @@ def _loop_names(n: dict[str, Any], names: dict[str, Any], item: Any, index: int)
 
 def _children(ctx: _Ctx, n: dict[str, Any], node: VNode, names: dict[str, Any], path: str) -> None:
     kind = node.kind
+    if kind == "grid" and isinstance(n.get("columns"), int) and not isinstance(n.get("columns"), bool):
+        node.props["columns"] = n["columns"]  # a grid's count (a table's `columns` are structure, below)
     if kind in ("column", "row", "grid", "card"):
         for i, c in enumerate(_as_list(n.get("children"))):
             child = _node(ctx, c, names, f"{path}/children/{i}")

@@ -7,8 +7,6 @@ Imported only by the app (it needs Textual); `widgets_render/__init__.py` stays 
 
 from __future__ import annotations
 
-import math
-import time
 from typing import ClassVar
 
 from rich.text import Text
@@ -37,6 +35,20 @@ from textual.widgets import (
 
 from widgets_render.error_view import ACTION_KEYS, ErrorView
 from widgets_render.safe_text import clean
+from widgets_render.simple_widgets import (
+    GenCountdown,
+    aligned,
+    as_text,
+    literal,
+    number,
+    plain,
+    spaced,
+    stat_widget,
+    static_text,
+    text_widget,
+    time_text,
+    truthy,
+)
 from widgets_render.steady_select import SteadySelect
 from widgets_render.viewmodel import ErrorCard, Resolved, VNode
 
@@ -47,12 +59,19 @@ class GenButton(Button):
     """A button that carries its genui action (unevaluated; the screen runs it when pressed)."""
 
     def __init__(
-        self, label: Content, action: dict[str, object] | None, form: str | None = None, **kwargs: object
+        self,
+        label: Content,
+        action: dict[str, object] | None,
+        form: str | None = None,
+        confirm: str | None = None,
+        **kwargs: object,
     ) -> None:
         super().__init__(label, **kwargs)  # type: ignore[arg-type]
         self.gen_action = action
         self.gen_form = form
         """The state key of the form this button submits, if it is a form's submit button."""
+        self.gen_confirm = confirm
+        """The button's `confirm` question (resolved text): asked, Y/N, before its action runs."""
 
 
 class GenTable(DataTable[Text]):
@@ -116,7 +135,7 @@ def field_widget(node: VNode) -> Widget:
         widget = Switch(value=bool(value), name=name)
     else:
         widget = Input(
-            value="" if value is None else clean(_text(value)),
+            value="" if value is None else clean(as_text(value)),
             placeholder=clean(str(p.get("placeholder") or "")),
             type="number" if p.get("input") == "number" else "text",
             name=name,
@@ -126,36 +145,6 @@ def field_widget(node: VNode) -> Widget:
         widget.add_class("-required")  # the screen refuses to submit its form while this is empty
     label = str(p.get("label") or name)
     return Vertical(Static(plain(label), markup=False, classes="gen-field-label"), widget, classes="gen-field")
-
-
-def plain(text: str) -> Content:
-    """Text that came from a plugin, a server, a model or the student, as Textual content: cleaned of escapes, bidi
-    and invisible characters (`safe_text.clean`) and never read as markup, so `[@click=…]` is shown, not run, and
-    `[/]` cannot raise. Every widget text that can hold such data goes in this way (or as `literal()`)."""
-    return Content(clean(text))
-
-
-def as_markup(text: str) -> str:
-    """Text for the few places Textual only ever reads as markup (the command palette's titles): cleaned, and every
-    `[` escaped, so plugin text shows as written and no `[@click=…]` tag or style can form. (Textual's own
-    `markup.escape` leaves `[$var]` tags and backslashes as they are.)"""
-    return clean(text).replace("[", "\\[")
-
-
-def literal(value: object) -> Text:
-    """A DataTable cell shown exactly as written: DataTable parses a plain `str` as Rich markup, so plugin text
-    like `[/bold]` would raise and `[b]x[/b]` would turn bold. Control codes are removed as everywhere else."""
-    return Text(clean(value if isinstance(value, str) else str(value)), end="")
-
-
-def _static(text: str, node: VNode | None = None, *classes: str) -> Static:
-    tone = f"tone-{node.tone}" if node is not None and node.tone else ""
-    warn = " ⚠" if node is not None and node.warnings else ""
-    return Static(plain(text + warn), markup=False, classes=" ".join(c for c in (tone, *classes) if c))
-
-
-def _number(v: object) -> float:
-    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else 0.0
 
 
 def build(node: VNode, screen: bool = False) -> Widget:
@@ -168,63 +157,79 @@ def build(node: VNode, screen: bool = False) -> Widget:
         button = GenButton(plain(label), submit, form=p.get("bind") or "form", variant="primary", classes="gen-submit")
         return Vertical(*fields, button, classes="gen-form")
     if k in ("column", "card", "form", "tab"):
-        box = Vertical(*[build(c, screen) for c in node.children], classes=f"gen-{k}")
+        box = Vertical(*spaced([build(c, screen) for c in node.children], p.get("gap"), "bottom"), classes=f"gen-{k}")
+        aligned(box, p.get("align"))
         if k == "card" and p.get("title"):
             box.border_title = plain(str(p["title"]))
         return box
     if k == "row":
-        return Horizontal(*[build(c, screen) for c in node.children], classes="gen-row")
+        parts = spaced([build(c, screen) for c in node.children], p.get("gap"), "right")
+        strip = Horizontal(*parts, classes="gen-row")
+        aligned(strip, p.get("align"))
+        return strip
     if k == "grid":
-        return Grid(*[build(c, screen) for c in node.children], classes="gen-grid")
+        grid = Grid(*[build(c, screen) for c in node.children], classes="gen-grid")
+        columns = int(number(p.get("columns")) or 2)
+        grid.styles.grid_size_columns = max(1, min(4, columns))
+        grid.styles.grid_gutter_horizontal = 1
+        grid.styles.height = "auto"
+        return grid
     if k == "text":
-        return _static(str(p.get("text", "")), node, f"text-{p.get('variant') or 'body'}")
+        return text_widget(node)
     if k == "stat":
-        unit = f" {p['unit']}" if p.get("unit") else ""
-        label = f"{p['label']}  " if p.get("label") else ""
-        return _static(f"{label}{_text(p.get('value'))}{unit}", node, "gen-stat")
+        return stat_widget(node)
     if k == "badge":
         return Label(plain(f" {p.get('text', '')} "), markup=False, classes=f"gen-badge tone-{node.tone or 'neutral'}")
     if k == "notice":
-        return _static(str(p.get("text", "")), node, "gen-notice")
+        return static_text(str(p.get("text", "")), node, "gen-notice")
     if k == "divider":
-        return Rule()
+        if not str(p.get("label") or "").strip():
+            return Rule()
+        # A labelled divider is one line: the label, then the rule to the edge (cut there, never wrapped).
+        line = static_text(f"── {p['label']} {'─' * 400}", node, "gen-divider", "tone-muted")
+        line.styles.text_wrap = "nowrap"
+        line.styles.text_overflow = "clip"
+        line.styles.margin = (1, 0, 0, 0)
+        return line
     if k == "image":
-        return _static(f"▣ {p.get('alt', '')}", node, "gen-image")  # never fetched
+        return static_text(f"▣ {p.get('alt', '')}", node, "gen-image")  # never fetched
     if k == "kv":
         colon = ": " if p.get("locale") == "en" else "："
-        return _static("\n".join(f"{c.props['k']}{colon}{c.props['v']}" for c in node.children), node)
+        return static_text("\n".join(f"{c.props['k']}{colon}{c.props['v']}" for c in node.children), node)
     if k == "list":
         rows = [build(c, screen) for c in node.children]
         if p.get("error"):
-            rows = [_static(str(p["error"]), node, "tone-bad")]
+            rows = [static_text(str(p["error"]), node, "tone-bad")]
         elif not node.children and p.get("emptyText"):
-            rows = [_static(str(p["emptyText"]), node, "tone-muted")]
+            rows = [static_text(str(p["emptyText"]), node, "tone-muted")]
         action = p.get("itemAction")
         items = p.get("itemValues")
         if screen and isinstance(action, dict) and isinstance(items, list) and len(items) == len(node.children):
             listed = GenList(rows, action, items, p.get("as"))
-            return Vertical(listed, _static(f"+{p['more']}", None, "tone-muted")) if p.get("more") else listed
+            return Vertical(listed, static_text(f"+{p['more']}", None, "tone-muted")) if p.get("more") else listed
         if p.get("more"):
-            rows.append(_static(f"+{p['more']}", None, "tone-muted"))
+            rows.append(static_text(f"+{p['more']}", None, "tone-muted"))
         return Vertical(*rows, classes="gen-list")
     if k == "bars":
         if p.get("error"):
-            return _static(str(p["error"]), node, "tone-bad")
-        top = max([_number(c.props.get("max")) or _number(c.props.get("value")) for c in node.children] or [1.0]) or 1.0
+            return static_text(str(p["error"]), node, "tone-bad")
+        top = max([number(c.props.get("max")) or number(c.props.get("value")) for c in node.children] or [1.0]) or 1.0
         lines = []
         for c in node.children:
-            cap = _number(c.props.get("max")) or top
-            filled = round(BAR_WIDTH * min(1.0, _number(c.props.get("value")) / cap)) if cap else 0
-            shown = c.props.get("display") or _text(c.props.get("value"))
+            cap = number(c.props.get("max")) or top
+            filled = round(BAR_WIDTH * min(1.0, number(c.props.get("value")) / cap)) if cap else 0
+            shown = c.props.get("display") or as_text(c.props.get("value"))
             lines.append(
-                _static(f"{str(c.props.get('label', ''))[:8]:<8} {'█' * filled}{'░' * (BAR_WIDTH - filled)} {shown}", c)
+                static_text(
+                    f"{str(c.props.get('label', ''))[:8]:<8} {'█' * filled}{'░' * (BAR_WIDTH - filled)} {shown}", c
+                )
             )
         if p.get("more"):
-            lines.append(_static(f"+{p['more']}", None, "tone-muted"))
+            lines.append(static_text(f"+{p['more']}", None, "tone-muted"))
         return Vertical(*lines, classes="gen-bars")
     if k == "table":
         if p.get("error"):
-            return _static(str(p["error"]), node, "tone-bad")
+            return static_text(str(p["error"]), node, "tone-bad")
         if screen:
             table_rows = [r for r in node.children if r.kind == "tablerow"]
             action = p.get("rowAction") if isinstance(p.get("rowAction"), dict) else None
@@ -233,30 +238,45 @@ def build(node: VNode, screen: bool = False) -> Widget:
             for i, row in enumerate(table_rows):
                 table.add_row(*[literal(c) for c in row.props.get("cells", [])], key=str(i))
             if not table_rows and (p.get("emptyText") or node.children):
-                empty = [build(c, screen) for c in node.children] or [_static(str(p["emptyText"]), node, "tone-muted")]
+                empty = [build(c, screen) for c in node.children] or [
+                    static_text(str(p["emptyText"]), node, "tone-muted")
+                ]
                 return Vertical(table, *empty, classes="gen-column")
             return table
         head = " │ ".join(str(h) for h in p.get("headers", []))
         body = "\n".join(" │ ".join(str(c) for c in r.props.get("cells", [])) for r in node.children)
-        return _static(f"{head}\n{body}" if body else head, node)
+        return static_text(f"{head}\n{body}" if body else head, node)
     if k == "progress":
-        bar = ProgressBar(total=_number(p.get("max")) or 100.0, show_eta=False, show_percentage=bool(p.get("showPct")))
-        bar.progress = _number(p.get("value"))
-        return Vertical(_static(str(p.get("label", "")), node), bar, classes="gen-progress") if p.get("label") else bar
+        # `max` is 1 unless given, as HTML's <progress>: `pct(part, whole)` (0 to 1) fills it as it should.
+        total = number(p.get("max")) if p.get("max") is not None else 1.0
+        bar = ProgressBar(total=total or 1.0, show_eta=False, show_percentage=bool(p.get("showPct")))
+        bar.progress = number(p.get("value"))
+        return (
+            Vertical(static_text(str(p.get("label", "")), node), bar, classes="gen-progress") if p.get("label") else bar
+        )
     if k == "sparkline":
         raw = p.get("values")
         values: list[object] = raw if isinstance(raw, list) else []
-        return Sparkline([_number(v) for v in values][-500:])
+        # `min`/`max` bound the values drawn: one far outside (a glitch in the data) does not flatten the rest
+        low = number(p.get("min")) if p.get("min") is not None else float("-inf")
+        high = number(p.get("max")) if p.get("max") is not None else float("inf")
+        return Sparkline([min(max(number(v), low), high) for v in values][-500:])
     if k == "countdown":
-        return GenCountdown(node)
+        countdown = GenCountdown(node)
+        if truthy(p.get("big")):
+            countdown.styles.text_style = "bold"
+        return countdown
     if k == "time":
-        return _static(_time_text(node), node, "gen-time")
+        return static_text(time_text(node), node, "gen-time")
     if k == "button":
         action = p.get("action") if isinstance(p.get("action"), dict) else None
         variant = {"primary": "primary", "danger": "error"}.get(str(p.get("variant")), "default")
-        return GenButton(plain(str(p.get("label", ""))), action, variant=variant, disabled=bool(p.get("disabled")))
+        confirm = p.get("confirm")
+        question = str(confirm) if isinstance(confirm, str | int | float) and str(confirm).strip() else None
+        caption = plain(str(p.get("label", "")))
+        return GenButton(caption, action, confirm=question, variant=variant, disabled=bool(p.get("disabled")))
     if k == "field":
-        return _static(f"{p.get('label') or p.get('name')}: …", node, "gen-field")
+        return static_text(f"{p.get('label') or p.get('name')}: …", node, "gen-field")
     if k == "tabs":
         if screen and node.children:
             # plain(...) is literal text: a str title would be read as markup ("[b]" in plugin text).
@@ -266,64 +286,7 @@ def build(node: VNode, screen: bool = False) -> Widget:
             ]
             return GenTabs(panes)
         return Vertical(*[build(c, screen) for c in node.children], classes="gen-tabs")
-    return _static(f"[不支持: {k}]", node, "tone-muted")
-
-
-def _text(v: object) -> str:
-    if isinstance(v, float):
-        return str(int(v)) if v.is_integer() else f"{v:g}"
-    return "" if v is None else str(v)
-
-
-def _time_text(node: VNode) -> str:
-    p = node.props
-    if node.kind == "time":
-        value = str(p.get("value") or "")
-        style = p.get("style") or "datetime"
-        shown = value[11:16] if style == "clock" else value[:10] if style == "date" else value[:16].replace("T", " ")
-        return f"{p.get('prefix', '')}{shown}"
-    seconds = p.get("seconds")
-    return countdown_text(seconds if isinstance(seconds, int | float) else None, p.get("format"), p.get("past"),
-                          str(p.get("locale") or "zh"))  # fmt: skip
-
-
-def countdown_text(seconds: float | None, fmt: object, past: object, locale: str) -> str:
-    """A countdown as text: `minutes` (12 分钟后), `clock` (12:05 or 1:02:05), or `auto` (clock under an hour)."""
-    if seconds is None:
-        return "—"
-    if seconds < 0:
-        return str(past or "—")
-    if fmt == "clock" or (fmt == "auto" and seconds < 3600):
-        # A timer rounds up: with 119.4 s left the 120th second is still running, so it reads 02:00.
-        hours, rest = divmod(math.ceil(seconds), 3600)
-        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
-    hours, mins = divmod(math.floor(seconds) // 60, 60)
-    if locale == "en":
-        return f"in {hours} h {mins} min" if hours else f"in {mins} min"
-    return f"{hours} 小时 {mins} 分钟后" if hours else f"{mins} 分钟后"
-
-
-class GenCountdown(Static):
-    """A countdown that ticks by itself (`tick`), only while it is on screen (genui §2.6): the time left is the
-    resolved value minus the time since it was resolved, so a fixed demo clock still counts down."""
-
-    def __init__(self, node: VNode) -> None:
-        tone = f" tone-{node.tone}" if node.tone else ""
-        super().__init__(plain(_time_text(node)), markup=False, classes="gen-countdown" + tone)
-        self.node = node
-        self.started = time.monotonic()
-
-    def on_mount(self) -> None:
-        tick = self.node.props.get("tickSeconds")
-        if isinstance(tick, int | float) and isinstance(self.node.props.get("seconds"), int | float):
-            self.set_interval(float(tick), self.tick)
-
-    def tick(self) -> None:
-        if not self.is_on_screen:
-            return  # hidden: no work (the next visible tick catches up, the clock is monotonic)
-        p = self.node.props
-        left = float(p["seconds"]) - (time.monotonic() - self.started)
-        self.update(plain(countdown_text(left, p.get("format"), p.get("past"), str(p.get("locale") or "zh"))))
+    return static_text(f"[不支持: {k}]", node, "tone-muted")
 
 
 #: the i18n keys that describe the error-card keys in the footer and the key panel (the app translates them)

@@ -437,5 +437,8 @@ def validate_spec(
             walk.value(v, ["state"], base - {"state"}, 0)
         else:
             walk.value(v, [key], scope, 0)
-    found.extend(walk.found)
+    # An unknown prop is reported once: its value is not checked as if it were the prop it may have meant (a
+    # misspelt `tone` of a list is evaluated per item, so its `item` would be called out of scope).
+    unknown = [d.path for d in found if d.code == "UNKNOWN_PROP"]
+    found.extend(d for d in walk.found if not any(d.path == u or d.path.startswith(u + "/") for u in unknown))
     return found

@@ -118,9 +118,7 @@ async def test_a_clicked_widget_does_not_trap_the_tab_keys(app: PkuHarnessApp) -
         "home",
         "assistant",
         "plugins",
-        # Seen failing on a loaded machine (a switch back to 首页 ~30 s into the run, not reproduced alone):
-        # left visible until understood, see the report of issue 16.1.
-        pytest.param("settings", marks=pytest.mark.xfail(strict=False, reason="intermittent switch back")),
+        "settings",  # was intermittent under load: a stale TabPane.Focused switched back (ShellTabs; the test below)
     ],
 )
 async def test_from_every_widget_of_every_tab_1_to_4_reach_their_tab(app: PkuHarnessApp, tab: str) -> None:
@@ -148,6 +146,25 @@ async def test_from_every_widget_of_every_tab_1_to_4_reach_their_tab(app: PkuHar
             assert active(app) == target, title
             await show(pilot, app, tab)
             app.screen.set_focus(widgets[-1])
+
+
+async def test_a_focus_message_from_a_tab_just_left_does_not_switch_back(app: PkuHarnessApp) -> None:
+    """4 then 1 on a busy machine: 设置's landing focus sent its `TabPane.Focused` before 1 was pressed, and the
+    message, handled after it, made 设置 active again. Here that message is delivered late on purpose."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_widgets(pilot, app)
+        await show(pilot, app, "settings")
+        shell = app.screen_stack[0]
+        settings = shell.query_one("TabPane#settings", TabPane)
+        await pilot.press("1")
+        await until(pilot, lambda: active(app) == "home")
+        settings.post_message(TabPane.Focused(settings))  # the stale message, after the student moved on
+        await settle(pilot, app)
+        assert active(app) == "home"
+        # while a widget of a pane has the focus, its message still shows that pane (Textual's own behaviour)
+        target = settings.query_one("#settings-sections")
+        shell.set_focus(target)
+        await until(pilot, lambda: active(app) == "settings")
 
 
 async def test_on_a_plugin_screen_1_to_4_go_back_to_the_shell_and_that_tab(app: PkuHarnessApp) -> None:

@@ -147,7 +147,8 @@ async def test_keeping_the_old_version_is_remembered(tmp_path: Path, github: Fak
         await settle(pilot, app)
         record = app.runtime.installs.get("notes")
         assert record is not None and record.pending is None and record.declined_hash is not None
-        assert (await app.admin.check(manual=True))[0].status == "declined"
+        outcomes = await app.admin.check(manual=True)  # the built-in plugins are checked too
+        assert [o.status for o in outcomes if o.plugin_id == "notes"] == ["declined"]
 
 
 async def test_the_global_switch_and_the_plugins_page_check(tmp_path: Path, github: FakeGitHub) -> None:
@@ -210,3 +211,61 @@ async def test_the_offline_demo_says_it_cannot_install_or_log_in_rather_than_try
         note = app.query_one("#campus-demo")
         assert "不需要也不能登录" in str(note.render())
         assert not app.query("#campus-login") and not app.query("#campus-token")  # nothing to log in to
+
+
+async def test_built_in_plugins_update_from_their_links_in_settings_and_roll_back_to_the_built_in_copy(
+    tmp_path: Path, github: FakeGitHub
+) -> None:
+    from tests.app.helpers import open_settings_section
+    from tui.runtime.builtin import builtin_folders
+
+    shipped = next(f for f in builtin_folders() if f.name == "shuttle")
+    manifest = (shipped / "PLUGIN.md").read_text(encoding="utf-8").replace("version: 1.0.0", "version: 1.0.1")
+    github.publish_builtins({"shuttle": {"PLUGIN.md": manifest}})
+    app = app_for(tmp_path, github)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await settle(pilot, app)  # the start's daily check (not the demo): the built-in plugins' links
+        await until(pilot, lambda: app.runtime.registry.plugins["shuttle"].plugin.manifest.version == "1.0.1", 10)
+        assert any("校车 已更新到 1.0.1" in str(n.message) for n in app._notifications)
+        assert any(r.startswith("api/repos/pkuinfo/pku-harness-plugins/commits/main") for r in github.requests)
+        await open_settings_section(pilot, app, "updates")
+        await settle(pilot, app)
+        table = {r[0]: r[1:] for r in rows(app, "builtin-plugins")}
+        assert len(table) == 7 and table["校车"] == ["1.0.1", "链接上的新版本", "开", "可回滚到 内置副本 1.0.0"]
+        assert all(row[1:] == ["内置副本", "开", "—"] for name, row in table.items() if name != "校车")
+        assert rows(app, "installed") == []  # nothing installed from a link
+
+        async def choose(label: str) -> list[str]:
+            table = app.query_one("#builtin-plugins", DataTable)
+            table.focus()
+            table.move_cursor(row=table.get_row_index("shuttle"))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, ChooseDialog))
+            dialog = app.screen
+            assert isinstance(dialog, ChooseDialog)
+            choices = list(dialog.choices)
+            dialog.dismiss(next(c for c in choices if c.startswith(label)))
+            return choices
+
+        choices = await choose("回滚到 内置副本 1.0.0")
+        assert "卸载" not in choices  # a built-in plugin is never removed
+        await until(pilot, lambda: app.runtime.registry.plugins["shuttle"].plugin.manifest.version == "1.0.0")
+        await settle(pilot, app)
+        assert {r[0]: r[1:] for r in rows(app, "builtin-plugins")}["校车"] == ["1.0.0", "内置副本", "开", "—"]
+        await choose("关闭自动更新")
+        await until(pilot, lambda: app.admin.installer.record("shuttle").auto_update is False)
+        await settle(pilot, app)
+        assert {r[0]: r[1:] for r in rows(app, "builtin-plugins")}["校车"][2] == "关"
+
+
+async def test_the_demo_never_fetches_built_in_plugins(tmp_path: Path, github: FakeGitHub) -> None:
+    github.publish_builtins()
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW)
+    app.runtime.plugin_fetcher = PluginFetcher(transport=github.transport())
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.press("3")  # outside the demo, opening 插件 checks every plugin's link
+        await until(pilot, lambda: bool(app.query("#install-link")))
+        await settle(pilot, app)
+        await pilot.press("4")
+        await settle(pilot, app)
+    assert github.requests == []

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Input, Select, Static, TabbedContent, Tex
 from tests.app.helpers import settle, until
 from tests.app.test_app import NOW, wait_for_widgets
 from tui.app.app import PkuHarnessApp, make_app
-from tui.app.dialogs.prompts import CodePrompt
+from tui.app.dialogs.prompts import CodePrompt, ConfirmDialog
 from tui.app.screens.plugin_screen import PluginScreen
 from tui.app.screens.screen_spec import with_tool_fields
 from tui.app.screens.tool_form import ToolFormScreen
@@ -638,3 +638,64 @@ async def test_a_form_that_changes_something_says_run_does_it_without_asking(
         form = await open_tool_form(pilot, app, tool_id)
         texts = [str(s.render()) for s in form.query("#screen-body Static")]
         assert any(line in text for text in texts) if line else not any("立即执行" in text for text in texts)
+
+
+CONFIRM_SCREEN = {
+    "spec": 1,
+    "kind": "screen",
+    "title": "确认",
+    "state": {"done": 0},
+    "body": {
+        "type": "column",
+        "children": [
+            {
+                "type": "button",
+                "label": "清空",
+                "confirm": {"zh": "真的清空 [b]全部[/b]？", "en": "Really clear all?"},
+                "action": {"set": "done", "value": "${state.done + 1}"},
+            },
+            {"type": "text", "text": "做了 ${state.done} 次"},
+        ],
+    },
+}
+
+
+async def test_a_buttons_confirm_asks_first_and_no_does_nothing(lab_app: PkuHarnessApp) -> None:
+    """genui.md: a button's `confirm?` asks Y/N before its action, whatever the action is."""
+    app = lab_app
+    app.runtime.registry.plugins["lab"].plugin.screens["confirm"] = CONFIRM_SCREEN
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await push_lab(pilot, app, "confirm")
+        screen.query_one(GenButton).focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        assert "真的清空 [b]全部[/b]？" in " ".join(str(s.render()) for s in app.screen.query(Static))  # literal
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is screen)
+        await settle(pilot, app)
+        assert "做了 0 次" in texts(screen)  # no: nothing ran
+        screen.query_one(GenButton).focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("y")
+        await until(pilot, lambda: "做了 1 次" in texts(screen))
+
+
+async def test_a_screens_toolbar_is_shown_at_the_top_and_its_buttons_act(lab_app: PkuHarnessApp) -> None:
+    """genui.md: `toolbar` holds buttons for the header; they come first on the page and work like any button."""
+    app = lab_app
+    spec = {
+        **CONFIRM_SCREEN,
+        "toolbar": [{"type": "button", "label": "加一", "action": {"set": "done", "value": "${state.done + 1}"}}],
+        "body": {"type": "text", "text": "做了 ${state.done} 次"},
+    }
+    app.runtime.registry.plugins["lab"].plugin.screens["toolbar"] = spec
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await push_lab(pilot, app, "toolbar")
+        buttons = list(screen.query(GenButton))
+        assert [str(b.label) for b in buttons] == ["加一"]
+        text = next(s for s in screen.query(Static) if "做了" in str(s.render()))
+        assert buttons[0].region.y < text.region.y  # above the body
+        buttons[0].focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: "做了 1 次" in texts(screen))

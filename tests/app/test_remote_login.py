@@ -3,6 +3,7 @@ browser for OAuth — and logging out, against real MCP servers on loopback, wit
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,8 +61,10 @@ def bearer_app(tmp_path: Path, isolated_data_dir: Path) -> Iterator[PkuHarnessAp
 async def test_bearer_login_and_logout_in_settings(bearer_app: PkuHarnessApp, memory_keyring: MemoryKeyring) -> None:
     app = bearer_app
     async with app.run_test(size=(120, 40)) as pilot:
+        remote = app.runtime.remote
+        assert (await remote.ensure("notes"))[0] == "needs_login"  # the app's connection: no login yet
         await open_settings_section(pilot, app, "remote")
-        assert row(app) == ["mcp-notes", "mcp.example.com", "访问令牌", "未登录"]
+        assert row(app) == ["mcp-notes", "mcp.example.com", "令牌（bearer）", "未登录"]
         app.query_one("#remote-login", Button).press()
         await until(pilot, lambda: isinstance(app.screen, RemoteLoginScreen) and app.screen.query("#remote-token"))
         box = app.screen.query_one("#remote-token", Input)
@@ -78,12 +81,15 @@ async def test_bearer_login_and_logout_in_settings(bearer_app: PkuHarnessApp, me
         await until(pilot, lambda: not isinstance(app.screen, RemoteLoginScreen), seconds=15)
         assert memory_keyring.items == {("pku-harness/mcp-notes", "bearer"): TOKEN}
         await until(pilot, lambda: row(app)[3] == "已登录")
+        # the app's own connection is made again with the token kept, and its tools come on
+        await until(pilot, lambda: remote.state("notes")[0] == "ready", seconds=15)
 
         app.query_one("#remote-logout", Button).press()
         await pilot.pause(0.1)
         await pilot.press("y")
         await until(pilot, lambda: row(app)[3] == "未登录")
         assert memory_keyring.items == {}
+        await until(pilot, lambda: remote.state("notes")[0] == "needs_login", seconds=15)
 
 
 async def test_oauth_login_from_the_exposed_function(
@@ -98,7 +104,7 @@ async def test_oauth_login_from_the_exposed_function(
             assert (await client.get(consent.headers["location"])).status_code == 200
 
     server = next(servers := serve("http", "oauth"))
-    install(tmp_path, "oauth")
+    await asyncio.to_thread(install, tmp_path, "oauth")  # the install's review connects with asyncio.run
     app = quiet(make_app(data_dir=isolated_data_dir, now=NOW, locale="en", dev_origins=(parse(server.mapping),)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -113,7 +119,7 @@ async def test_oauth_login_from_the_exposed_function(
             users = {user for (service, user) in memory_keyring.items if service == "pku-harness/mcp-notes"}
             assert users == {"oauth-tokens", "oauth-client", "oauth-server"}
             await open_settings_section(pilot, app, "remote")
-            assert row(app) == ["mcp-notes", "mcp.example.com", "browser (OAuth)", "logged in"]
+            assert row(app) == ["mcp-notes", "mcp.example.com", "OAuth", "logged in"]
     finally:
         servers.close()  # the generator's own `finally` stops the server
 
@@ -127,7 +133,7 @@ async def test_escape_while_waiting_for_the_browser_stops_the_login(
         opened.append(url)
 
     server = next(servers := serve("http", "oauth"))
-    install(tmp_path, "oauth")
+    await asyncio.to_thread(install, tmp_path, "oauth")  # the install's review connects with asyncio.run
     app = quiet(make_app(data_dir=isolated_data_dir, now=NOW, dev_origins=(parse(server.mapping),)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:

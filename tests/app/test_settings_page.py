@@ -37,7 +37,7 @@ async def test_the_section_list_moves_between_sections_by_keyboard(tmp_path: Pat
     async with app.run_test(size=size) as pilot:
         sections = await open_settings(pilot, app)
         labels = [str(sections.get_option_at_index(i).prompt) for i in range(sections.option_count)]
-        assert labels == ["外观", "提醒", "模型", "校园账号", "远程服务器", "定时检查", "权限", "插件设置",
+        assert labels == ["外观", "提醒", "模型", "校园账号", "远程登录", "定时检查", "权限", "插件设置",
                           "可访问范围", "更新", "审计"]  # fmt: skip
         assert shown(app) == "appearance" and app.query_one("#language", Select).region.width > 0
         await pilot.press("down")

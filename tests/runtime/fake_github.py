@@ -129,6 +129,19 @@ class FakeGitHub:
         r.refs[ref] = sha
         return sha
 
+    def publish_builtins(self, changes: dict[str, dict[str, str]] | None = None) -> str:
+        """Push every plugin shipped in `plugins_builtin/` to the official repository (`plugins/<id>/`), as the
+        app's own copies, with `changes` (id → path → text) written over them; returns the commit id."""
+        from tui.runtime.builtin import builtin_folders
+
+        tree: dict[str, str] = {}
+        for folder in builtin_folders():
+            for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+                tree[f"plugins/{folder.name}/{path.relative_to(folder).as_posix()}"] = path.read_text(encoding="utf-8")
+        for pid, files in (changes or {}).items():
+            tree.update({f"plugins/{pid}/{k}": v for k, v in files.items()})
+        return self.push("pkuinfo", "pku-harness-plugins", tree)
+
     def tag(self, owner: str, repo: str, name: str, sha: str, annotated: bool = False) -> None:
         """Tag a commit."""
         r = self.repos[owner, repo]

@@ -104,9 +104,9 @@ async def test_a_data_source_is_cached_for_its_ttl_and_kept_when_a_refresh_fails
 
 
 def test_every_migration_ran_and_made_its_table(runtime: Runtime) -> None:
-    assert runtime.store.version == len(MIGRATIONS) == 10  # 10: the dev origins an audit row was made under
+    assert runtime.store.version == len(MIGRATIONS) == 11  # 11: the remote tools the student approved
     tables = {r[0] for r in runtime.store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"data_cache", "app_settings", "schedule_runs", "notifications"} <= tables
+    assert {"data_cache", "app_settings", "schedule_runs", "notifications", "remote_tools"} <= tables
     columns = {r[1] for r in runtime.store.db.execute("PRAGMA table_info(schedules)")}
     assert "awaiting_approval" in columns  # 7: plugin-created assistant tasks wait for the student
     assert "dev" in {r[1] for r in runtime.store.db.execute("PRAGMA table_info(audit)")}  # 10

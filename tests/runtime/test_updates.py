@@ -170,21 +170,25 @@ def test_uninstall_removes_files_grants_kv_and_cache(inst: Installer, runtime: R
     inst.remove("notes")
     assert inst.installs.get("notes") is None and "notes" not in runtime.registry.plugins
     assert runtime.grants.chosen() == {} and runtime.kv.get("notes", "k") is None and not folder.exists()
-    with pytest.raises(InstallError, match="not an installed plugin"):
-        inst.remove("wallet")  # built-ins update with the app
+    with pytest.raises(InstallError, match="built into the app and cannot be removed"):
+        inst.remove("wallet")  # a built-in plugin rolls back to its built-in copy instead
+    with pytest.raises(InstallError, match="neither an installed plugin nor a built-in one"):
+        inst.remove("nothing-here")
 
 
 def test_the_automatic_check_runs_at_most_once_a_day_and_obeys_the_switches(
     inst: Installer, github: FakeGitHub
 ) -> None:
+    github.publish_builtins()  # the official copies, as shipped: nothing newer for the built-in plugins
     publish(github, version="1.1.0", description="New text.")
     day = 1_800_000_000_000
     inst.set_auto_update("notes", False)
-    assert inst.check_due(day) == []  # this plugin's auto-update is off
+    checked = inst.check_due(day)
+    assert [o.status for o in checked] == ["same"] * 7  # the built-in ones only: this plugin's auto-update is off
     inst.set_auto_update("notes", True)
     assert inst.check_due(day + 1) == []  # already checked today
     outcomes = inst.check_due(day + CHECK_EVERY_MS)
-    assert [o.status for o in outcomes] == ["applied"]
+    assert [(o.plugin_id, o.status) for o in outcomes if o.status != "same"] == [("notes", "applied")]
     inst.set_auto_update(None, False)
     publish(github, version="1.2.0", description="Newer text.")
     assert inst.check_due(day + 3 * CHECK_EVERY_MS) == [] and inst.check_open() == []

@@ -9,7 +9,8 @@ from textual.widgets import Static
 from tests.app.helpers import until
 from tui.app.genui_bridge import LangEvaluator
 from widgets_render.resolve import resolve, tick_seconds
-from widgets_render.textual_render import GenCountdown, build, countdown_text
+from widgets_render.simple_widgets import GenCountdown, countdown_text
+from widgets_render.textual_render import build
 from widgets_render.viewmodel import VNode
 
 NOW = "2026-11-30T12:00:00+08:00"

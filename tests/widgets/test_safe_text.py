@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from textual.content import Content
 
 from widgets_render.safe_text import BIDI, INVISIBLE, clean, escape_json, one_line
-from widgets_render.textual_render import as_markup, plain
+from widgets_render.simple_widgets import as_markup, plain
 
 #: Every character the cleaner must remove: C0 but tab and newline, DEL, C1, bidi and invisible ones.
 REMOVED = (

@@ -222,3 +222,17 @@ def test_a_name_out_of_scope_says_where_it_is_in_scope_and_what_was_meant(
             spec.pop(key)
     found = [d for d in validate_spec(spec, "x.json", FACTS, _template_check, 100) if d.code == "TEMPLATE_NAME"]
     assert [(d.message, d.hint) for d in found] == [(message, hint)]
+
+
+def test_an_unknown_prop_is_said_once_not_checked_as_the_prop_it_meant() -> None:
+    """A list's `tone` is evaluated per item; misspelt, its `${item…}` is not also called out of scope."""
+    spec = copy.deepcopy(WIDGET)
+    spec["body"] = {
+        "type": "list",
+        "items": "${rooms}",
+        "item": {"type": "text", "text": "${item.room}"},
+        "tnoe": "${item}",
+    }
+    assert codes(spec) == [("UNKNOWN_PROP", "/body/tnoe")]
+    spec["body"]["tnoe"] = "${nosuchname}"
+    assert codes(spec) == [("UNKNOWN_PROP", "/body/tnoe")]

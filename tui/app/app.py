@@ -21,7 +21,7 @@ from tui.app.dialogs.notifications import NotificationCentre
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t
 from tui.app.lazy_pane import SteadyLazy, WhenIdle
-from tui.app.navigation import REBUILD_FRAMES, show_tab, switch_to, tab_bar
+from tui.app.navigation import REBUILD_FRAMES, ShellTabs, show_tab, switch_to, tab_bar
 from tui.app.person import AppPerson
 from tui.app.screens.plugin_screen import PluginScreen
 from tui.app.screens.screen_spec import pick_text
@@ -45,7 +45,7 @@ from tui.runtime.runtime import DEMO_NOW, Runtime
 from tui.runtime.scheduler.notices import Notice
 from widgets_render.safe_text import clean, one_line
 from widgets_render.screen_params import opens_alone
-from widgets_render.textual_render import as_markup
+from widgets_render.simple_widgets import as_markup
 
 #: With more plugins than this, the plugins and settings tabs mount after the dashboard's first widgets (a row
 #: per plugin: 200 took ~7 s before them); with fewer, after the first paint (their rows cost little then).
@@ -102,7 +102,7 @@ class PkuHarnessApp(HarnessApp):
         # Not `initial=`: Textual's tab bar checks its initial tab in its own Mount, and under load that check
         # met a bar whose tabs were not there (`ValueError: No Tab with id '--content-tab-settings'`, the app
         # ended, three suite runs on a busy 2-core machine). The start tab opens once the bar is there.
-        with TabbedContent():
+        with ShellTabs():
             with TabPane(t("home", self.locale), id="home"):
                 yield Dashboard(self.runtime, self.locale, self.now, id="dashboard")
             # The hidden tabs mount after the first paint (Lazy), so the dashboard fills sooner (start-up target);
@@ -154,8 +154,8 @@ class PkuHarnessApp(HarnessApp):
         # Due checks run in the background while the app is open; the first round waits until the dashboard is up.
         self.set_interval(CHECKS_EVERY_S, self.run_checks)
         self.set_timer(CHECKS_FIRST_S, self.run_checks)
-        if not self.demo and self.runtime.installs.all():
-            self.run_worker(self.admin.check_due(), group="updates")  # at start, at most once a day
+        if not self.demo:  # the demo never fetches
+            self.run_worker(self.admin.check_due(), group="updates")  # at start, at most once a day: built-in too
         for error in self.runtime.load_errors:
             self.notify(clean(error)[:500], severity="error", timeout=10, markup=False)
 
@@ -257,11 +257,11 @@ class PkuHarnessApp(HarnessApp):
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """A tab whose body waits for the dashboard (`WhenIdle`) gets it now. Opening the plugins page checks
-        installed plugins for updates (the seeds), at most every 5 minutes."""
+        installed and built-in plugins for updates (the seeds), at most every 5 minutes (never in the demo)."""
         for waiting in event.pane.query_children(WhenIdle):
             waiting.call_later(waiting.open)  # in its own queue: mounted from the app's handler, a body's
             # children met each other's messages before they were all there
-        if event.pane.id != "plugins" or self.demo or not self.runtime.installs.all():
+        if event.pane.id != "plugins" or self.demo:
             return
         if time.monotonic() - self.checked_open_ms < OPEN_CHECK_EVERY_S and self.checked_open_ms:
             return

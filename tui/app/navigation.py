@@ -33,6 +33,23 @@ LANDING = {"home": "WidgetFrame", "assistant": "#chat-input", "plugins": "#scree
 REBUILD_FRAMES = 50
 
 
+class ShellTabs(TabbedContent):
+    """The shell's tabs: a tab is made active by the focus only while that focus is still in it.
+
+    Textual's `TabbedContent` shows the pane of a widget that gets the focus, through a `TabPane.Focused` message
+    handled later, and takes it as it comes. On a busy machine the message for a pane the student just left came
+    after the next tab key: 4 then 1 (the 设置 landing's focus still on its way) ended on 设置 again — the
+    navigation test's "intermittent switch back". A message whose pane no longer holds the focus is stale.
+    """
+
+    def _on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        # Textual calls the handler of every class in the MRO: `prevent_default` keeps TabbedContent's from running.
+        focused = self.screen.focused
+        if focused is None or event.tab_pane not in focused.ancestors_with_self:
+            event.stop()
+            event.prevent_default()  # the focus has moved on since: the student's later choice stands
+
+
 def show_tab(app: App[Any], tab: str, waited: int = 0) -> bool:
     """Show one of the shell's tabs from anywhere; False when a dialog is waiting for its answer.
 

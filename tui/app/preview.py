@@ -33,7 +33,8 @@ from tui.lang.documents.loader import Plugin
 from tui.runtime.dev_origins import DevOrigin
 from widgets_render.error_view import ErrorView
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import GenButton, WidgetFrame, build, plain
+from widgets_render.simple_widgets import plain
+from widgets_render.textual_render import GenButton, WidgetFrame, build
 from widgets_render.viewmodel import ErrorCard, Resolved
 
 #: Cell width of each size (genui.md §2.7).

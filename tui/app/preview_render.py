@@ -19,7 +19,7 @@ from typing import Any
 from tui.app.genui_bridge import LangEvaluator, offloaded, widget_names
 from tui.app.i18n import t
 from tui.app.preview_reading import Finding, finding, read_data, render_findings
-from tui.app.screens.screen_spec import evaluate_tree, with_tool_fields
+from tui.app.screens.screen_spec import evaluate_tree, with_tool_fields, with_toolbar
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.source import DirectorySource
 from tui.lang.expr import beijing_now
@@ -27,7 +27,7 @@ from tui.runtime.datasources import SourceError
 from tui.runtime.dev_origins import DevOrigin
 from tui.runtime.registry import InstalledPlugin
 from tui.runtime.runtime import Runtime, builtin_folders
-from widgets_render.failed_sources import PRIMARY, without_failed
+from widgets_render.failed_sources import PRIMARY, widget_sources, without_failed
 from widgets_render.resolve import resolve
 from widgets_render.screen_params import required_params
 from widgets_render.states import with_states
@@ -189,15 +189,27 @@ class PreviewData:
                 data = await self.source(plugin, valid, spec["source"], file, notes)
             except Failed as e:
                 return Resolved(name, e.card), notes
+        extra: dict[str, Any] = {}
+        aliases = widget_sources(spec)
+        if aliases:  # the widget's other sources, as the dashboard reads them: a failed one leaves out what shows it
+            extra["sources"], failed_aliases = {}, []
+            for alias, source in aliases.items():
+                try:
+                    extra["sources"][alias] = await self.source(plugin, valid, source, file, notes)
+                except Failed:
+                    extra["sources"][alias] = None
+                    failed_aliases.append(alias)
+            if failed_aliases:
+                spec = {**spec, "body": without_failed(spec.get("body"), failed_aliases)}
         shown, _ = with_states(spec, data, False)
-        resolved = await self._resolve(plugin, shown, file, data, meta, {}, size)
+        resolved = await self._resolve(plugin, shown, file, data, meta, extra, size)
         return resolved, notes + render_findings(plugin, file, resolved.warnings)
 
     async def screen(self, plugin: Plugin, valid: bool, name: str) -> tuple[Resolved, list[Finding]]:
         """The screen resolved on its sources with its params and its first state; and what to note. A source that
         fails leaves out the components that show it, as the app's screen does (`without_failed`); a source whose
         args read a param the screen requires and was not given is not run, and the note names the params."""
-        spec = with_tool_fields(plugin.screens[name], plugin, plugin.manifest.id, self.locale)
+        spec = with_toolbar(with_tool_fields(plugin.screens[name], plugin, plugin.manifest.id, self.locale))
         file = plugin.manifest.screens.get(name, f"screens/{name}.json")
         notes: list[Finding] = []
         if not isinstance(spec, dict):  # not a JSON object: the renderer says so in its error card

@@ -185,6 +185,7 @@ def one_turn(
             return result
         finally:
             await client.close()
+            await rt.remote.close()  # remote plugins' servers the turn connected to
 
     result = asyncio.run(run())
     if as_json:

@@ -9,8 +9,6 @@ full disk: one sentence on stderr names the file and what to do, nothing changed
 from __future__ import annotations
 
 import signal
-import tempfile
-import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -106,6 +104,8 @@ class HarnessGroup(LazyGroup):
 def unexpected(e: BaseException) -> str:
     """One line for an exception nothing handled: its type, message and the line that raised it."""
     where = ""
+    import traceback  # only when something failed
+
     frames = traceback.extract_tb(e.__traceback__)
     if frames:
         path = Path(frames[-1].filename)
@@ -154,6 +154,8 @@ def cli(ctx: click.Context, demo: bool, lang: str | None, extra: tuple[str, ...]
         return
     # The demo's throw-away data lives exactly as long as the app: removed on quit, on a crash, on Ctrl+C, and when
     # the terminal closes or the process is asked to end (SIGHUP, SIGTERM ended it at once and left the folder).
+    import tempfile  # only the demo needs it (5 ms at every start of the command line)
+
     with tempfile.TemporaryDirectory(prefix="pku-harness-demo-", ignore_cleanup_errors=True) as data:
         app = _made(lambda: make_app(demo=True, locale=lang, data_dir=Path(data), throwaway=True, **opened))
         warn_origins(origins)

@@ -51,7 +51,8 @@ def validate_cmd(path: str, fmt: str = "text") -> None:
             for claim in claims
         ]
         ok = plugin is not None and not any(p.severity == "error" for p in problems)
-        out = {"ok": ok, "plugin": loaded.manifest.id if loaded else None, "problems": found}
+        plugin_id = loaded.manifest.id if loaded and "id" not in loaded.stand_ins else None
+        out = {"ok": ok, "plugin": plugin_id, "problems": found}
         echo_json_text(json.dumps(out, ensure_ascii=False, indent=2))
         if not ok:
             sys.exit(1)

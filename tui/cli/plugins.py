@@ -10,14 +10,21 @@ import click
 
 from tui.cli.output import confirm, echo, echo_json, fail, line, pad
 from tui.cli.plugin_settings import plugin_settings
+from tui.cli.remote_tools import effect_option, parse_effects, review_waiting, unknown_effects
 from tui.cli.review_text import install_text, update_text
 from tui.cli.tools import _open
-from tui.runtime.plugins import Installer, InstallError, LinkError, check_https, endpoints
+from tui.runtime.message import Message
+from tui.runtime.plugins import Installer, InstallError, InstallRecord, LinkError, check_https, endpoints
 from tui.runtime.settings import write_setting
 
 
 def _installer() -> Installer:
-    return Installer(_open(()))
+    from tui.cli.dev import env_origins
+
+    rt = _open(())
+    # a remote plugin's server may be an author's local one: the mapping applies to its declared host only
+    rt.map_origins(env_origins())
+    return Installer(rt)
 
 
 @click.group()
@@ -28,50 +35,64 @@ def plugins() -> None:
 @plugins.command("install")
 @click.argument("link")
 @click.option("--yes", is_flag=True, help="Install without asking (the review is still printed).")
-def plugins_install(link: str, yes: bool) -> None:
+@effect_option
+def plugins_install(link: str, yes: bool, effects: tuple[str, ...]) -> None:
     """Install a plugin from LINK (GitHub folder, repository, file, PLUGIN.md URL, pkuharness:// or a folder)."""
-    _install(link, yes)
+    _install(link, yes, effects)
 
 
-def _install(link: str, yes: bool) -> None:
+def _install(link: str, yes: bool, effect_values: tuple[str, ...] = ()) -> None:
+    effects = parse_effects(effect_values)
     inst = _installer()
     try:
         prepared = inst.prepare(link)
     except InstallError as e:
         raise fail(e) from None
     echo(install_text(prepared.review))
+    remote = prepared.review.remote
+    if effects and (remote is None or not remote.listed):
+        raise fail("--effect is for a remote plugin whose server listed its tools")
+    if remote is not None and (unknown := unknown_effects(remote, effects)):
+        raise fail(f"the server has no tool {', '.join(unknown)} (--effect)")
     if not yes:
         if not sys.stdin.isatty():
             raise fail("not installed: nobody to ask (run it in a terminal, or pass --yes)")
         if not confirm("\nInstall it?", default=False):
             echo("not installed")
             return
-    record = inst.install(prepared)
+    record = inst.install(prepared, effects)
     echo(f"installed {record.id} {record.current.version}")
 
 
 @plugins.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def plugins_list(as_json: bool) -> None:
-    """Built-in and installed plugins, with version, source and update state."""
+    """Built-in and installed plugins, with version, source, where a built-in one runs from and update state."""
     rt = _open(())
     inst = Installer(rt)
-    records = {r.id: r for r in inst.installs.all()}
+    records = {r.id: r for r in inst.records()}
     rows: list[dict[str, Any]] = []
     for pid, installed in sorted(rt.registry.plugins.items()):
         r = records.get(pid)
+        builtin = pid in rt.builtin_versions
+        used = inst.in_use(r) if r else None
+        fetched = used is not None and not used.builtin
         rows.append(
             {
                 "id": pid,
                 "version": installed.plugin.manifest.version,
                 "official": installed.official,
-                "source": r.source if r else ("built-in" if pid in rt.builtin_ids else "folder"),
-                "commit": r.current.commit if r else None,
-                "hash": r.current.hash if r else None,
+                "source": "built-in" if builtin else (r.source if r else "folder"),
+                # a built-in plugin runs its copy shipped with the app, or a newer version fetched from its link
+                "runsFrom": ("fetched" if fetched else "built-in copy") if builtin else None,
+                "builtinVersion": rt.builtin_versions.get(pid),
+                "link": r.source if r else None,
+                "commit": used.commit if used else None,
+                "hash": (used.hash or None) if used else None,
                 "autoUpdate": r.auto_update if r else None,
                 "pending": r.pending.version if r and r.pending else None,
-                "previous": r.previous.version if r and r.previous else None,
-                "installed": datetime.fromtimestamp(r.installed_ms / 1000).isoformat(timespec="seconds") if r else None,
+                "previous": _previous(inst, r) if r else None,
+                "installed": _when(r.installed_ms) if r and (fetched or not builtin) else None,
             }
         )
     if as_json:
@@ -85,21 +106,37 @@ def plugins_list(as_json: bool) -> None:
             extra.append("auto-update off")
         kind = "official " if row["official"] else "community"
         note = f"  ({'; '.join(extra)})" if extra else ""
-        line(f"{pad(row['id'], 14)} {pad(row['version'], 9)} {kind} {row['source']}{note}")
+        source = row["source"]
+        if row["runsFrom"] == "fetched":
+            source = f"built-in, fetched from {row['link']} (built-in copy {row['builtinVersion']})"
+        elif row["runsFrom"]:
+            source = "built-in copy"
+        line(f"{pad(row['id'], 14)} {pad(row['version'], 9)} {kind} {source}{note}")
     for error in rt.load_errors:
         echo(f"not loaded: {error}", err=True)
+
+
+def _previous(inst: Installer, record: InstallRecord) -> str | None:
+    """What a rollback would return to: a version, `built-in copy`, or None (nothing to go back to)."""
+    target = inst.rollback_target(record)
+    return None if target is None else "built-in copy" if target.builtin else target.version
+
+
+def _when(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000).isoformat(timespec="seconds")
 
 
 @plugins.command("update")
 @click.argument("plugin_id", required=False)
 @click.option("--check", is_flag=True, help="Only say what would change.")
 @click.option("--yes", is_flag=True, help="Also accept updates that widen the scope (after printing them).")
-def plugins_update(plugin_id: str | None, check: bool, yes: bool) -> None:
-    """Check one installed plugin (or all) for updates and apply those that keep the scope."""
+@effect_option
+def plugins_update(plugin_id: str | None, check: bool, yes: bool, effects: tuple[str, ...]) -> None:
+    """Check one plugin (or all, built-in ones too) for updates and apply those that keep the scope. A remote
+    plugin's server is asked for its tools too: new or changed ones wait for approval like a wider scope."""
+    chosen = parse_effects(effects)
     inst = _installer()
-    ids = [plugin_id] if plugin_id else [r.id for r in inst.installs.all()]
-    if not ids:
-        echo("no installed plugins (built-in plugins update with the app)")
+    ids = [plugin_id] if plugin_id else [r.id for r in inst.records()]
     failed = False
     for pid in ids:
         try:
@@ -112,6 +149,8 @@ def plugins_update(plugin_id: str | None, check: bool, yes: bool) -> None:
         if outcome.status in ("paused", "waiting"):
             _approve(inst, pid, yes)
         failed |= outcome.status == "error"
+        if not check and pid in inst.runtime.registry.plugins and pid in inst.runtime.remote.plugin_ids():
+            review_waiting(inst.runtime, pid, yes, chosen)  # type: ignore[arg-type]
     if failed:
         sys.exit(1)
 
@@ -144,6 +183,8 @@ def plugins_rollback(plugin_id: str) -> None:
 def plugins_remove(plugin_id: str, yes: bool) -> None:
     """Uninstall a plugin: its files, permissions and stored data go."""
     inst = _installer()
+    if plugin_id in inst.runtime.builtin_versions:
+        raise fail(Message("remove_builtin", id=plugin_id))
     if inst.installs.get(plugin_id) is None:
         raise fail(f"{plugin_id!r} is not an installed plugin")
     if not yes and not (sys.stdin.isatty() and confirm(f"Remove {plugin_id} and its data?", default=False)):

@@ -4,7 +4,7 @@ in its dialogs). Plugin text is untrusted: control characters are removed before
 from __future__ import annotations
 
 from tui.cli.output import pad
-from tui.runtime.plugins import InstallReview, ResolvedRef, UpdateReview
+from tui.runtime.plugins import InstallReview, RemoteReview, ResolvedRef, UpdateReview
 from widgets_render.safe_text import clean  # the one rule for untrusted text on a terminal
 
 
@@ -29,9 +29,40 @@ def install_text(r: InstallReview) -> str:
         lines.append(f"  [{pad(t.effect, 6)}] {t.name}: {clean(t.title)}{flags}")
         if t.summary:
             lines.append(f"           {clean(t.summary)}")
+    if r.remote is not None:
+        lines += ["", remote_text(r.remote)]
     if r.instructions.strip():
         told = r.instructions.strip().splitlines()
         lines += ["", "What the assistant is told:", *("  " + clean(line) for line in told)]
+    return "\n".join(lines)
+
+
+STATUS = {"new": "NEW", "changed": "CHANGED", "approved": "approved"}
+
+
+def remote_text(r: RemoteReview, only_waiting: bool = False) -> str:
+    """A remote plugin's server: URL, host, auth, and its tools with their descriptions (the server's words,
+    cleaned) and effects; `only_waiting`: the new and changed tools only (a review after the install)."""
+    lines = [
+        "Remote MCP server (its tools' results are third-party text):",
+        f"  url:  {clean(r.url)}",
+        f"  host: {clean(r.host)}",
+        f"  auth: {r.auth}",
+    ]
+    if not r.listed:
+        lines.append(f"  could not list its tools: {clean(r.reason or r.state)}")
+        lines.append("  (no tool is on until you review them on the plugin's page, once the server answers)")
+        return "\n".join(lines)
+    tools = r.waiting if only_waiting else r.tools
+    lines.append(f"  tools ({len(tools)}; each starts as public unless you choose with --effect NAME=EFFECT):")
+    for t in tools:
+        was = f", was {t.approved_effect}" if t.status == "changed" and t.approved_effect else ""
+        hints = f"  (the server claims: {t.hints})" if t.hints else ""
+        lines.append(f"  [{pad(t.effect, 6)}] {t.id} {STATUS[t.status]}{was}{hints}")
+        for text in clean(t.description).splitlines()[:6] or [""]:
+            lines.append(f"           {text[:300]}")
+    if r.removed:
+        lines.append(f"  no longer offered: {', '.join(r.removed)}")
     return "\n".join(lines)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from tui.cli.dev import origin_option, read_origins, warn_origins
+from tui.cli.dev import env_origins, origin_option, read_origins, warn_origins
 from tui.cli.output import ask, bad_parameter, cells, confirm, echo, echo_json, fail, line, pad
 from tui.cli.review_text import install_text
 from tui.lang.documents.common import Effect
@@ -20,6 +20,7 @@ from tui.runtime.permissions import EFFECTS, MODES, Actor, Mode
 from tui.runtime.plugins import InstallReview
 from tui.runtime.runtime import PluginLoadError, Runtime
 from tui.runtime.scheduler.timing import BEIJING
+from widgets_render.safe_text import clean
 
 _with = click.option(
     "--with",
@@ -30,10 +31,17 @@ _with = click.option(
 )
 
 
-def _open(extra: tuple[str, ...], demo: bool = False, approver: Any = None, origins: tuple[str, ...] = ()) -> Runtime:
+def _open(
+    extra: tuple[str, ...],
+    demo: bool = False,
+    approver: Any = None,
+    origins: tuple[str, ...] = (),
+    env: bool = False,
+) -> Runtime:
+    """The runtime for a command; with `env`, PKU_HARNESS_DEV_ORIGINS applies when no --origin is given."""
     from tui.runtime.dev_origins import DevOriginError
 
-    mappings = read_origins(origins)
+    mappings = read_origins(origins) or (env_origins() if env else ())
     try:
         runtime = Runtime.open(
             extra=[Path(p) for p in extra], demo=demo, approver=approver, ui=CliPerson(), dev_origins=mappings
@@ -106,7 +114,8 @@ def tools() -> None:
 @_with
 def tools_list(as_json: bool, for_: str | None, extra: tuple[str, ...]) -> None:
     """Ids, model names, effects and modes of every tool."""
-    rt = _open(extra)
+    rt = _open(extra, env=True)
+    down = asyncio.run(_connect_remote(rt))
     rows: list[dict[str, Any]] = []
     for t in rt.registry.tools():
         mode = rt.gate.mode(t)
@@ -127,6 +136,8 @@ def tools_list(as_json: bool, for_: str | None, extra: tuple[str, ...]) -> None:
     if as_json:
         echo_json(rows)
         return
+    for note in down:
+        line(note, err=True)
     if not rows:
         echo("no tools installed")
         return
@@ -160,10 +171,42 @@ def tools_call(
         args = json.loads(arguments)
     except json.JSONDecodeError as e:
         raise bad_parameter(f"not valid JSON: {e}", "ARGUMENTS") from None
-    rt = _open(extra, demo, PromptApprover(), origins)
+    rt = _open(extra, demo, PromptApprover(), origins, env=True)
     turn = Turn("cli") if actor == "agent" else None
-    out = asyncio.run(rt.gate.call(tool_id, args, actor=actor, turn=turn))  # type: ignore[arg-type]
-    print_outcome(out)
+
+    async def call() -> CallOutcome:
+        try:
+            return await rt.gate.call(tool_id, args, actor=actor, turn=turn)  # type: ignore[arg-type]
+        finally:
+            await rt.remote.close()  # a remote plugin's server was connected for the call
+
+    print_outcome(asyncio.run(call()))
+
+
+#: Seconds `tools list` waits for remote plugins' servers.
+LIST_WAIT = 10.0
+
+
+async def _connect_remote(rt: Runtime) -> list[str]:
+    """Connect the remote plugins' servers (at most LIST_WAIT seconds) so their tools are listed; a line for each
+    server that is not ready and for each tool that waits for the student's review."""
+    notes = []
+    try:
+        await rt.remote.ensure_all(LIST_WAIT)
+        for pid in rt.remote.plugin_ids():
+            kind, reason = rt.remote.state(pid)
+            if kind == "connecting":
+                notes.append(f"{pid}: its server did not answer within {LIST_WAIT:g} s; its tools are not listed")
+            elif kind != "ready":
+                said = "asks to log in" if kind == "needs_login" else "cannot be reached"
+                notes.append(f"{pid}: its server {said} ({clean(reason)}); its tools are not listed")
+            for t in rt.remote.held(pid):
+                changed = t.name in rt.remote.approvals.of(pid)
+                why = "changed since you approved it" if changed else "new"
+                notes.append(f"{t.id}: {why}; off until you review it (pku-harness plugins update {pid})")
+    finally:
+        await rt.remote.close()
+    return notes
 
 
 def print_outcome(out: CallOutcome) -> None:

@@ -136,6 +136,9 @@ class ToolInfo:
     """The app's own implementation, for host plugins' tools."""
     sends: bool = False
     """It can send a network request (itself or through a tool it reaches with `call`)."""
+    remote: str | None = None
+    """For a tool of a remote plugin's MCP server (`mcp-<server>.<tool>`): its name on the server, where the gate
+    runs it."""
 
 
 #: Ability groups whose operations reach the network with what the plugin gives them.
@@ -243,6 +246,11 @@ class Registry:
         self._of: dict[str, list[ToolInfo]] = {}
         """Each plugin's (or host plugin's) tools, built when first asked for: a gate call looks its tool up in
         its own plugin's, so the first widget of the dashboard does not wait for every installed plugin's."""
+        self.remote: dict[str, list[ToolInfo]] = {}
+        """A remote plugin's tools from its MCP server that the student approved, as they stand (set by the
+        remote servers' manager once the server listed them; none before)."""
+        self._prefixes: dict[str, str] = {}
+        """`mcp-<server>` → the remote plugin's id."""
 
     def set_locale(self, locale: str) -> None:
         """Switch the language of tool titles and instructions (English comes from i18n.en)."""
@@ -268,7 +276,24 @@ class Registry:
 
     def remove(self, plugin_id: str) -> None:
         self.plugins.pop(plugin_id, None)
+        self.remote.pop(plugin_id, None)
+        self._prefixes = {p: i for p, i in self._prefixes.items() if i != plugin_id}
         self._forget(plugin_id)
+
+    def set_remote(self, plugin_id: str, prefix: str, tools: list[ToolInfo]) -> None:
+        """The remote tools of a plugin that are on (approved and unchanged), looked up by `prefix` (`mcp-<id>`)."""
+        self._prefixes[prefix] = plugin_id
+        self.remote[plugin_id] = list(tools)
+        self._forget(plugin_id)
+
+    def plugin_of(self, name: str) -> str:
+        """The plugin id a tool id or model name belongs to (a remote tool's `mcp-<server>`: the remote plugin)."""
+        head = name.partition(".")[0] if "." in name else name.partition("__")[0]
+        if head in self._prefixes:
+            return self._prefixes[head]
+        if head.startswith("mcp-") and head[4:] in self.plugins:  # its server not listed yet: the id as it is
+            return head[4:]
+        return head
 
     def plugin_name(self, plugin_id: str) -> str:
         """A plugin's (or host plugin's) name in the app's language: English from i18n.en, else the name."""
@@ -297,7 +322,7 @@ class Registry:
             if plugin_id in self.hosts:
                 found = self._host_tools(plugin_id)
             elif plugin_id in self.plugins:
-                found = self._plugin_tools(plugin_id)
+                found = self._plugin_tools(plugin_id) + self.remote.get(plugin_id, [])
             else:
                 return []
             self._of[plugin_id] = found
@@ -359,22 +384,20 @@ class Registry:
 
     def find(self, name: str) -> ToolInfo | None:
         """A tool by id (`wallet.cardBalance`) or model name (`wallet__cardBalance`), looked up among its own
-        plugin's tools (plugin ids have neither '.' nor '_')."""
-        plugin_id = name.partition(".")[0] if "." in name else name.partition("__")[0]
-        for t in self._tools_of(plugin_id):
+        plugin's tools (plugin ids have neither '.' nor '_'; `mcp-<server>` names the remote plugin `<server>`)."""
+        for t in self._tools_of(self.plugin_of(name)):
             if name in (t.id, t.model_name):
                 return t
         return None
 
     def instructions(self, visible: set[str]) -> str:
         """The plugins' Markdown instructions for the model, for plugins with at least one visible tool."""
+        owners = {self.plugin_of(tid) for tid in visible}
         parts = [
-            f"## {h.name} ({hid})\n\n{h.instructions.strip()}"
-            for hid, h in sorted(self.hosts.items())
-            if any(tid.startswith(hid + ".") for tid in visible)
+            f"## {h.name} ({hid})\n\n{h.instructions.strip()}" for hid, h in sorted(self.hosts.items()) if hid in owners
         ]
         for pid in sorted(self.plugins):
-            if not any(tid.startswith(pid + ".") for tid in visible):
+            if pid not in owners:
                 continue
             m = self.plugins[pid].plugin.manifest
             body = m.instructions_for(self.locale, self.plugins[pid].plugin.instructions)

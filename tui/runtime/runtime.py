@@ -33,7 +33,16 @@ from tui.runtime.permissions import Grants
 from tui.runtime.plugin_cache import PluginCache, collector_paused
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.plugin_settings import PluginSettings
-from tui.runtime.plugins import Installer, InstallError, Installs, PluginFetcher
+from tui.runtime.plugins import (
+    Installer,
+    InstallError,
+    Installs,
+    PluginFetcher,
+    RemoteServers,
+    fetched_in_use,
+    keyring_auth,
+    no_auth,
+)
 from tui.runtime.registry import InstalledPlugin, Registry
 from tui.runtime.scheduler.notices import Notices
 from tui.runtime.secrets import Secrets, scrub_logs
@@ -71,6 +80,16 @@ def recorded_test_files(folder: Path) -> list[str]:
     return sorted(f"tests/{p.name}" for p in tests.glob("*.yaml")) if tests.is_dir() else []
 
 
+def declared_hosts(installed: InstalledPlugin) -> list[str]:
+    """The hosts a plugin declares, which an author's dev origin may map: its `network` and its MCP server's."""
+    m = installed.plugin.manifest
+    if m.remote is None:
+        return list(m.network)
+    import httpx
+
+    return [*m.network, httpx.URL(m.remote.mcp).host]
+
+
 class Runtime:
     """Everything a caller needs to run tools through the one gate."""
 
@@ -98,6 +117,9 @@ class Runtime:
         self.audit = Audit(store)
         self.dev_origins: tuple[DevOrigin, ...] = ()
         """An author's mappings of declared hosts to loopback servers (dev_origins.py); () in normal use."""
+        # the logins kept in keyring (never the demo's: it touches no account of the student's)
+        self.remote = RemoteServers(registry, store, auth=no_auth if demo else keyring_auth(self.secrets))
+        """Remote plugins' MCP servers, connected when first needed (plugins/remote_servers.py)."""
         self.map_origins(dev_origins)
         self.kv = SqliteKv(store)
         self.settings = AppSettings(store)
@@ -105,6 +127,8 @@ class Runtime:
         self.layout = DashboardLayout(store)
         self.folders: dict[str, Path] = {}
         self.builtin_ids: set[str] = set()
+        self.builtin_versions: dict[str, str] = {}
+        """Each built-in plugin's version as shipped: the floor a version fetched from its link must be newer than."""
         self.installs = Installs(store, plugins_root(store))
         self.plugin_cache = PluginCache.for_store(store)
         """Validated plugins kept between starts (plugin_cache.py): built-in and installed ones load from it."""
@@ -118,6 +142,7 @@ class Runtime:
         self.gate = Gate(
             registry, self.grants, self.audit, self.host_for, approver, self.secrets, self.offload, self.plugin_settings
         )
+        self.gate.remote = self.remote
         self.sources = DataSources(self.gate, store)
         self.notices = Notices(store, desktop=not demo)
         self.abilities.notices = self.notices  # a plugin's assistant task tells the student it waits for approval
@@ -152,20 +177,27 @@ class Runtime:
         """
         runtime = cls(Store(db), Registry(locale), demo, approver, ui, offload, dev_origins)
         with collector_paused():
+            records = {r.id: r for r in runtime.installs.all()}
             for folder in builtin_folders():
                 runtime.add_folder(folder, official=True)
                 runtime.builtin_ids.add(folder.name)
-            for record in runtime.installs.all():
+                shipped = runtime.registry.plugins[folder.name].plugin.manifest.version
+                runtime.builtin_versions[folder.name] = shipped
+                fetched = records.pop(folder.name, None)
+                # The demo answers from the recordings shipped beside the built-in copy (a link never has them).
+                if fetched is not None and not demo and fetched_in_use(fetched, shipped):
+                    records[folder.name] = fetched
+            for record in records.values():
                 try:
                     runtime.load_installed(record.id, Path(record.current.dir), record.official)
-                except PluginLoadError as e:
+                except PluginLoadError as e:  # a built-in plugin keeps its built-in copy
                     runtime.load_errors.append(str(e))
         runtime.installs.sweep()
         for folder in extra or []:
             runtime.add_folder(Path(folder), official=False)
         if dev_origins:
             try:
-                check_declared(dev_origins, {i: p.plugin.manifest.network for i, p in runtime.registry.plugins.items()})
+                check_declared(dev_origins, {i: declared_hosts(p) for i, p in runtime.registry.plugins.items()})
             except DevOriginError:
                 runtime.close()
                 raise
@@ -208,6 +240,13 @@ class Runtime:
         self.registry.add(InstalledPlugin(plugin, official, DirectorySource(folder)))
         self.folders[plugin_id] = folder
 
+    def load_builtin(self, plugin_id: str) -> None:
+        """Run a built-in plugin's copy shipped with the app again (a rollback past its fetched versions)."""
+        folder = next((f for f in builtin_folders() if f.name == plugin_id), None)
+        if folder is None:
+            raise PluginLoadError(f"{plugin_id} is not a built-in plugin")
+        self.add_folder(folder, official=True)
+
     async def find_tools(self, args: dict[str, Any]) -> dict[str, Any]:
         """The host tool `plugins.tools`: tools the model may call, found by what they do."""
         from tui.runtime.chat.tool_selection import search
@@ -237,6 +276,7 @@ class Runtime:
         """Use an author's dev origins from now on (the caller checked them): each plugin's runs send the hosts
         it declares among them to their loopback servers, and every audit row names the mappings."""
         self.dev_origins = mappings
+        self.remote.dev = mappings
         self.audit.dev = describe(mappings)
 
     def campus_services(self) -> list[str]:
@@ -249,6 +289,7 @@ class Runtime:
     def forget_plugin(self, plugin_id: str) -> None:
         """Unload a plugin and remove what it kept: its grants, settings, KV entries and cached data."""
         self.registry.remove(plugin_id)
+        self.remote.forget(plugin_id)
         self.folders.pop(plugin_id, None)
         self.grants.reset(plugin_id)
         self.plugin_settings.reset(plugin_id)

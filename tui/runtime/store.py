@@ -1,8 +1,9 @@
 """The app's one SQLite database (architecture.md rule 5), with versioned migrations.
 
-Tables: plugin KV, permission grants, the audit log, todos, timetable, schedules, memory, chat history and
-installed plugins. Secrets never live here (they are in keyring). One connection, shared by the services of
-the runtime behind a lock; WAL so readers do not wait for a writer and a killed process leaves no torn value.
+Tables: plugin KV, permission grants, the audit log, todos, timetable, schedules, memory, chat history,
+installed plugins and the remote tools the student approved. Secrets never live here (they are in keyring). One
+connection, shared by the services of the runtime behind a lock; WAL so readers do not wait for a writer and a
+killed process leaves no torn value.
 
 Opening never changes a file it refuses: the header is read first (a folder, a foreign or truncated file, a
 newer schema), then the file is checked through a read-only connection (`user_version`, `PRAGMA quick_check`),
@@ -143,6 +144,15 @@ MIGRATIONS: list[Migration] = [
     # 10: an audit row made while an author's dev origins were in force names them (dev_origins.py)
     """
     ALTER TABLE audit ADD COLUMN dev TEXT NOT NULL DEFAULT '';
+    """,
+    # 11: the tools of remote plugins' MCP servers the student approved: each one's pin (the hash of its name,
+    # description, schemas and annotations) and the effect the student chose for it (issue 22)
+    """
+    CREATE TABLE remote_tools (
+        plugin TEXT NOT NULL, tool TEXT NOT NULL, pin TEXT NOT NULL,
+        effect TEXT NOT NULL CHECK (effect IN ('read', 'write', 'money', 'public')), approved_ms INTEGER NOT NULL,
+        PRIMARY KEY (plugin, tool)
+    ) WITHOUT ROWID;
     """,
 ]
 

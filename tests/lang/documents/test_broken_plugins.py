@@ -439,6 +439,25 @@ def test_a_structural_error_does_not_hide_the_other_tools_problems() -> None:
     assert not any("names no tool" in m for m in messages)  # the broken tool is declared: no follow-on noise
 
 
+def test_a_manifest_problem_does_not_hide_the_tools_problems() -> None:
+    """A misspelt or missing key of the manifest's own (author, version) leaves the rest checkable."""
+    rowz = sub(FREE, "rows.map(r => r.room)", "rowz.map(r => r.room)")
+    for manifest in (sub(MANIFEST, "author: tests", "authr: tests"), sub(MANIFEST, "version: 1.0.0", "version: v1")):
+        plugin, problems = validate(MemorySource(files(PLUGIN_md=manifest, tools__free_yaml=rowz)))
+        assert plugin is None  # never to run
+        files_with_errors = {p.file for p in problems if p.severity == "error"}
+        assert files_with_errors == {"PLUGIN.md", "tools/free.yaml"}, problems
+        assert any("unknown name 'rowz'" in p.message for p in problems)
+
+
+def test_a_manifest_key_the_checks_read_stops_them_rather_than_echo() -> None:
+    """With `network` misspelt, every request would be 'not declared': only the misspelling is said."""
+    broken = files(PLUGIN_md=sub(MANIFEST, "network:", "netwrk:"))
+    _, problems = validate(MemorySource(broken))
+    assert [(p.file, p.code) for p in problems if p.severity == "error"] == [("PLUGIN.md", "UNKNOWN_KEY")]
+    assert "did you mean 'network'" in str(problems[0].message) + str(problems[0].hint)
+
+
 def test_validate_cli_names_the_file_and_line_and_exits_1(tmp_path: Path) -> None:
     for name, text in files(tools__free_yaml=sub(FREE, "rows.map(r => r.room)", "rowz.map(r => r.room)")).items():
         target = tmp_path / name

@@ -24,8 +24,8 @@ from tui.runtime.scheduler.checks import Check, Checks
 from tui.runtime.scheduler.timing import beijing
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
+from widgets_render.simple_widgets import literal, plain
 from widgets_render.steady_select import SteadySelect
-from widgets_render.textual_render import literal, plain
 
 SCHEDULES = [
     ("every_30m", "every 30m"),

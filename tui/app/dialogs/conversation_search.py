@@ -29,8 +29,8 @@ from tui.app.keys import LocalBindings
 from tui.app.words import cut_cells, when_text
 from tui.runtime.chat.search import words
 from widgets_render.safe_text import clean, one_line
+from widgets_render.simple_widgets import plain
 from widgets_render.steady_options import SteadyOptionList
-from widgets_render.textual_render import plain
 
 if TYPE_CHECKING:
     from tui.runtime.chat.history import ChatHistory, Conversation

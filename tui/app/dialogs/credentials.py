@@ -23,7 +23,7 @@ from tui.runtime.campus.vault import FileVault, VaultError
 from tui.runtime.message import say_error
 from tui.runtime.settings import write_setting
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import plain
+from widgets_render.simple_widgets import plain
 
 
 class TokenScreen(LocalBindings, Dialog[bool]):

@@ -16,7 +16,7 @@ from tui.app.dialogs.prompts import DIALOG_CSS
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import plain
+from widgets_render.simple_widgets import plain
 
 
 class ErrorDetailDialog(LocalBindings, Dialog[None]):

@@ -24,7 +24,7 @@ from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.vault import FileVault, MemoryVault, VaultError
 from tui.runtime.message import say, say_error
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import literal, plain
+from widgets_render.simple_widgets import literal, plain
 
 QR_POLLS, QR_EVERY = 60, 3.0  # about three minutes, as the IAAA page waits (campus.md §2.2)
 

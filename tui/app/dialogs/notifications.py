@@ -20,7 +20,7 @@ from tui.app.widgets.tables import Table
 from tui.runtime.message import say
 from tui.runtime.scheduler.notices import Notice, Notices
 from tui.runtime.scheduler.timing import beijing
-from widgets_render.textual_render import literal, plain
+from widgets_render.simple_widgets import literal, plain
 
 
 class NotificationCentre(LocalBindings, Dialog[None]):

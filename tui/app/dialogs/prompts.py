@@ -15,8 +15,8 @@ from tui.app.dialogs.base import Dialog
 from tui.app.harness import HarnessApp
 from tui.app.i18n import t
 from tui.app.keys import LocalBindings
+from widgets_render.simple_widgets import plain
 from widgets_render.steady_options import SteadyOptionList
-from widgets_render.textual_render import plain
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}

@@ -25,7 +25,7 @@ from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.lang.documents.manifest import Remote
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import plain
+from widgets_render.simple_widgets import plain
 
 Browser = Callable[[str], Awaitable[None]]
 
@@ -136,6 +136,7 @@ class RemoteLoginScreen(LocalBindings, Dialog[bool]):
         except ValueError as e:
             self._failed(t("remote_bad_token", loc).format(detail=clean(str(e))))
             return
+        rt.remote.login_changed(self.plugin_id)  # its connection is made again with the login kept now
         if checked.state.kind == "ready":
             said = t("remote_done", loc).format(server=server, tools=checked.tools)
         else:
@@ -183,6 +184,7 @@ def confirm_remote_logout(app: HarnessApp, plugin_id: str, done: Callable[[bool]
         except KeyringMissing as e:
             app.notify(t("remote_no_keyring", app.locale).format(detail=clean(str(e))), markup=False)
             return
+        app.runtime.remote.login_changed(plugin_id)  # its connection now says it needs a login
         app.notify(t("remote_logged_out_of", app.locale).format(server=server), markup=False)
         if done is not None:
             done(True)

@@ -10,6 +10,7 @@ from typing import ClassVar, Generic, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Markdown, Static
@@ -19,9 +20,10 @@ from tui.app.i18n import t, term
 from tui.app.keys import LocalBindings
 from tui.app.navigation import ScrollStop
 from tui.app.words import colon, listed, reach_words
+from tui.lang.documents.common import Effect
 from tui.runtime.plugins import InstallReview, UpdateReview
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import plain
+from widgets_render.simple_widgets import plain
 
 R = TypeVar("R", InstallReview, UpdateReview)
 
@@ -79,6 +81,18 @@ class InstallReviewDialog(_Review[InstallReview]):
     ]
     YES = "install"
 
+    def __init__(self, review: InstallReview, locale: str = "zh") -> None:
+        super().__init__(review, locale)
+        self.effects: dict[str, Effect] = {}
+        """A remote plugin's tools: the effect picked for each, read when 安装 is pressed."""
+
+    def dismiss(self, result: bool | None = None) -> AwaitComplete:
+        if result and self.review.remote is not None and self.query("RemoteToolsPanel"):
+            from tui.app.widgets.remote_tools import RemoteToolsPanel
+
+            self.effects = self.query_one(RemoteToolsPanel).chosen()
+        return super().dismiss(result)
+
     def compose(self) -> ComposeResult:
         r, loc = self.review, self.locale
         with Vertical():
@@ -94,7 +108,8 @@ class InstallReviewDialog(_Review[InstallReview]):
                 for key, values in (("campus", r.campus), ("network", r.network), ("abilities", r.abilities)):
                     words = reach_words(key, values, loc)
                     yield _line(f"{t(key, loc)}{colon(loc)}{listed(words, loc) if words else t('none', loc)}", key)
-                yield _line(t("tools", loc), "heading")
+                if r.tools or r.remote is None:  # a remote plugin's tools are its server's, listed below
+                    yield _line(t("tools", loc), "heading")
                 for tool in r.tools:
                     only = f" · {t('user_only', loc)}" if tool.user_only else ""
                     yield _line(f"{tool.title}  [{_effect(tool.effect, loc)}]{only}", f"effect-{tool.effect}")
@@ -102,6 +117,10 @@ class InstallReviewDialog(_Review[InstallReview]):
                         yield _line(f"  {tool.summary}", "muted")
                 if r.asks_first:
                     yield _line(t("asks_first", loc), "effect-write", "asks-first")
+                if r.remote is not None:
+                    from tui.app.widgets.remote_tools import RemoteToolsPanel
+
+                    yield RemoteToolsPanel(r.remote, loc)
                 yield _line(t("instructions", loc), "heading")
                 yield Markdown(clean(r.instructions), open_links=False)
             with Horizontal(id="buttons"):

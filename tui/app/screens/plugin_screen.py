@@ -22,7 +22,7 @@ from tui.app.i18n import t
 from tui.app.keys import LocalBindings
 from tui.app.navigation import ScrollStop
 from tui.app.screens.screen_actions import ScreenActions
-from tui.app.screens.screen_spec import evaluate_tree, with_tool_fields
+from tui.app.screens.screen_spec import evaluate_tree, with_tool_fields, with_toolbar
 from tui.app.watchers import forget_closed_watchers
 from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.header import SteadyHeader
@@ -33,7 +33,8 @@ from widgets_render.error_view import ErrorView
 from widgets_render.failed_sources import without_failed
 from widgets_render.resolve import resolve
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import WidgetFrame, build, plain
+from widgets_render.simple_widgets import plain
+from widgets_render.textual_render import WidgetFrame, build
 from widgets_render.viewmodel import ErrorCard
 
 
@@ -67,8 +68,8 @@ class PluginScreen(LocalBindings, ScreenActions):
         self.file = f"{plugin_id}/screens/{name}.json"
         plugin = runtime.registry.plugins[plugin_id].plugin
         self.plugin = plugin
-        self.spec: Any = with_tool_fields(
-            spec if spec is not None else plugin.screens.get(name), plugin, plugin_id, locale
+        self.spec: Any = with_toolbar(
+            with_tool_fields(spec if spec is not None else plugin.screens.get(name), plugin, plugin_id, locale)
         )
         self.params = self._params(params or {})
         self.state: dict[str, Any] | None = None

@@ -129,7 +129,7 @@ class ScreenActions(OnceScreen[None]):
                 self.run_worker(self.show_body(), group="plugin-screen-body", exit_on_error=False)
                 return
             self.collect(button.gen_form, form)
-        self.perform(button.gen_action, {}, button.gen_form)
+        self.perform(button.gen_action, {}, button.gen_form, button.gen_confirm)
 
     @on(Input.Submitted, ".gen-input")
     def field_submitted(self, event: Input.Submitted) -> None:
@@ -168,9 +168,16 @@ class ScreenActions(OnceScreen[None]):
         self.state = {**(self.state or {}), bind: values}
 
     @work(group="plugin-action", exit_on_error=False)
-    async def perform(self, action: dict[str, Any], extra: dict[str, Any], form: str | None = None) -> None:
+    async def perform(
+        self, action: dict[str, Any], extra: dict[str, Any], form: str | None = None, confirm: str | None = None
+    ) -> None:
         """Run one genui action (open, invoke, refresh, set, ask, openUrl) with `item` bound when a row chose it
-        (`form`: the bind of the form whose submit it is)."""
+        (`form`: the bind of the form whose submit it is; `confirm`: the pressed button's question, asked first —
+        in place of the action's own, so the student is asked once)."""
+        if confirm is not None:
+            if not await self.app.push_screen_wait(ConfirmDialog(clean(confirm), self.locale)):
+                return
+            action = {k: v for k, v in action.items() if k != "confirm"}
         evaluator = LangEvaluator(self.now, self.locale)
         names = self.names(evaluator, **extra)
         if "invoke" in action:
@@ -216,7 +223,9 @@ class ScreenActions(OnceScreen[None]):
 
     async def invoke_tool(self, action: dict[str, Any], names: dict[str, Any], evaluator: LangEvaluator) -> None:
         target = action["invoke"]
-        if not isinstance(target, str) or not target.startswith(f"{self.plugin_id}."):
+        # its own tools: `<plugin>.<tool>`, or `mcp-<plugin>.<tool>` of its remote server (a remote tool's form)
+        own = isinstance(target, str) and "." in target and self.runtime.registry.plugin_of(target) == self.plugin_id
+        if not own:
             raise PermissionError(f"a screen may only invoke its own plugin's tools, not {target!r}")
         if "confirm" in action:
             question = clean(str(self.evaluate(pick_text(action["confirm"], self.locale), names, evaluator)))
@@ -239,9 +248,10 @@ class ScreenActions(OnceScreen[None]):
         as JSON (`parse_text`); and the fields whose JSON does not parse, with where (line, column). A text field
         can only hold text; sent as it was, a list was refused as not being one."""
         tool = self.plugin.tools.get(target.removeprefix(f"{self.plugin_id}."))
-        if tool is None or not isinstance(payload, dict):
+        remote = self.runtime.registry.find(target) if target.startswith("mcp-") else None
+        if (tool is None and remote is None) or not isinstance(payload, dict):
             return payload, {}
-        fields = tool.definition.input
+        fields = remote.input if remote is not None else tool.definition.input
         out, bad = dict(payload), {}
         for name, value in payload.items():
             field = fields.get(name)

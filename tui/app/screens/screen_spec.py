@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui.app.genui_bridge import LangEvaluator
-from tui.lang.documents.tool import enum_keys
+from tui.lang.documents.tool import InputField, enum_keys
 from widgets_render.resolve import display, pick
 
 
@@ -42,26 +42,41 @@ def with_tool_fields(node: Any, plugin: Any, plugin_id: str, locale: str = "zh",
     if node.get("type") == "field" and node.get("fromTool") is True and tool in plugin.tools:
         field = plugin.tools[tool].definition.input.get(node.get("name"))
         if field is not None:
-            derived: dict[str, Any] = {
-                "label": plugin.manifest.field_title(tool, node["name"], field, locale),
-                "required": not field.optional and field.default is None,
-            }
-            if field.default is not None:
-                derived["default"] = field.default
-            if field.enum:
-                derived.update(input="select", options=list(field.enum))
-                titles = plugin.manifest.option_titles(tool, node["name"], field, locale)
-                # keyed as the renderer looks them up (str of the option), titled as the plugin keys them (String())
-                keys = zip(field.enum, enum_keys(field.enum), strict=True)
-                labels = {str(v): titles[k] for v, k in keys if k in titles}
-                if labels:
-                    derived["optionLabels"] = labels
-            elif field.type in ("number", "integer"):
-                derived["input"] = "number"
-            elif field.type == "boolean":
-                derived["input"] = "toggle"
-            for key in ("min", "max", "pattern"):
-                if getattr(field, key) is not None:
-                    derived[key] = getattr(field, key)
+            label = plugin.manifest.field_title(tool, node["name"], field, locale)
+            titles = plugin.manifest.option_titles(tool, node["name"], field, locale) if field.enum else {}
+            derived = field_props(field, label, titles)
             out = {**derived, **out}
     return out
+
+
+def with_toolbar(spec: Any) -> Any:
+    """A screen's `toolbar` (genui.md: buttons for the header) as a row of buttons at the top of its body, where
+    the student meets them first; the spec as it is without one."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("toolbar"), list) or not spec["toolbar"]:
+        return spec
+    bar = {"type": "row", "children": spec["toolbar"]}
+    body = spec.get("body")
+    return {**spec, "body": {"type": "column", "children": [bar] + ([body] if body is not None else [])}}
+
+
+def field_props(field: InputField, label: str, titles: dict[str, str] | None = None) -> dict[str, Any]:
+    """A form field's props from a tool's input field: its label, requiredness, default, kind (select, number,
+    toggle), options with their titles (`titles`: keyed as the plugin keys them, `enum_keys`) and bounds."""
+    derived: dict[str, Any] = {"label": label, "required": not field.optional and field.default is None}
+    if field.default is not None:
+        derived["default"] = field.default
+    if field.enum:
+        derived.update(input="select", options=list(field.enum))
+        # keyed as the renderer looks them up (str of the option), titled as the plugin keys them (String())
+        keys = zip(field.enum, enum_keys(field.enum), strict=True)
+        labels = {str(v): (titles or {})[k] for v, k in keys if k in (titles or {})}
+        if labels:
+            derived["optionLabels"] = labels
+    elif field.type in ("number", "integer"):
+        derived["input"] = "number"
+    elif field.type == "boolean":
+        derived["input"] = "toggle"
+    for key in ("min", "max", "pattern"):
+        if getattr(field, key) is not None:
+            derived[key] = getattr(field, key)
+    return derived

@@ -9,6 +9,7 @@ from textual.widgets import Button, Static
 
 from tui.app.i18n import t
 from tui.app.screens.plugin_screen import PluginScreen
+from tui.app.screens.screen_spec import field_props
 from tui.app.widgets.result_view import fitting_width, result_view
 from tui.lang.documents.tool import InputField
 from tui.runtime.registry import ToolInfo
@@ -53,10 +54,13 @@ def _number(value: float | None) -> int | float | None:
     return int(value) if value is not None and value == int(value) else value
 
 
-def _field(name: str, field: InputField, locale: str) -> dict[str, Any]:
+def _field(name: str, field: InputField, locale: str, tool: ToolInfo | None = None) -> dict[str, Any]:
     """One input field of the form, labelled from the tool's input (`with_tool_fields`: its title, else its name),
-    its bounds and whether it may stay empty as the hint inside the empty box."""
+    its bounds and whether it may stay empty as the hint inside the empty box. A remote tool's fields come from
+    its server's schema (`remote_fields`), so their props are written out here rather than looked up."""
     spec: dict[str, Any] = {"type": "field", "name": name, "fromTool": True}
+    if tool is not None and tool.remote is not None:
+        spec = {"type": "field", "name": name, **field_props(field, tool.labels.get(name, name))}
     hint = field_hint(field, locale)
     if hint:
         spec["placeholder"] = hint
@@ -94,7 +98,7 @@ def tool_form_spec(tool: ToolInfo, fields: dict[str, InputField], locale: str) -
                     "bind": "form",
                     "submitLabel": t("run", locale),
                     "submit": submit_action(tool),
-                    "fields": [_field(name, field, locale) for name, field in fields.items()],
+                    "fields": [_field(name, field, locale, tool) for name, field in fields.items()],
                 },
                 {"type": "text", "tone": "muted", "when": "${state.pending}", "text": t("running", locale)},
             ],
@@ -116,7 +120,8 @@ class ToolFormScreen(PluginScreen):
     ) -> None:
         """`given` fills the form (a widget's data-source arguments); with `run` the tool runs as the form opens."""
         plugin = runtime.registry.plugins[tool.plugin_id].plugin
-        fields = dict(plugin.tools[tool.name].definition.input)
+        # a remote tool's fields come from its server's input schema (the registry made them)
+        fields = dict(tool.input) if tool.remote is not None else dict(plugin.tools[tool.name].definition.input)
         spec = tool_form_spec(tool, fields, locale)
         super().__init__(runtime, tool.plugin_id, f"tool:{tool.name}", {}, locale, now, spec=spec)
         # set here, not as the spec's state templates: those are read by the first load, which a run at once

@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Static
 from tui.app.i18n import t, term
 from tui.runtime.gate import Approval, ApprovalRequest
 from tui.runtime.message import Message, say
-from widgets_render.textual_render import plain
+from widgets_render.simple_widgets import plain
 
 
 class ApprovalCard(Vertical):

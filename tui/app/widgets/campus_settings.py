@@ -18,7 +18,7 @@ from tui.runtime.campus.services import SERVICES
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.campus.vault import FileVault
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import literal, plain
+from widgets_render.simple_widgets import literal, plain
 
 
 class CampusSettings(Vertical):

@@ -14,7 +14,7 @@ from tui.app.widgets.chat_input import WorkingLine
 from tui.app.widgets.chat_log import ChatLog, PacedStream, StreamedText, tool_line
 from tui.runtime.message import say_error
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import plain
+from widgets_render.simple_widgets import plain
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown

@@ -28,7 +28,7 @@ from textual.timer import Timer
 from textual.widgets import Static, TextArea
 
 from tui.app.i18n import t
-from widgets_render.textual_render import plain
+from widgets_render.simple_widgets import plain
 
 if TYPE_CHECKING:
     from tui.app.widgets.quick_command_list import QuickCommandList

@@ -28,7 +28,7 @@ from tui.app.i18n import t
 from tui.app.navigation import ScrollStop
 from tui.runtime.message import Message, say
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import plain
+from widgets_render.simple_widgets import plain
 
 if TYPE_CHECKING:
     from textual.widget import Widget

@@ -29,7 +29,7 @@ from tui.app.widgets.quick_command_list import QuickCommandList
 from tui.runtime.chat.context_window import split_turns
 from tui.runtime.gate import Approval, ApprovalRequest
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import plain
+from widgets_render.simple_widgets import plain
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown

@@ -20,7 +20,7 @@ from tui.runtime.registry import Registry
 from tui.runtime.scheduler.checks import Check, Checks
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import literal
+from widgets_render.simple_widgets import literal
 
 if TYPE_CHECKING:
     from tui.runtime.scheduler.runner import RunReport

@@ -24,8 +24,9 @@ from tui.app.widgets.widget_data import WidgetData
 from tui.lang.expr import beijing_now
 from tui.runtime.runtime import Runtime
 from widgets_render.error_view import ErrorView
+from widgets_render.simple_widgets import plain
 from widgets_render.states import loading_spec
-from widgets_render.textual_render import WidgetFrame, plain
+from widgets_render.textual_render import WidgetFrame
 from widgets_render.viewmodel import ErrorCard, Resolved
 
 #: From this width the grid has two columns. Two medium widgets want ~124 cells; the grid shrinks them a little

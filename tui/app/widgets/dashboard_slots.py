@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tui.app.i18n import t
 from tui.lang.documents.common import parse_duration
 from tui.runtime.runtime import Runtime
 
@@ -72,10 +73,10 @@ def ago(ms: int, locale: str) -> str:
     """A compact age for the stale mark: '12 分钟前' / '12 min ago'."""
     minutes = ms // 60_000
     if minutes < 1:
-        return "刚刚" if locale != "en" else "just now"
+        return t("age_now", locale)
     if minutes < 60:
-        return f"{minutes} 分钟前" if locale != "en" else f"{minutes} min ago"
+        return t("age_minutes", locale).format(n=minutes)
     hours = minutes // 60
     if hours < 24:
-        return f"{hours} 小时前" if locale != "en" else f"{hours} h ago"
-    return f"{hours // 24} 天前" if locale != "en" else f"{hours // 24} d ago"
+        return t("age_hours", locale).format(n=hours)
+    return t("age_days", locale).format(n=hours // 24)

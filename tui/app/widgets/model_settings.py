@@ -21,8 +21,8 @@ from tui.runtime.chat.providers import (
 from tui.runtime.message import say_error
 from tui.runtime.store import Store
 from widgets_render.safe_text import clean
+from widgets_render.simple_widgets import literal, plain
 from widgets_render.steady_select import SteadySelect
-from widgets_render.textual_render import literal, plain
 
 
 def preset_label(preset: Preset, locale: str) -> str:

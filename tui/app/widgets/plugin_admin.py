@@ -21,9 +21,9 @@ from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
 from tui.app.i18n import t
 from tui.app.widgets.tables import Table
 from tui.runtime.message import say, say_error
-from tui.runtime.plugins import Installer, InstallError, UpdateOutcome
+from tui.runtime.plugins import Installer, InstallError, InstallRecord, UpdateOutcome, Version
 from widgets_render.safe_text import clean
-from widgets_render.textual_render import literal
+from widgets_render.simple_widgets import literal
 
 if TYPE_CHECKING:
     from tui.app.harness import HarnessApp
@@ -66,22 +66,42 @@ def installed_table(app: HarnessApp) -> Table:
     table.add_columns(
         t("plugin", loc), t("version", loc), t("kind", loc), t("auto_update", loc), t("update_state", loc)
     )
-    for r in app.runtime.installs.all():
-        name = app.runtime.registry.plugin_name(r.id)
-        state = "—"
-        if r.pending is not None:
-            state = t("pending", loc).format(version=r.pending.version)
-        elif r.previous is not None:
-            state = t("can_roll_back", loc).format(version=r.previous.version)
-        cells = (
-            name,
-            r.current.version,
-            t("official" if r.official else "community", loc),
-            t("on" if r.auto_update else "off", loc),
-            state,
-        )
-        table.add_row(*map(literal, cells), key=r.id)
+    builtin = app.runtime.builtin_versions
+    for r in (r for r in app.runtime.installs.all() if r.id not in builtin):
+        kind = t("official" if r.official else "community", loc)
+        table.add_row(*map(literal, _cells(app, r, r.current.version, kind, r.previous)), key=r.id)
     return table
+
+
+def builtin_table(app: HarnessApp, installer: Installer) -> Table:
+    """Built-in plugins: the version running, from where (the copy shipped with the app, or a newer one fetched
+    from its official link), auto-update, a waiting update, what rollback gives."""
+    loc = app.locale
+    table = Table(empty="—", id="builtin-plugins", cursor_type="row")
+    table.add_columns(
+        t("plugin", loc), t("version", loc), t("runs_from", loc), t("auto_update", loc), t("update_state", loc)
+    )
+    for r in (r for r in installer.records() if r.id in app.runtime.builtin_versions):
+        used = installer.in_use(r)
+        where = t("builtin_copy", loc) if used.builtin else t("fetched_copy", loc)
+        table.add_row(*map(literal, _cells(app, r, used.version, where, installer.rollback_target(r))), key=r.id)
+    return table
+
+
+def _cells(app: HarnessApp, r: InstallRecord, version: str, kind: str, back: Version | None) -> tuple[str, ...]:
+    loc = app.locale
+    state = "—"
+    if r.pending is not None:
+        state = t("pending", loc).format(version=r.pending.version)
+    elif back is not None:
+        state = t("can_roll_back", loc).format(version=_version_words(back, loc))
+    on = t("on" if r.auto_update else "off", loc)
+    return (app.runtime.registry.plugin_name(r.id), version, kind, on, state)
+
+
+def _version_words(version: Version, locale: str) -> str:
+    """A version as the student reads it: its number, or 内置副本 for a built-in plugin's shipped copy."""
+    return t("builtin_copy_version", locale).format(version=version.version) if version.builtin else version.version
 
 
 class PluginAdmin:
@@ -115,11 +135,12 @@ class PluginAdmin:
         except InstallError as e:
             self._say(t("install_failed", loc).format(error=say_error(e, loc)), "error")
             return False
-        if not await self.app.push_screen_wait(InstallReviewDialog(prepared.review, loc)):
+        dialog = InstallReviewDialog(prepared.review, loc)
+        if not await self.app.push_screen_wait(dialog):
             self._say(t("not_installed", loc))
             return False
         try:
-            record = self.installer.install(prepared)
+            record = self.installer.install(prepared, dialog.effects)
         except InstallError as e:
             self._say(t("install_failed", loc).format(error=say_error(e, loc)), "error")
             return False
@@ -128,8 +149,9 @@ class PluginAdmin:
         return True
 
     async def check(self, manual: bool = False) -> list[UpdateOutcome]:
-        """Check installed plugins for updates (the seeds: when the plugins page opens); never two at once."""
-        if self._checking or not self.app.runtime.installs.all():
+        """Check installed and built-in plugins for updates (the seeds: when the plugins page opens); never two
+        at once."""
+        if self._checking:
             return []
         self._checking = True
         try:
@@ -141,8 +163,14 @@ class PluginAdmin:
         return outcomes
 
     async def check_due(self) -> list[UpdateOutcome]:
-        """The start-up check, at most once a day."""
-        outcomes = await asyncio.to_thread(self.installer.check_due)
+        """The start-up check, at most once a day (not while another check runs: both could apply one update)."""
+        if self._checking:
+            return []
+        self._checking = True
+        try:
+            outcomes = await asyncio.to_thread(self.installer.check_due)
+        finally:
+            self._checking = False
         await self.report(outcomes, manual=False)
         return outcomes
 
@@ -171,17 +199,20 @@ class PluginAdmin:
     async def manage(self, plugin_id: str) -> None:
         """The actions for one installed plugin, in a small menu."""
         loc = self.app.locale
-        record = self.app.runtime.installs.get(plugin_id)
-        if record is None:
+        try:
+            record = self.installer.record(plugin_id)
+        except InstallError:
             return
         actions: dict[str, str] = {}
         if record.pending is not None:
             actions[t("review_update", loc).format(version=record.pending.version)] = "review"
         actions[t("check_update", loc)] = "check"
-        if record.previous is not None:
-            actions[t("roll_back_to", loc).format(version=record.previous.version)] = "rollback"
+        back = self.installer.rollback_target(record)
+        if back is not None:
+            actions[t("roll_back_to", loc).format(version=_version_words(back, loc))] = "rollback"
         actions[t("auto_update_off" if record.auto_update else "auto_update_on", loc)] = "toggle"
-        actions[t("uninstall", loc)] = "remove"
+        if plugin_id not in self.app.runtime.builtin_versions:  # a built-in plugin rolls back, never goes
+            actions[t("uninstall", loc)] = "remove"
         choice = await self.app.push_screen_wait(ChooseDialog(f"{self._name(plugin_id)} ({plugin_id})", list(actions)))
         if choice is None:
             return
@@ -207,14 +238,14 @@ class PluginAdmin:
 
     async def _rollback(self, plugin_id: str) -> None:
         record = self.installer.rollback(plugin_id)
-        self._say(t("rolled_back", self.app.locale).format(name=self._name(plugin_id), version=record.current.version))
+        back = _version_words(record.current, self.app.locale)
+        self._say(t("rolled_back", self.app.locale).format(name=self._name(plugin_id), version=back))
         await self.app.rebuild(None)
 
     async def _toggle(self, plugin_id: str) -> None:
-        record = self.app.runtime.installs.get(plugin_id)
-        if record is not None:
-            self.installer.set_auto_update(plugin_id, not record.auto_update)
-            await self.app.rebuild(None)
+        record = self.installer.record(plugin_id)
+        self.installer.set_auto_update(plugin_id, not record.auto_update)
+        await self.app.rebuild(None)
 
     async def _remove(self, plugin_id: str) -> None:
         question = t("remove_question", self.app.locale).format(name=self._name(plugin_id))

@@ -33,9 +33,9 @@ from tui.runtime.message import say_error
 from tui.runtime.plugin_settings import SettingRefused, SettingValue
 from tui.runtime.runtime import Runtime
 from widgets_render.safe_text import clean
+from widgets_render.simple_widgets import literal, plain
 from widgets_render.steady_options import SteadyOptionList
 from widgets_render.steady_select import SteadySelect
-from widgets_render.textual_render import literal, plain
 
 
 class CheckList(SelectionList[SelectionType], SteadyOptionList):

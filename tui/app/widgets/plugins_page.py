@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from tui.app.i18n import t, term
@@ -15,16 +16,25 @@ from tui.app.widgets.plugin_admin import InstallBar
 from tui.app.widgets.tables import Table
 from tui.runtime.runtime import Runtime
 from widgets_render.screen_params import opens_alone
-from widgets_render.textual_render import literal
+from widgets_render.simple_widgets import literal
 
 
 def plugins_page(runtime: Runtime, locale: str, install: Callable[[str], Awaitable[Any]]) -> VerticalScroll:
     """The 插件 tab's body."""
     # Not a Tab stop: its link box and tables scroll it to themselves, and a stop on the page itself showed
     # nothing while letters typed there ran shortcuts (an outsider typed a link there and opened 通知).
+    remote: list[Widget] = []
+    if runtime.remote.plugin_ids():  # a remote plugin's server: its state, and its tools that wait for review
+        from tui.app.widgets.remote_tools import RemoteServersTable
+
+        remote = [
+            Static(t("remote_servers", locale), markup=False, classes="heading"),
+            RemoteServersTable(runtime, locale, "remote-servers"),
+        ]
     return VerticalScroll(
         Static(t("add_plugin", locale), markup=False, classes="heading"),
         InstallBar(locale, install),
+        *remote,
         Static(t("screens", locale), markup=False, classes="heading"),
         screens_table(runtime, locale),
         Static(t("tools_heading", locale), markup=False, classes="heading"),

@@ -1,4 +1,4 @@
-"""设置 → 远程服务器: every installed remote plugin's server, how it logs in and whether a login is kept, with
+"""设置 → 远程登录: every installed remote plugin's server, how it logs in and whether a login is kept, with
 登录 / Log in and 退出登录 / Log out for the chosen row (the dialogs are dialogs/remote_login.py)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from tui.app.i18n import t
 from tui.app.widgets.tables import Table
 from tui.lang.documents.manifest import Remote
 from tui.runtime.plugins.mcp.tokens import kept_login
-from widgets_render.textual_render import literal
+from widgets_render.simple_widgets import literal
 
 
 def remote_plugins(app: HarnessApp) -> list[tuple[str, Remote]]:

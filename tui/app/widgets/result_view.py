@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Static
 
 from tui.app.i18n import t
 from tui.app.widgets.tables import MIN_COLUMN, fit_widths
-from widgets_render.textual_render import literal
+from widgets_render.simple_widgets import literal
 
 #: Rows shown when a result is a list of objects; the rest is counted, not dropped silently.
 RESULT_ROWS = 200

@@ -1,4 +1,4 @@
-"""设置: a list of sections on the left (外观, 提醒, 模型, 校园账号, 远程服务器, 定时检查, 权限, 可访问范围, 更新,
+"""设置: a list of sections on the left (外观, 提醒, 模型, 校园账号, 远程登录, 定时检查, 权限, 可访问范围, 更新,
 审计) and the chosen section on the right, as posting and harlequin lay out their settings.
 
 ↑/↓ in the list shows a section at once; Enter, → or Tab goes into it; Esc comes back to the list. Every section
@@ -29,7 +29,7 @@ from tui.app.themes import THEMES
 from tui.app.widgets.campus_settings import CampusSettings
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.model_settings import ModelSettings
-from tui.app.widgets.plugin_admin import PluginAdmin, installed_table
+from tui.app.widgets.plugin_admin import PluginAdmin, builtin_table, installed_table
 from tui.app.widgets.plugin_settings_panel import PluginSettingsPanel
 from tui.app.widgets.remote_logins import RemoteLogins
 from tui.app.widgets.tables import Table
@@ -38,9 +38,9 @@ from tui.lang.documents.common import Effect
 from tui.runtime.permissions import EFFECTS, MODES, Mode
 from tui.runtime.scheduler.timing import BEIJING
 from widgets_render.safe_text import clean
+from widgets_render.simple_widgets import literal, plain
 from widgets_render.steady_options import SteadyOptionList
 from widgets_render.steady_select import SteadySelect
-from widgets_render.textual_render import literal, plain
 
 if TYPE_CHECKING:
     from tui.runtime.scheduler.runner import RunReport
@@ -52,7 +52,7 @@ SECTIONS = (
     ("alerts", "section_alerts", "alerts"),
     ("model", "section_model", "model"),
     ("campus", "section_campus", "campus_account"),
-    ("remote", "section_remote", "remote_servers"),
+    ("remote", "section_remote", "remote_logins_heading"),
     ("checks", "section_checks", "scheduled_checks"),
     ("permissions", "section_permissions", "permissions"),
     ("plugin-settings", "section_plugin_settings", "plugin_settings"),
@@ -160,7 +160,15 @@ class SettingsPage(Horizontal):
                 Static(t("auto_update_all", loc), markup=False),
                 id="auto-update-row",
             )
+            yield Static(t("builtin_updates", loc), markup=False, classes="subheading")
+            yield builtin_table(self.harness, self.admin.installer)
+            yield Static(t("installed_updates", loc), markup=False, classes="subheading")
             yield installed_table(self.harness)
+            if rt.remote.plugin_ids():  # remote plugins' servers: connection states, tools that wait
+                from tui.app.widgets.remote_tools import RemoteServersTable
+
+                yield Static(t("remote_servers", loc), markup=False, classes="heading")
+                yield RemoteServersTable(rt, loc, "remote-servers-settings")
         elif key == "audit":
             yield self.audit_table()
 
@@ -249,7 +257,10 @@ class SettingsPage(Horizontal):
     @on(OptionList.OptionHighlighted, "#settings-sections")
     def show_section(self, event: OptionList.OptionHighlighted) -> None:
         """The content follows the list's highlight (a preview: focus stays in the list)."""
-        self.query_one(ContentSwitcher).current = f"section-{event.option.id}"
+        switcher = self.query(ContentSwitcher)
+        if not switcher:  # the page is being rebuilt (an update applied at start): the new page shows its own
+            return
+        switcher.first().current = f"section-{event.option.id}"
         if event.option.id == "audit":
             self.fill_audit(self.query_one("#audit", DataTable))
 
@@ -294,8 +305,9 @@ class SettingsPage(Horizontal):
             self.harness.attention.set_enabled(name.removeprefix("attention-"), event.value)
 
     @on(DataTable.RowSelected, "#installed")
+    @on(DataTable.RowSelected, "#builtin-plugins")
     def manage_installed(self, event: DataTable.RowSelected) -> None:
-        """Enter on an installed plugin: review an update, roll back, auto-update, uninstall."""
+        """Enter on an installed or built-in plugin: review an update, roll back, auto-update, uninstall."""
         self.app.run_worker(self.admin.manage(str(event.row_key.value)), group="manage", exclusive=True)
 
     @on(DataTable.CellSelected, "#permissions")

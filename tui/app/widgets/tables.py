@@ -12,7 +12,7 @@ from textual.geometry import Region, Size, Spacing
 from textual.strip import Strip
 from textual.widgets import DataTable
 
-from widgets_render.textual_render import literal
+from widgets_render.simple_widgets import literal
 
 #: A column is never made narrower than this to fit (nor narrower than its text).
 MIN_COLUMN = 8

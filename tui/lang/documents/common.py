@@ -22,9 +22,9 @@ _UNIT_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 class Strict(BaseModel):
     """Base of every document model: unknown keys are errors (a typo must not pass silently)."""
 
-    model_config = ConfigDict(
-        extra="forbid", populate_by_name=True, str_strip_whitespace=False, use_attribute_docstrings=True
-    )
+    # Validators are built on first use (a plugin uses a few of the step kinds), and the docstring under each field
+    # is read only when an error or a schema asks for it (`field_docs.py`): both keep `plugin validate` quick.
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, str_strip_whitespace=False, defer_build=True)
 
 
 def parse_duration(v: object) -> int:

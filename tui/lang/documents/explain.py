@@ -10,6 +10,7 @@ from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
+from tui.lang.documents.field_docs import field_doc
 from tui.lang.documents.problems import Problem, did_you_mean, nearest
 from tui.lang.documents.yamlsafe import Located, Path
 
@@ -191,6 +192,6 @@ def _field_doc(model: type[BaseModel], loc: Path) -> str:
     cls = _model_in(_descend(model, loc[:-1]))
     if cls is None:
         return ""
-    found = [f for name, f in cls.model_fields.items() if loc[-1] in (name, f.alias)]
-    doc = (found[0].description or "") if found else ""
+    found = [(name, f) for name, f in cls.model_fields.items() if loc[-1] in (name, f.alias)]
+    doc = (found[0][1].description or field_doc(cls, found[0][0])) if found else ""
     return doc.split("\n")[0].rstrip(".")

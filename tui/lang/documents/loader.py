@@ -94,6 +94,9 @@ class Plugin:
     salvaged: dict[str, Tool] = field(default_factory=dict)
     """Tools whose definition did not load, as far as it did (see `Tool.broken`): only for the validator, so
     that their other problems are reported too; never run."""
+    stand_ins: frozenset[str] = frozenset()
+    """Manifest keys that did not load and hold a stand-in (`_MANIFEST_STAND_INS`): only in a plugin with
+    problems, kept for the validator; an `id` among them is not the plugin's."""
 
 
 def split_frontmatter(text: str) -> tuple[str, str, int] | None:
@@ -122,6 +125,27 @@ def _validate(model: type[BaseModel], data: Any, file: str, located: Located, ba
         return model.model_validate(data), []
     except ValidationError as e:
         return None, pydantic_problems(e, file, located, base, model)
+
+
+#: Stand-ins for a manifest's own required keys when they are missing or refused, so its tools, widgets and
+#: screens are still checked (never run: the plugin has problems).
+_MANIFEST_STAND_INS: dict[str, Any] = {
+    "spec": 1, "id": "plugin", "name": "plugin", "description": "being checked", "version": "0.0.0", "author": "?",
+}  # fmt: skip
+#: Keys whose value the later checks read: when one of them is refused, checking on would report its echoes.
+_CHECKS_READ = frozenset(Manifest.model_fields) - set(_MANIFEST_STAND_INS) - {"icon", "i18n"}
+
+
+def _checkable_manifest(raw: dict[str, Any]) -> tuple[Manifest | None, frozenset[str]]:
+    """The manifest without its refused parts (a misspelt key, a missing author), when nothing the other checks
+    read was refused: an author sees the tools' and widgets' problems in the same run. With it, the keys that
+    hold a stand-in."""
+    manifest, broken = salvage(Manifest, raw, _MANIFEST_STAND_INS)
+    # a misspelt key (`netwrk`) stands for the key it misses: its absence would echo too
+    meant = {key if key in Manifest.model_fields else nearest(key, Manifest.model_fields) for key in broken}
+    if manifest is None or meant & _CHECKS_READ:
+        return None, frozenset()
+    return manifest, frozenset(broken & set(_MANIFEST_STAND_INS))
 
 
 def source_problem(e: SourceError, file: str, at: tuple[int | None, int | None]) -> Problem:
@@ -194,6 +218,9 @@ class Loader:
             raw["tools"] = {k: "<inline>" if isinstance(v, dict) else v for k, v in tools_raw.items()}
         manifest, problems = _validate(Manifest, raw, MANIFEST_FILE, located, ())
         self.problems.extend(problems)
+        stand_ins: frozenset[str] = frozenset()
+        if manifest is None:
+            manifest, stand_ins = _checkable_manifest(raw)
         tools: dict[str, Tool] = {}
         salvaged: dict[str, Tool] = {}
         if len(tools_raw) > MAX_TOOLS:
@@ -219,6 +246,7 @@ class Loader:
             plugin = Plugin(
                 manifest, body, tools, constants, functions, widgets, screens, located, shared_located, files, salvaged
             )
+            plugin.stand_ins = stand_ins
         if self.problems or plugin is None:
             raise DocumentError(self.problems, plugin)
         return plugin

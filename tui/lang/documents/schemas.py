@@ -12,14 +12,15 @@ import sys
 from pathlib import Path
 from typing import Any, Union
 
-from pydantic import Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter
 
 from tui.lang.documents import schema_shape as shape
 from tui.lang.documents.common import Strict
+from tui.lang.documents.field_docs import describe_fields
 from tui.lang.documents.manifest import Manifest
 from tui.lang.documents.tool import STEP_KINDS, ToolDef
 from tui.lang.testing.model import TestFile
-from widgets_render.spec import Screen, Widget
+from widgets_render.spec import I18nText, Screen, Spec, Widget
 
 BASE = "https://pkuinfo.github.io/pku-harness/schemas/"
 #: Draft-07: the newest draft editors' YAML support validates (the schemas use nothing newer).
@@ -35,11 +36,17 @@ class SharedFile(Strict):
     """Helper expressions: the key is the signature `name(a, b)`, the value the body."""
 
 
+def _documented(schema: dict[str, Any], top: type[BaseModel] | None = None) -> dict[str, Any]:
+    """The schema with each field's docstring as its description (the models do not read them: field_docs.py)."""
+    describe_fields(schema, [Strict, Spec, I18nText], top)
+    return schema
+
+
 def _with_steps(schema: dict[str, Any]) -> dict[str, Any]:
     """Give `steps` (and nested step lists) the step kinds, so editors can complete them: a step follows the
     schema of the first marking key it has, in the loader's order (`STEP_KINDS`)."""
     step_types = tuple(model for _, model in STEP_KINDS)
-    step_schema = TypeAdapter(list[Union[step_types]]).json_schema(ref_template="#/$defs/{model}")  # type: ignore[valid-type]  # noqa: UP007
+    step_schema = _documented(TypeAdapter(list[Union[step_types]]).json_schema(ref_template="#/$defs/{model}"))  # type: ignore[valid-type]  # noqa: UP007
     defs = schema.setdefault("$defs", {})
     defs.update(step_schema.pop("$defs", {}))
 
@@ -68,7 +75,7 @@ def _with_steps(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _genui() -> dict[str, Any]:
     """Widgets and screens, told apart by `kind`; nodes by `type`."""
-    schema = TypeAdapter(Union[Widget, Screen]).json_schema(by_alias=True)  # noqa: UP007
+    schema = _documented(TypeAdapter(Union[Widget, Screen]).json_schema(by_alias=True))  # noqa: UP007
     schema.pop("anyOf")
     schema = shape.hoist_discriminators(schema, {"type": "Node"})
     schema.update(shape.tagged("kind", {"widget": shape.ref("Widget"), "screen": shape.ref("Screen")}))
@@ -79,10 +86,10 @@ def schemas() -> dict[str, dict[str, Any]]:
     """File name → schema."""
     out = {
         # PLUGIN.md's YAML frontmatter
-        "manifest.schema.json": _with_steps(Manifest.model_json_schema(by_alias=True)),
-        "tool.schema.json": _with_steps(ToolDef.model_json_schema(by_alias=True)),
-        "shared.schema.json": SharedFile.model_json_schema(by_alias=True),
-        "test.schema.json": TestFile.model_json_schema(by_alias=True),
+        "manifest.schema.json": _with_steps(_documented(Manifest.model_json_schema(by_alias=True), Manifest)),
+        "tool.schema.json": _with_steps(_documented(ToolDef.model_json_schema(by_alias=True), ToolDef)),
+        "shared.schema.json": _documented(SharedFile.model_json_schema(by_alias=True), SharedFile),
+        "test.schema.json": _documented(TestFile.model_json_schema(by_alias=True), TestFile),
         "genui-1.schema.json": _genui(),
     }
     for name, schema in out.items():

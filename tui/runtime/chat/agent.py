@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from tui.runtime.runtime import Runtime
 
 MAX_ROUNDS = 8
+#: Seconds a turn waits for remote plugins' servers to connect before it goes on without the slow ones.
+REMOTE_WAIT = 5.0
 #: The most of a context window the tools' schemas may take.
 TOOLS_SHARE = 0.4
 
@@ -135,6 +137,8 @@ class Agent:
         """Run the model on the conversation as stored (after `send`, or a retry that removed the last answer)."""
         result = TurnResult()
         said_left_out = 0
+        # Remote plugins' servers are connected when first needed: their approved tools join the list offered.
+        await self.runtime.remote.ensure_all(REMOTE_WAIT)
         for _round in range(MAX_ROUNDS):
             stored = self.history.messages(cid)
             config = self.client.config

@@ -152,8 +152,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "mark_field": {"zh": "它的 {field} {value!r} 用了{what}", "en": "its {field} {value!r} uses {what}"},
     # -- the installer (plugins/installer.py) ---------------------------------------------------------------------
     "install_builtin_id": {
-        "zh": "{id!r} 是 App 内置插件的 id；别的插件不能替换它",
-        "en": "{id!r} is the id of a plugin built into the app; a plugin cannot replace it",
+        "zh": "{id!r} 是 App 内置插件的 id；别的插件不能替换它（内置插件从自己的官方链接更新）",
+        "en": "{id!r} is the id of a plugin built into the app; a plugin cannot replace it (a built-in plugin "
+        "updates from its own official link)",
     },
     "install_already": {
         "zh": "{id!r} 已经安装过了（来自 {source}）；请用 `plugins update {id}` 更新，或者先删除它",
@@ -172,8 +173,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "install_no_longer_valid": {"zh": "{folder} 不再能通过检查", "en": "{folder} no longer validates"},
     "install_not_installed": {
-        "zh": "{id!r} 不是安装的插件（内置插件随 App 一起更新）",
-        "en": "{id!r} is not an installed plugin (built-in plugins update with the app)",
+        "zh": "{id!r} 既不是安装的插件，也不是内置插件",
+        "en": "{id!r} is neither an installed plugin nor a built-in one",
     },
     "update_check_failed": {"zh": "{id}：检查更新失败：{error}", "en": "{id}: update check failed: {error}"},
     "update_other_plugin": {"zh": "{source} 现在是另一个插件 {other!r}", "en": "{source} now holds plugin {other!r}"},
@@ -191,4 +192,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "update_applied": {"zh": "{id} 已更新到 {version}", "en": "{id} updated to {version}"},
     "update_none_waiting": {"zh": "{id} 没有等你同意的更新", "en": "{id} has no update waiting for approval"},
     "rollback_none": {"zh": "{id} 没有可以回退的旧版本", "en": "{id} has no previous version to roll back to"},
+    "rollback_builtin_copy": {
+        "zh": "{id} 运行的已经是 App 内置的副本 {version}，不能再回退",
+        "en": "{id} already runs the copy built into the app ({version}); there is nothing older to roll back to",
+    },
+    "remove_builtin": {
+        "zh": "{id} 是内置插件，不能卸载；可以回退到内置副本，或关闭它的自动更新",
+        "en": "{id} is built into the app and cannot be removed; roll it back to the built-in copy, or turn its "
+        "auto-update off",
+    },
 }

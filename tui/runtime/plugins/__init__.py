@@ -2,9 +2,11 @@
 
 Sources: a local folder, a GitHub folder, repository or file, any HTTPS URL of a PLUGIN.md (`links`), fetched at
 one commit through the public-only HTTP of `fetch_http` (`fetch`), with the official mark only when vouched for
-(`official_mark`); remote MCP servers are named in `remote`. Installing, updating, rolling back and removing
-(`installer`) keep one folder per version (`installs`, `version_folders`); the student decides on plain review
-data (`review`).
+(`official_mark`); remote MCP servers are named in `remote`, their tools' approvals kept in `remote_approvals`
+and their connections in the running app managed by `remote_servers` (the client itself: `mcp`). Installing,
+updating, rolling back and removing (`installer`) keep one folder per version (`installs`, `version_folders`);
+the student decides on plain review data (`review`). Built-in plugins update from their official links over the
+copy the app ships (`builtin_updates`).
 
 This module is the package's one public face: the runtime, the command line and the app import from here. The
 names are loaded on first use (PEP 562), so that `plugin validate`, which needs only `imitations`, does not pay
@@ -19,6 +21,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tui.runtime.plugins.builtin_updates import builtin_link, fetched_in_use, newer
     from tui.runtime.plugins.fetch import Endpoints, Fetched, FetchError, PluginFetcher, content_hash
     from tui.runtime.plugins.installer import (
         CHECK_EVERY_MS,
@@ -31,7 +34,8 @@ if TYPE_CHECKING:
     from tui.runtime.plugins.installs import InstallRecord, Installs, Version
     from tui.runtime.plugins.links import LinkError, PluginLink, ResolvedRef, check_https, parse_link
     from tui.runtime.plugins.official_mark import IMITATION_ADVICE, imitations
-    from tui.runtime.plugins.remote import remote_ids, remote_tool_effect
+    from tui.runtime.plugins.remote import RemoteReview, RemoteToolReview, remote_ids, remote_tool_effect
+    from tui.runtime.plugins.remote_servers import AuthFactory, RemoteServers, keyring_auth, no_auth
     from tui.runtime.plugins.review import (
         OFFICIAL_REPO,
         EffectChange,
@@ -47,6 +51,7 @@ if TYPE_CHECKING:
 
 #: Each public name and the module of this package that defines it.
 _WHERE = {
+    **dict.fromkeys(["builtin_link", "fetched_in_use", "newer"], "builtin_updates"),
     **dict.fromkeys(["Endpoints", "FetchError", "Fetched", "PluginFetcher", "content_hash"], "fetch"),
     **dict.fromkeys(
         ["CHECK_EVERY_MS", "InstallError", "Installer", "Prepared", "UpdateOutcome", "endpoints"], "installer"
@@ -54,7 +59,8 @@ _WHERE = {
     **dict.fromkeys(["InstallRecord", "Installs", "Version"], "installs"),
     **dict.fromkeys(["LinkError", "PluginLink", "ResolvedRef", "check_https", "parse_link"], "links"),
     **dict.fromkeys(["IMITATION_ADVICE", "imitations"], "official_mark"),
-    **dict.fromkeys(["remote_ids", "remote_tool_effect"], "remote"),
+    **dict.fromkeys(["RemoteReview", "RemoteToolReview", "remote_ids", "remote_tool_effect"], "remote"),
+    **dict.fromkeys(["AuthFactory", "RemoteServers", "keyring_auth", "no_auth"], "remote_servers"),
     **dict.fromkeys(
         [
             "OFFICIAL_REPO",
@@ -76,6 +82,7 @@ __all__ = [
     "CHECK_EVERY_MS",
     "IMITATION_ADVICE",
     "OFFICIAL_REPO",
+    "AuthFactory",
     "EffectChange",
     "Endpoints",
     "FetchError",
@@ -91,17 +98,25 @@ __all__ = [
     "PluginFetcher",
     "PluginLink",
     "Prepared",
+    "RemoteReview",
+    "RemoteServers",
+    "RemoteToolReview",
     "ResolvedRef",
     "TextChange",
     "ToolReview",
     "UpdateOutcome",
     "UpdateReview",
     "Version",
+    "builtin_link",
     "check_https",
     "content_hash",
     "endpoints",
+    "fetched_in_use",
     "imitations",
     "install_review",
+    "keyring_auth",
+    "newer",
+    "no_auth",
     "parse_link",
     "remote_ids",
     "remote_tool_effect",

@@ -145,6 +145,14 @@ class PluginFetcher:
                 base += quote(resolved.path) + "/"
             return self._validated(resolved, ref, RemoteSource(session, base, budget), official)
 
+    def head(self, owner: str, repo: str, ref: str) -> str | None:
+        """The commit a GitHub repository's `ref` points at now (one API call), or None when it cannot be read."""
+        try:
+            with self.session() as session:
+                return self._commit(session, f"/repos/{quote(owner)}/{quote(repo)}", ref)
+        except FetchError:
+            return None
+
     def _validated(
         self, link: PluginLink, ref: ResolvedRef | None, source: PluginSource, official: bool = False
     ) -> Fetched:

@@ -5,7 +5,9 @@ A version's files are written into a marked staging folder, flushed, and renamed
 transaction) then names the folder in use; the row is the truth, so a crash between the rename and the row leaves
 only an unreferenced folder, which `sweep()` moves to the trash at the next start. Only folders the app marked
 for this database are ever moved or removed. Each row keeps the version in use, the previous one (with the modes
-in force before the update, for rollback), a paused update awaiting approval, and a declined hash.
+in force before the update, for rollback), a paused update awaiting approval, and the declined hashes. A built-in
+plugin has a row once it was updated from its link (or its auto-update switched, or an update paused); a version
+of it that is the copy shipped with the app names no folder (`BUILTIN_DIR`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ from tui.runtime.audit import now_ms
 from tui.runtime.store import Store
 
 log = logging.getLogger(__name__)
+
+#: The `dir` of a built-in plugin's row while the copy shipped with the app runs (after a rollback to it, or
+#: before any fetched version): no folder of the app's, so nothing ever marks, moves or removes it.
+BUILTIN_DIR = "<built-in>"
+#: How many declined hashes a row remembers (a rollback declines the version it leaves, a "keep" the offered one).
+DECLINED_KEPT = 8
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,11 @@ class Version:
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)
 
+    @property
+    def builtin(self) -> bool:
+        """The copy of a built-in plugin shipped with the app (not a folder the app wrote)."""
+        return self.dir == BUILTIN_DIR
+
 
 @dataclass(frozen=True)
 class InstallRecord:
@@ -65,8 +78,14 @@ class InstallRecord:
     pending: Version | None = None
     """An update whose scope is wider, fetched and waiting for the student's approval."""
     declined_hash: str | None = None
+    """The content hashes the student said no to (space-separated, newest last): not offered again."""
     installed_ms: int = 0
     checked_ms: int | None = None
+
+    @property
+    def declined(self) -> list[str]:
+        """The declined content hashes."""
+        return (self.declined_hash or "").split()
 
 
 _COLUMNS = (
@@ -150,9 +169,16 @@ class Installs:
                 (pending.to_json() if pending else None, plugin_id),
             )
 
-    def set_declined(self, plugin_id: str, digest: str | None) -> None:
+    def add_declined(self, plugin_id: str, digest: str) -> None:
+        """Remember one more declined hash (the last DECLINED_KEPT are kept): a rollback over two versions declines
+        both, so neither comes back at the next check."""
+        record = self.get(plugin_id)
+        kept = [d for d in (record.declined if record else []) if d != digest] + [digest]
         with self.store.lock:
-            self.store.db.execute("UPDATE installed_plugins SET declined_hash = ? WHERE id = ?", (digest, plugin_id))
+            self.store.db.execute(
+                "UPDATE installed_plugins SET declined_hash = ? WHERE id = ?",
+                (" ".join(kept[-DECLINED_KEPT:]), plugin_id),
+            )
 
     def set_auto_update(self, plugin_id: str, on: bool) -> None:
         with self.store.lock:
@@ -173,7 +199,7 @@ class Installs:
         self._adopt([record])
         store = self.store.identity
         for v in (record.current, record.previous, record.pending):
-            if v is not None and vf.ours(Path(v.dir), self.root, store):
+            if v is not None and not v.builtin and vf.ours(Path(v.dir), self.root, store):
                 shutil.rmtree(v.dir, ignore_errors=True)
         with contextlib.suppress(OSError):
             (self.root / plugin_id).rmdir()  # kept unless empty
@@ -186,7 +212,9 @@ class Installs:
             return []
         records = self.all()
         self._adopt(records)
-        named = {Path(v.dir).resolve() for r in records for v in (r.current, r.previous, r.pending) if v is not None}
+        named = {
+            Path(v.dir).resolve() for r in records for v in (r.current, r.previous, r.pending) if v and not v.builtin
+        }
         store = self.store.identity
         if not records:
             # A new or re-created database: whatever is there is not its to judge.
@@ -218,7 +246,7 @@ class Installs:
             return
         for r in records:
             for v in (r.current, r.previous, r.pending):
-                if v is None:
+                if v is None or v.builtin:
                     continue
                 folder = Path(v.dir)
                 where_written = (self.root / r.id / vf.folder_name(v.hash)).resolve()

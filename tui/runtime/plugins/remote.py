@@ -1,13 +1,16 @@
-"""Remote (MCP) tools: their names, and the effect the app gives them (threats.md I3).
+"""Remote (MCP) tools: their names, the effect the app gives them (threats.md I3), and what a review shows of them.
 
 A remote server describes its own tools; its hints (`readOnlyHint`, `destructiveHint`) are claims by a third
 party, so they never lower the effect. Until the user sets one, a remote tool counts as `public`, the strongest.
+The review data (`RemoteReview`) is plain: the app's dialog and the command line show the same. Nothing here
+imports the MCP SDK.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from tui.lang.documents.common import EFFECT_ORDER, Effect
 
@@ -27,3 +30,83 @@ def remote_tool_effect(annotations: dict[str, Any] | None, chosen: Effect | None
     if chosen is not None and chosen in EFFECT_ORDER:
         return chosen
     return "public"
+
+
+def remote_prefix(server: str) -> str:
+    """`mcp-<server>`: the part of a remote tool's id before the '.' (what the registry looks a tool up by)."""
+    return remote_ids(server, "x")[0].partition(".")[0]
+
+
+def suggest_effect(annotations: dict[str, Any] | None) -> Effect:
+    """The effect the review page preselects for a tool: `public`, whatever the hints say.
+
+    A hint may only ever suggest a stronger effect than the default, never a weaker one, and nothing is ever
+    inferred as `money` — and `public` is already the strongest effect a guess may give, so no hint changes it.
+    The hints are shown beside the picker as the server's claims (`hint_text`); the student lowers the effect.
+    """
+    return remote_tool_effect(annotations, None)
+
+
+def hint_text(annotations: dict[str, Any] | None) -> str:
+    """The server's claims about a tool in a few plain words (`read-only`, `destructive`), or ''."""
+    a = annotations or {}
+    said = [
+        word
+        for key, word in (
+            ("readOnlyHint", "read-only"),
+            ("destructiveHint", "destructive"),
+            ("openWorldHint", "open-world"),
+        )
+        if a.get(key) is True
+    ]
+    return ", ".join(said)
+
+
+@dataclass(frozen=True)
+class RemoteToolReview:
+    """One tool of a remote server as the review page lists it (its texts are the server's: untrusted)."""
+
+    name: str
+    """Its name on the server."""
+    id: str
+    """`mcp-<server>.<tool>`."""
+    title: str
+    description: str
+    pin: str
+    """`tool_pin` of what is shown: what the student approves."""
+    effect: Effect
+    """The effect preselected (`suggest_effect`)."""
+    hints: str = ""
+    """The server's claims (`hint_text`), shown, never used."""
+    status: Literal["new", "changed", "approved"] = "new"
+    """A tool never approved, one whose description or schema changed since, or one approved as it is."""
+    approved_effect: Effect | None = None
+    """The effect the student chose before (an approved or changed tool)."""
+    input_schema: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RemoteReview:
+    """What the review of a remote plugin shows of its server: where it is, how it logs in, and every tool."""
+
+    plugin_id: str
+    url: str
+    host: str
+    auth: str
+    """none, bearer or oauth."""
+    state: str
+    """ready when the tools could be listed; else idle, needs_login or error (`reason` says why)."""
+    reason: str = ""
+    tools: tuple[RemoteToolReview, ...] = ()
+    removed: tuple[str, ...] = ()
+    """Tools approved before that the server no longer lists."""
+
+    @property
+    def listed(self) -> bool:
+        """The server answered with its tools."""
+        return self.state == "ready"
+
+    @property
+    def waiting(self) -> tuple[RemoteToolReview, ...]:
+        """The tools that wait for the student: new or changed."""
+        return tuple(t for t in self.tools if t.status != "approved")

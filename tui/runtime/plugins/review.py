@@ -17,6 +17,7 @@ from tui.lang.documents.manifest import Manifest
 from tui.lang.netpolicy import host_matches
 from tui.runtime.permissions import EFFECTS, default_mode
 from tui.runtime.plugins.links import ResolvedRef
+from tui.runtime.plugins.remote import RemoteReview
 
 #: Official plugins come from this repository (or are built in); every other source is a community plugin.
 OFFICIAL_REPO = "https://github.com/pkuinfo/pku-harness-plugins"
@@ -54,6 +55,9 @@ class InstallReview:
     tools: list[ToolReview] = field(default_factory=list)
     instructions: str = ""
     """The assistant's Markdown instructions, shown so the student can read what the model is told."""
+    remote: RemoteReview | None = None
+    """A remote plugin's MCP server: its URL, host, auth and every tool it lists (or why it could not be
+    reached), each with the effect the student picks."""
 
     @property
     def asks_first(self) -> list[ToolReview]:

@@ -93,6 +93,11 @@ class Scheduler:
 
     async def _check(self, check: Check) -> tuple[str, str, Any]:
         tool = self.runtime.registry.find(check.tool or "")
+        if tool is None and (check.tool or "").startswith("mcp-"):
+            found = await self.runtime.remote.lookup(check.tool or "")  # its server connects when first needed
+            if isinstance(found, str):  # down, or changed and waiting for the student's review
+                return "refused", found, None
+            tool = found
         if tool is None:
             return "error", Message("run_no_tool", tool=check.tool), None
         source = self.runtime.sources.find(tool.id, check.args)
