@@ -48,6 +48,8 @@ def bearer_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[S
 def test_bearer_login_from_stdin_and_logout(
     bearer_server: Server, memory_keyring: MemoryKeyring, isolated_data_dir: Path
 ) -> None:
+    _, _, err = run("tools", "list")
+    assert "notes: its server asks to log in (mcp.example.com asks to log in)" in err
     code, out, err = run("login", "mcp-notes", stdin="wrong-token\n")
     assert code == 1 and err.strip() == "Error: mcp-notes: mcp.example.com refused the token (invalid_token)"
     assert memory_keyring.items == {}
@@ -58,9 +60,13 @@ def test_bearer_login_from_stdin_and_logout(
     assert memory_keyring.items == {("pku-harness/mcp-notes", "bearer"): TOKEN}
     files = [p for p in isolated_data_dir.rglob("*") if p.is_file()]
     assert files and not any(TOKEN.encode() in p.read_bytes() for p in files)  # the store, audit: not there
+    _, _, err = run("tools", "list")  # every command's connection now logs in with the kept token
+    assert "mcp-notes.echo: new; off until you review it" in err and "asks to log in" not in err
 
     code, out, _ = run("logout", "mcp-notes")
     assert (code, out.strip()) == (0, "logged out of mcp-notes") and memory_keyring.items == {}
+    _, _, err = run("tools", "list")
+    assert "notes: its server asks to log in" in err
     code, out, _ = run("logout", "mcp-notes")
     assert (code, out.strip()) == (0, "mcp-notes: no login was kept")
 
