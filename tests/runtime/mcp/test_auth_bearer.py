@@ -72,6 +72,7 @@ async def test_a_server_that_is_down_keeps_the_token_and_says_so(memory_keyring:
     ("pasted", "why"),
     [("", "the token is empty"), ("Bearer ", "the token is empty"), ("two words", "a token has no spaces"),
      ("a\x1bb", "a token has no spaces or control characters"), ("x" * 20000, "longer than 16384")],
+    ids=["empty", "scheme-only", "spaces", "escape", "too-long"],
 )  # fmt: skip
 def test_what_cannot_be_a_token(pasted: str, why: str) -> None:
     with pytest.raises(ValueError, match=why):
