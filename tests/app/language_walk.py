@@ -22,10 +22,12 @@ from tui.app.dialogs.check import CheckDialog
 from tui.app.dialogs.conversation_search import ConversationSearch
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
+from tui.app.dialogs.remote_login import RemoteLoginScreen
 from tui.app.dialogs.review import InstallReviewDialog, UpdateApprovalDialog
 from tui.app.i18n import t
 from tui.app.samples import SAMPLE_INSTALL, SAMPLE_UPDATE
 from tui.app.screens.tool_form import ToolFormScreen
+from tui.lang.documents.manifest import Remote
 from tui.runtime.chat.history import ChatHistory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,6 +162,9 @@ async def walk(app: PkuHarnessApp, pilot: Any) -> AsyncIterator[tuple[str, str]]
     yield await _modal(pilot, app, UpdateApprovalDialog(SAMPLE_UPDATE, loc), "update approval")
     campus = app.runtime.campus
     yield await _modal(pilot, app, LoginScreen(campus, app.runtime.campus_services(), loc), "login")
+    for auth in ("bearer", "oauth"):  # a remote plugin's login (none is installed in the demo: shown as one)
+        remote = Remote(mcp="https://mcp.example.com/mcp", auth=auth)
+        yield await _modal(pilot, app, RemoteLoginScreen(app, "notes", remote), f"remote login ({auth})")
     # with the input a form gave: each field by its label, each stop by its title (English: no 燕园)
     given = {"from": "燕园", "to": "昌平校区"}
     yield await _modal(pilot, app, CheckDialog(app.runtime.store, tool, given, loc), "check dialog")

@@ -37,14 +37,14 @@ async def test_the_section_list_moves_between_sections_by_keyboard(tmp_path: Pat
     async with app.run_test(size=size) as pilot:
         sections = await open_settings(pilot, app)
         labels = [str(sections.get_option_at_index(i).prompt) for i in range(sections.option_count)]
-        assert labels == ["外观", "提醒", "模型", "校园账号", "定时检查", "权限", "插件设置", "可访问范围", "更新",
-                          "审计"]  # fmt: skip
+        assert labels == ["外观", "提醒", "模型", "校园账号", "远程登录", "定时检查", "权限", "插件设置",
+                          "可访问范围", "更新", "审计"]  # fmt: skip
         assert shown(app) == "appearance" and app.query_one("#language", Select).region.width > 0
         await pilot.press("down")
         assert shown(app) == "alerts" and sections.has_focus  # ↓ shows the section, the list keeps the focus
         await pilot.press("down")
         assert shown(app) == "model"
-        await pilot.press("down", "down", "down")
+        await pilot.press("down", "down", "down", "down")
         assert shown(app) == "permissions"
         permissions = app.query_one("#permissions", DataTable)
         assert not permissions.has_focus
@@ -58,7 +58,7 @@ async def test_the_section_list_moves_between_sections_by_keyboard(tmp_path: Pat
         assert shown(app) == "reach"
         await pilot.press("right")
         assert app.query_one("#reach", DataTable).has_focus  # → goes in too
-        await pilot.press("escape", *["up"] * 7)
+        await pilot.press("escape", *["up"] * 8)
         assert shown(app) == "appearance"
         await pilot.press("tab")
         assert app.query_one("#language", Select).has_focus  # and Tab
@@ -73,7 +73,8 @@ async def test_the_section_list_moves_between_sections_by_keyboard(tmp_path: Pat
 async def test_every_section_shows_its_own_content(tmp_path: Path) -> None:
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)
     inside = {"appearance": "#theme", "alerts": "#attention-bell", "model": "#model-provider",
-              "campus": "#campus-services", "checks": "#checks", "permissions": "#permissions", "reach": "#reach",
+              "campus": "#campus-services", "remote": "#remote-table", "checks": "#checks",
+              "permissions": "#permissions", "reach": "#reach",
               "updates": "#auto-update-all", "audit": "#audit"}  # fmt: skip
     async with app.run_test(size=(120, 40)) as pilot:
         await open_settings(pilot, app)
@@ -108,8 +109,8 @@ async def test_a_language_switch_stays_in_settings(tmp_path: Path) -> None:
             sections = found.first(OptionList) if found else None
             return (
                 sections is not None
-                and sections.option_count > 8
-                and str(sections.get_option_at_index(8).prompt) == "Updates"
+                and sections.option_count > 9
+                and str(sections.get_option_at_index(9).prompt) == "Updates"
             )
 
         await until(pilot, english, 10)
@@ -125,7 +126,7 @@ async def test_a_mode_cycled_to_a_longer_word_is_shown_whole(tmp_path: Path) -> 
     app = make_app(demo=True, data_dir=tmp_path, now=NOW)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_settings(pilot, app)
-        await pilot.press(*["down"] * 5, "enter")
+        await pilot.press(*["down"] * 6, "enter")
         table = app.query_one("#permissions", DataTable)
         assert table.has_focus and shown(app) == "permissions"
         await pilot.press("right")  # onto the 读取 mode of the first plugin

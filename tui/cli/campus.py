@@ -1,6 +1,7 @@
 """`pku-harness login | logout | status`: the campus session from the command line.
 
 Passwords are read with hidden prompts (or PKU_USERNAME / PKU_PASSWORD for scripts), never as arguments.
+`login mcp-<id>` and `logout mcp-<id>` are for a remote plugin's server instead (remote_login.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from datetime import datetime
 import click
 
 from tui.cli.output import ask, cells, echo, fail, line, pad, usage_error
+from tui.cli.remote_login import is_remote, login_remote, logout_remote
 from tui.runtime.campus.iaaa import LoginError, OtpBinding, QrLogin
 from tui.runtime.campus.qr_image import draw
 from tui.runtime.campus.services import SERVICES, UnsupportedService, service
@@ -84,6 +86,13 @@ def _unlock(vault: FileVault) -> None:
 @click.option("--otp-secret", is_flag=True, help="Enter an existing mobile-token secret (base32, hidden).")
 @click.option("--bind-otp", is_flag=True, help="Bind a new mobile token through IAAA (a code is texted to you).")
 @click.option("--vault-file", type=click.Path(dir_okay=False), help="Keep secrets in this password-protected file.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(1, 3600),
+    default=300,
+    show_default=True,
+    help="For mcp-ID with OAuth: seconds to wait for the browser to come back.",
+)
 def login(
     service_name: str | None,
     username: str | None,
@@ -92,8 +101,17 @@ def login(
     otp_secret: bool,
     bind_otp: bool,
     vault_file: str | None,
+    timeout: float,
 ) -> None:
-    """Log in to campus services (every one your plugins use, or SERVICE)."""
+    """Log in to campus services (every one your plugins use, or SERVICE), or to a remote plugin's server (mcp-ID).
+
+    A remote server's bearer token is read from a hidden prompt, or from standard input when it is not a terminal;
+    OAuth opens the browser."""
+    if is_remote(service_name):
+        if username or qr or otp_secret or bind_otp or vault_file:
+            raise usage_error("--user, --qr, --otp-secret, --bind-otp and --vault-file are for campus services")
+        login_remote(str(service_name), timeout)
+        return
     runtime = Runtime.open()
     try:
         session = _session(runtime, vault_file)
@@ -244,7 +262,13 @@ async def _scanned(session: CampusSession, flow: QrLogin, name: str) -> bool:
     "are kept in the keyring again. Given alone.",
 )
 def logout(service_name: str | None, forget_password: bool, forget_token: bool, forget_vault: bool) -> None:
-    """Forget campus sessions (all, or SERVICE), or with --forget-vault the choice of a vault file."""
+    """Forget campus sessions (all, or SERVICE), or with --forget-vault the choice of a vault file; `logout mcp-ID`
+    forgets a remote plugin's server login (its token, OAuth tokens and client registration)."""
+    if is_remote(service_name):
+        if forget_password or forget_token or forget_vault:
+            raise usage_error("--forget-password, --forget-token and --forget-vault are for campus services")
+        logout_remote(str(service_name))
+        return
     if forget_vault and (service_name or forget_password or forget_token):
         raise usage_error("--forget-vault goes alone (then log out of what the keyring holds, if you want to)")
     runtime = Runtime.open()

@@ -46,11 +46,16 @@ COMMANDS = {
         "commands",
         "Plugins' quick commands: the same ones the app offers in Ctrl+P and in 助手 (type /).",
     ),
-    "login": Lazy("tui.cli.campus", "login", "Log in to campus services (every one your plugins use, or SERVICE)."),
+    "login": Lazy(
+        "tui.cli.campus",
+        "login",
+        "Log in to campus services (every one your plugins use, or SERVICE), or to a remote plugin's server (mcp-ID).",
+    ),
     "logout": Lazy(
         "tui.cli.campus",
         "logout",
-        "Forget campus sessions (all, or SERVICE), or with --forget-vault the choice of a vault file.",
+        "Forget campus sessions (all, or SERVICE), or with --forget-vault the choice of a vault file; `logout mcp-ID` "
+        "forgets a remote plugin's server login (its token, OAuth tokens and client registration).",
     ),
     "model": Lazy(
         "tui.cli.chat",

@@ -33,7 +33,16 @@ from tui.runtime.permissions import Grants
 from tui.runtime.plugin_cache import PluginCache, collector_paused
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.plugin_settings import PluginSettings
-from tui.runtime.plugins import Installer, InstallError, Installs, PluginFetcher, RemoteServers, fetched_in_use
+from tui.runtime.plugins import (
+    Installer,
+    InstallError,
+    Installs,
+    PluginFetcher,
+    RemoteServers,
+    fetched_in_use,
+    keyring_auth,
+    no_auth,
+)
 from tui.runtime.registry import InstalledPlugin, Registry
 from tui.runtime.scheduler.notices import Notices
 from tui.runtime.secrets import Secrets, scrub_logs
@@ -108,7 +117,8 @@ class Runtime:
         self.audit = Audit(store)
         self.dev_origins: tuple[DevOrigin, ...] = ()
         """An author's mappings of declared hosts to loopback servers (dev_origins.py); () in normal use."""
-        self.remote = RemoteServers(registry, store)
+        # the logins kept in keyring (never the demo's: it touches no account of the student's)
+        self.remote = RemoteServers(registry, store, auth=no_auth if demo else keyring_auth(self.secrets))
         """Remote plugins' MCP servers, connected when first needed (plugins/remote_servers.py)."""
         self.map_origins(dev_origins)
         self.kv = SqliteKv(store)

@@ -29,7 +29,7 @@ MIN_SECRET = 6
 #: and treating it as a secret would refuse an innocent request that happens to hold the same date.
 MIN_COOKIE = 8
 
-Kind = Literal["token", "cookie", "password", "otp", "otp-secret", "payment", "uuid"]
+Kind = Literal["token", "cookie", "password", "otp", "otp-secret", "payment", "uuid", "remote-token"]
 #: How a refusal names each kind (never the value).
 KIND_NAMES: dict[str, str] = {
     "token": "campus token",
@@ -39,6 +39,7 @@ KIND_NAMES: dict[str, str] = {
     "otp-secret": "mobile-token secret",
     "payment": "payment code",
     "uuid": "campus session id (uuid)",
+    "remote-token": "remote plugin's server token",
 }
 #: Kinds a person chose or a short code: an attacker can list candidates for them (a dictionary in a treehole
 #: post), so they are never masked where a plugin could watch the masking happen (campus answers).

@@ -1,5 +1,5 @@
-"""设置: a list of sections on the left (外观, 提醒, 模型, 校园账号, 定时检查, 权限, 可访问范围, 更新, 审计) and the
-chosen section on the right, as posting and harlequin lay out their settings.
+"""设置: a list of sections on the left (外观, 提醒, 模型, 校园账号, 远程登录, 定时检查, 权限, 可访问范围, 更新,
+审计) and the chosen section on the right, as posting and harlequin lay out their settings.
 
 ↑/↓ in the list shows a section at once; Enter, → or Tab goes into it; Esc comes back to the list. Every section
 stays mounted (a ContentSwitcher only hides the others), so the panes keep their state and ids while hidden.
@@ -31,6 +31,7 @@ from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.model_settings import ModelSettings
 from tui.app.widgets.plugin_admin import PluginAdmin, builtin_table, installed_table
 from tui.app.widgets.plugin_settings_panel import PluginSettingsPanel
+from tui.app.widgets.remote_logins import RemoteLogins
 from tui.app.widgets.tables import Table
 from tui.app.words import listed, reach_words
 from tui.lang.documents.common import Effect
@@ -51,6 +52,7 @@ SECTIONS = (
     ("alerts", "section_alerts", "alerts"),
     ("model", "section_model", "model"),
     ("campus", "section_campus", "campus_account"),
+    ("remote", "section_remote", "remote_logins_heading"),
     ("checks", "section_checks", "scheduled_checks"),
     ("permissions", "section_permissions", "permissions"),
     ("plugin-settings", "section_plugin_settings", "plugin_settings"),
@@ -142,6 +144,8 @@ class SettingsPage(Horizontal):
             yield ModelSettings(rt.store, loc)
         elif key == "campus":
             yield CampusSettings(rt.campus, rt.campus_services(), loc, self.data_dir, demo=self.harness.demo)
+        elif key == "remote":
+            yield RemoteLogins(self.harness)
         elif key == "checks":
             yield ChecksPanel(rt.store, loc, rt.registry, run_now=self.run_check_now)
         elif key == "permissions":
@@ -273,7 +277,9 @@ class SettingsPage(Horizontal):
         current = self.query_one(ContentSwitcher).current
         if current == "section-audit":
             self.fill_audit(self.query_one("#audit", DataTable))
-        for part in self.query_one(ContentSwitcher).query(f"#{current} ChecksPanel, #{current} CampusSettings"):
+        for part in self.query_one(ContentSwitcher).query(
+            f"#{current} ChecksPanel, #{current} CampusSettings, #{current} RemoteLogins"
+        ):
             part.fill()  # type: ignore[attr-defined]
 
     def action_to_sections(self) -> None:

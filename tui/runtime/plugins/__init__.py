@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from tui.runtime.plugins.links import LinkError, PluginLink, ResolvedRef, check_https, parse_link
     from tui.runtime.plugins.official_mark import IMITATION_ADVICE, imitations
     from tui.runtime.plugins.remote import RemoteReview, RemoteToolReview, remote_ids, remote_tool_effect
-    from tui.runtime.plugins.remote_servers import AuthFactory, RemoteServers, no_auth
+    from tui.runtime.plugins.remote_servers import AuthFactory, RemoteServers, keyring_auth, no_auth
     from tui.runtime.plugins.review import (
         OFFICIAL_REPO,
         EffectChange,
@@ -60,7 +60,7 @@ _WHERE = {
     **dict.fromkeys(["LinkError", "PluginLink", "ResolvedRef", "check_https", "parse_link"], "links"),
     **dict.fromkeys(["IMITATION_ADVICE", "imitations"], "official_mark"),
     **dict.fromkeys(["RemoteReview", "RemoteToolReview", "remote_ids", "remote_tool_effect"], "remote"),
-    **dict.fromkeys(["AuthFactory", "RemoteServers", "no_auth"], "remote_servers"),
+    **dict.fromkeys(["AuthFactory", "RemoteServers", "keyring_auth", "no_auth"], "remote_servers"),
     **dict.fromkeys(
         [
             "OFFICIAL_REPO",
@@ -114,6 +114,7 @@ __all__ = [
     "fetched_in_use",
     "imitations",
     "install_review",
+    "keyring_auth",
     "newer",
     "no_auth",
     "parse_link",

@@ -4,7 +4,9 @@ registry with the effects the student chose, and the tools that wait for approva
 A plugin whose manifest has `remote: { mcp, auth }` gets one `McpServer` (`<server>` is the plugin's id), made
 when first needed — the model's tool list, a form, `tools list`, a call — never at start-up: the client imports
 the MCP SDK (over a second) and connecting takes a round trip. Authentication comes from an `AuthFactory` (the
-lead wires bearer tokens and OAuth in keyring; by default none), the author's dev origins pass through.
+app's: `keyring_auth`, the bearer token or OAuth tokens kept in keyring, mcp/auth.py; by default none); after a
+login or logout, `login_changed` makes the connection again with the new one. The author's dev origins pass
+through.
 
 Each listing is compared with the pins the student approved (`RemoteApprovals`): an approved, unchanged tool
 goes into the registry as `mcp-<server>.<tool>` (untrusted, sends, the student's effect); a new or changed one
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 
     from tui.runtime.plugins.mcp.client import CallResult, McpServer
     from tui.runtime.plugins.mcp.tools import RemoteTool
+    from tui.runtime.secrets import Secrets
 
 AuthFactory = Callable[[str, Remote], "httpx2.Auth | None"]
 """What authenticates a remote plugin's requests (plugin id, its `remote`), or None for none."""
@@ -51,6 +54,18 @@ LIST_WAIT = 10.0
 def no_auth(plugin_id: str, remote: Remote) -> None:
     """The default `AuthFactory`: no credentials (a server that wants some answers "needs login")."""
     return None
+
+
+def keyring_auth(secrets: Secrets | None = None) -> AuthFactory:
+    """The app's `AuthFactory`: the login keyring keeps for each server (`mcp.auth.auth_for`), with every token
+    read added to `secrets`. The MCP SDK is imported when a connection is made, not here."""
+
+    def factory(plugin_id: str, remote: Remote) -> httpx2.Auth | None:
+        from tui.runtime.plugins.mcp.auth import auth_for
+
+        return auth_for(plugin_id, remote, secrets=secrets)
+
+    return factory
 
 
 class RemoteServers:
@@ -122,6 +137,22 @@ class RemoteServers:
         )
         self._servers[plugin_id] = server
         return server
+
+    def login_changed(self, plugin_id: str) -> None:
+        """The student logged in to the plugin's server or out of it: a connection made already is closed, and
+        one is made with the auth kept now — at once, in the background, when an event loop runs (logged out:
+        it then says it needs a login)."""
+        server = self._servers.pop(plugin_id, None)
+        if server is None:
+            return
+        self._close_later(server)
+        self._tell(plugin_id)
+        try:
+            task = asyncio.get_running_loop().create_task(self.ensure(plugin_id))
+        except RuntimeError:
+            return
+        self._pending.add(task)
+        task.add_done_callback(self._done)
 
     def _tell(self, plugin_id: str) -> None:
         for listener in list(self.listeners):
