@@ -221,4 +221,4 @@ def test_run_says_an_unknown_input_key_with_the_nearest_and_counts_in_words(tmp_
     code, out, err = invoke("plugin", "run", str(folder), "one", '{"keyword": "a"}', "--kv-db", kv)
     assert (code, out) == (0, '"A"\n') and "1 step, 0 requests, " in err, err
     code, _, err = invoke("plugin", "run", str(folder), "one", '{"kyeword": "a"}', "--kv-db", kv)
-    assert code == 1 and "unknown input key 'kyeword'; did you mean 'keyword'? (known: keyword)" in err
+    assert code == 1 and "unknown input key 'kyeword'; did you mean 'keyword'?" in err and "(known" not in err

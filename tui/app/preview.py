@@ -141,6 +141,9 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
 
     async def _reload(self) -> None:
         reading = await asyncio.to_thread(read_plugin, self.folder)
+        if reading.plugin is not None and "id" not in reading.plugin.stand_ins:
+            # the plugin's id once its manifest reads (the folder's name until then, and while it does not)
+            self.title = clean(t("preview_title", self.locale).format(folder=reading.plugin.manifest.id))
         findings = [finding(p) for p in reading.problems]
         parts = self._choose(reading.plugin, findings)
         for target in self.targets:

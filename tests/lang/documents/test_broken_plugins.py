@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from tui.cli.main import cli
 from tui.lang.documents.source import MemorySource
 from tui.lang.documents.validator import validate
+from tui.lang.testing.checks import check_test_file
 
 MANIFEST = """---
 spec: 1
@@ -575,3 +576,17 @@ def test_an_expression_in_a_block_that_ends_early_is_placed_after_its_last_chara
     (problem,) = [p for p in problems if p.code == "EXPR_SYNTAX"]
     assert (problem.line, problem.column) == (14, 15)  # just after `r.room`, its indentation counted once
     assert problem.hint.splitlines() == ["  r.room", "        ^"]
+
+
+def test_a_test_case_whose_input_the_tool_refuses_is_found_by_validate() -> None:
+    """`input: { building: 2 }` for a string field failed only in `plugin test`; a case with expectError may."""
+    case = "tool: free\ncases:\n  - name: one\n    input: { building: 2 }\n    http: []\n    check: 'true'\n"
+    source = MemorySource(files(tests__free_yaml=case))
+    plugin, _ = validate(source)
+    assert plugin is not None
+    _, problems = check_test_file(plugin, source, "tests/free.yaml")
+    (problem,) = [p for p in problems if p.code == "TEST_INPUT"]
+    assert problem.file == "tests/free.yaml" and problem.line == 4 and "building" in problem.message
+    with_error = MemorySource(files(tests__free_yaml=case.replace("    check: 'true'\n", "    expectError: text\n")))
+    _, problems = check_test_file(plugin, with_error, "tests/free.yaml")
+    assert not [p for p in problems if p.code == "TEST_INPUT"]

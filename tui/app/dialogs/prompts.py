@@ -45,8 +45,9 @@ class ConfirmDialog(LocalBindings, Dialog[bool]):
         with Vertical():
             yield Static(plain(self.question), markup=False)
             with Horizontal():
-                yield Button(t("no", self.locale), id="no")
-                yield Button(t("yes", self.locale), id="yes", variant="primary")
+                # the keys on the buttons, as on an error card's (重试 r): y and n answer from anywhere in it
+                yield Button(f"{t('no', self.locale)} n", id="no")
+                yield Button(f"{t('yes', self.locale)} y", id="yes", variant="primary")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)

@@ -27,8 +27,11 @@ def check_input(fields: dict[str, InputField], raw: Any) -> dict[str, Any]:
     unknown = sorted(set(raw) - set(fields))
     if unknown:
         meant = did_you_mean(unknown[0], fields)
-        said = f"unknown input key '{unknown[0]}'" + (f"; {meant}" if meant else "")
-        raise ToolError("input", f"{said} (known: {', '.join(fields) or 'none'})")
+        # the nearest name when there is one; else every name there is
+        said = f"unknown input key '{unknown[0]}'" + (
+            f"; {meant}" if meant else f" (known: {', '.join(fields) or 'none'})"
+        )
+        raise ToolError("input", said)
     out: dict[str, Any] = {}
     wrong: list[ToolError] = []  # every field that is wrong, not only the first: a form marks them all
     for name, spec in fields.items():

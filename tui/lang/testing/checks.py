@@ -22,9 +22,10 @@ from tui.lang.documents.manifest import ABILITIES
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.salvage import salvage
 from tui.lang.documents.source import PluginSource, SourceError, check_path
+from tui.lang.documents.tool import InputField
 from tui.lang.documents.yamlsafe import Located, Path, load_yaml
 from tui.lang.steps.errors import ToolError
-from tui.lang.steps.inputs import check_value
+from tui.lang.steps.inputs import check_input, check_value
 from tui.lang.testing.fixtures import FixtureReader
 from tui.lang.testing.model import Case, TestFile, iso_now
 
@@ -73,6 +74,8 @@ def check_test_file(
             (i, c) for i, c in ((i, salvage(Case, c, {"name": "?"})[0]) for i, c in enumerate(raw)) if c is not None
         ]
     problems += _case_problems(plugin, now, cases, at, fixtures or FixtureReader(source))
+    if isinstance(tool, str) and tool in plugin.tools:
+        problems += _input_problems(plugin.tools[tool].definition.input, cases, at)
     return (None if problems else tf), problems
 
 
@@ -132,6 +135,22 @@ def _case_problems(
                 except SourceError as e:
                     at_file = ("cases", i, "http", j, "response", "file")
                     out.append(at.problem(at_file, f"fixture: {e}", "FIXTURE_UNREADABLE"))
+    return out
+
+
+def _input_problems(fields: dict[str, InputField], cases: list[tuple[int, Case]], at: Where) -> list[Problem]:
+    """A case that expects a result gives an input the tool accepts: found here, not as a failing run in `plugin
+    test` (an outsider's `floor: '2'` for an integer field). A case with `expectError` may give a bad one."""
+    out = []
+    for i, case in cases:
+        if case.expectError is not None:
+            continue
+        try:
+            check_input(fields, case.input)
+        except ToolError as e:
+            where: Path = ("cases", i, "input", e.field) if e.field and e.field in case.input else ("cases", i, "input")
+            hint = "the case expects a result, so the tool must accept its input (or give expectError)"
+            out.append(at.problem(where, e.message, "TEST_INPUT", hint))
     return out
 
 
