@@ -21,7 +21,10 @@ async def pick_form(pilot: Any, app: PkuHarnessApp) -> ToolFormScreen:
     tool = app.runtime.registry.find("flaky.pick")
     assert tool is not None
     app.push_screen(ToolFormScreen(app.runtime, tool, app.locale, app.now))
-    await until(pilot, lambda: isinstance(app.screen, ToolFormScreen) and app.screen.query("Input.gen-input"), 10)
+    # every box, not the first one: on a loaded machine the form was read while its later fields still mounted
+    await until(
+        pilot, lambda: isinstance(app.screen, ToolFormScreen) and {"rooms", "filter"} <= set(boxes(app.screen)), 10
+    )
     assert isinstance(app.screen, ToolFormScreen)
     return app.screen
 

@@ -46,8 +46,8 @@ class ConfirmDialog(LocalBindings, Dialog[bool]):
             yield Static(plain(self.question), markup=False)
             with Horizontal():
                 # the keys on the buttons, as on an error card's (重试 r): y and n answer from anywhere in it
-                yield Button(f"{t('no', self.locale)} n", id="no")
-                yield Button(f"{t('yes', self.locale)} y", id="yes", variant="primary")
+                yield Button(plain(f"{t('no', self.locale)} n"), id="no")
+                yield Button(plain(f"{t('yes', self.locale)} y"), id="yes", variant="primary")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)

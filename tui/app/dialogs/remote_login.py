@@ -76,7 +76,7 @@ class RemoteLoginScreen(LocalBindings, Dialog[bool]):
             with Horizontal():
                 yield Button(t("cancel", loc), id="remote-cancel")
                 go = "login" if self.remote.auth == "bearer" else "remote_oauth_start"
-                yield Button(t(go, loc), id="remote-go", variant="primary")
+                yield Button(plain(t(go, loc)), id="remote-go", variant="primary")
 
     def on_mount(self) -> None:
         for box in self.query("#remote-token").results(Input):
@@ -141,7 +141,7 @@ class RemoteLoginScreen(LocalBindings, Dialog[bool]):
             said = t("remote_done", loc).format(server=server, tools=checked.tools)
         else:
             said = t("remote_done_unchecked", loc).format(reason=clean(checked.state.reason or checked.state.kind))
-        self.app.notify(said, markup=False)
+        self.app.notify(clean(said), markup=False)
         self.dismiss(True)
 
     def _failed(self, message: str) -> None:
@@ -182,10 +182,10 @@ def confirm_remote_logout(app: HarnessApp, plugin_id: str, done: Callable[[bool]
         try:
             logout(plugin_id)
         except KeyringMissing as e:
-            app.notify(t("remote_no_keyring", app.locale).format(detail=clean(str(e))), markup=False)
+            app.notify(clean(t("remote_no_keyring", app.locale).format(detail=str(e))), markup=False)
             return
         app.runtime.remote.login_changed(plugin_id)  # its connection now says it needs a login
-        app.notify(t("remote_logged_out_of", app.locale).format(server=server), markup=False)
+        app.notify(clean(t("remote_logged_out_of", app.locale).format(server=server)), markup=False)
         if done is not None:
             done(True)
 
