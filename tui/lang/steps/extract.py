@@ -5,12 +5,10 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urljoin
 
-from selectolax.lexbor import SelectolaxError
-
 from tui.lang.documents.tool import Extract
 from tui.lang.expr import LangError, Run
 from tui.lang.expr.stdlib.dates import iso, parse
-from tui.lang.expr.stdlib.html import HtmlNode, collapse, parse_html
+from tui.lang.expr.stdlib.html import HtmlNode, collapse, parse_html, selector_errors
 from tui.lang.expr.stdlib.numbers import parse_number
 from tui.lang.expr.stdlib.regex import compile_pattern
 from tui.lang.steps.errors import ToolError
@@ -56,7 +54,7 @@ def run_extract(spec: Extract, source: Any, limit: int | None, run: Run) -> list
     fields = {name: parse_field(f) for name, f in spec.fields.items()}
     try:
         matches = node.node.css(spec.each)
-    except (SelectolaxError, ValueError, TypeError) as e:
+    except selector_errors() as e:
         raise ToolError("expression", f"invalid CSS selector {spec.each!r} ({e})") from None
     if limit is not None:
         matches = matches[:limit]
@@ -76,7 +74,7 @@ def _field(element: Any, selector: str, pipes: list[tuple[str, str]], base: str 
     else:
         try:
             target = element.css_first(selector)
-        except (SelectolaxError, ValueError, TypeError) as e:
+        except selector_errors() as e:
             raise ToolError("expression", f"invalid CSS selector {selector!r} ({e})") from None
     if target is None:
         return None  # a selector that finds nothing gives null, never an error

@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from selectolax.lexbor import LexborHTMLParser, SelectolaxError
-
 from tui.lang.expr.errors import EvalError, LimitError
 from tui.lang.expr.limits import MAX_STRING, Run
 from tui.lang.expr.stdlib.registry import bad, builtin, want_list, want_str
@@ -118,7 +116,16 @@ def parse_html(run: Run | None, text: str, base_url: str | None = None) -> HtmlN
         raise LimitError(f"HTML nested {depth:,} levels deep; the limit is {MAX_HTML_DEPTH:,}")
     # Every element starts with '<' (but the html, head and body the parser adds) and text nodes lie
     # between tags, so this bounds the document's node count without walking it.
+    from selectolax.lexbor import LexborHTMLParser  # here: ~30 ms to load, and only HTML work needs it
+
     return HtmlNode(LexborHTMLParser(text).root, base_url, 2 * tags + 8)
+
+
+def selector_errors() -> tuple[type[Exception], ...]:
+    """What a bad CSS selector raises (selectolax is loaded by then: a node exists only after a parse)."""
+    from selectolax.lexbor import SelectolaxError
+
+    return (SelectolaxError, ValueError, TypeError)
 
 
 def _node(run: Run, v: Any, fname: str) -> HtmlNode:
@@ -134,7 +141,7 @@ def _css(run: Run, fname: str, node: HtmlNode, selector: Any, only_first: bool =
     run.charge(weight(node) // NODES_PER_EVALUATION)  # the subtree a query walks, before it is walked
     try:
         return node.node.css_first(sel) if only_first else node.node.css(sel)
-    except (SelectolaxError, ValueError, TypeError) as e:
+    except selector_errors() as e:
         raise EvalError(f"{fname}(): invalid CSS selector {sel!r} ({e})") from None
 
 
