@@ -13,7 +13,7 @@ import click
 
 from tui.cli.chat import one_turn
 from tui.cli.output import bad_parameter, cells, echo, echo_json, fail, line, pad
-from tui.cli.tools import PromptApprover, _open, _with, print_outcome
+from tui.cli.tools import _open, _with, print_outcome, terminal_approver
 from tui.runtime.commands import QuickCommand, quick_commands
 from tui.runtime.runtime import Runtime
 
@@ -86,7 +86,7 @@ def commands_list(as_json: bool, lang: str | None, extra: tuple[str, ...]) -> No
 def commands_run(command_id: str, demo: bool, as_json: bool, extra: tuple[str, ...]) -> None:
     """Carry out one command: send its prompt to the assistant, or run its tool through the gate (printing the
     result as `tools call` does). A command that opens a screen names it: screens are shown by the app."""
-    rt = _open(extra, demo, PromptApprover())
+    rt = _open(extra, demo, terminal_approver())
     found = {c.id: c for c in _commands(rt, None)}
     command = found.get(command_id)
     if command is None:

@@ -88,12 +88,18 @@ class CliPerson:
         return sys.stdin.isatty() and confirm("Install it?", default=False, err=True)
 
 
+def terminal_approver() -> PromptApprover | None:
+    """The approval prompt when stdin is a terminal; else none, so a call that asks is "not run: no one is there to
+    approve it" (a missing prompt was reported as "you declined")."""
+    return PromptApprover() if sys.stdin.isatty() else None
+
+
 class PromptApprover:
     """The CLI's approval dialog: shows plugin, tool, effect, arguments and the reason; anything but 'y' is no."""
 
     async def approve(self, request: ApprovalRequest) -> bool:
         if not sys.stdin.isatty():
-            return False  # nobody to ask: ask means no
+            return False  # (`terminal_approver` gives none then: the gate says nobody is there to approve)
         t = request.tool
         echo(
             f"{t.title} ({t.id}) — effect {t.effect}\narguments: "
@@ -171,7 +177,7 @@ def tools_call(
         args = json.loads(arguments)
     except json.JSONDecodeError as e:
         raise bad_parameter(f"not valid JSON: {e}", "ARGUMENTS") from None
-    rt = _open(extra, demo, PromptApprover(), origins, env=True)
+    rt = _open(extra, demo, terminal_approver(), origins, env=True)
     turn = Turn("cli") if actor == "agent" else None
 
     async def call() -> CallOutcome:
@@ -219,7 +225,9 @@ def print_outcome(out: CallOutcome) -> None:
             echo("(truncated: paging stopped at its page limit; there is more)", err=True)
         return
     label = {"refused": "refused", "declined": "not run", "error": "error"}[out.status]
-    line(f"{label}: {out.message}", err=True)  # one line: the message is the plugin's own words
+    message = str(out.message)
+    # one line: the message is the plugin's own words (a declined call's already starts "not run:")
+    line(message if message.startswith(f"{label}:") else f"{label}: {message}", err=True)
     sys.exit(1)
 
 
