@@ -188,3 +188,27 @@ async def test_a_remote_tools_form_comes_from_its_input_schema(tmp_path: Path, n
         assert form.error is None, form.error
         assert form.last_ok.result == {"said": "!3个", "tags": ["甲", "乙"]}
     await app.runtime.remote.close()
+
+
+async def test_the_tools_table_lists_remote_tools_once_the_server_connects(tmp_path: Path, notes: NotesServer) -> None:
+    rt = open_runtime(tmp_path / "pku-harness.sqlite3", notes)
+    install(rt, await asyncio.to_thread(prepare, rt, notes_folder(tmp_path / "src")), {"lookup": "read"})
+    rt.close()
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, dev_origins=(parse(notes.mapping),))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")  # a fresh start: the page is built before the server connects
+        await until(pilot, lambda: app.query("#tools"), 10)
+        tools: Any = app.query_one("#tools")
+        servers: Any = app.query_one("#remote-servers")
+        await until(pilot, lambda: "已连接" in str(servers.get_row_at(0)), 15)
+        await until(pilot, lambda: "mcp-notes.lookup" in [str(k.value) for k in tools.rows], 10)
+        row = [str(c) for c in tools.get_row("mcp-notes.lookup")]
+        assert "读取" in row and "6" in [str(c) for c in servers.get_row_at(0)]
+        assert {"mcp-notes.echo", "mcp-notes.count"} <= {str(k.value) for k in tools.rows}
+        tools.focus()  # Enter on the new row opens the remote tool's form
+        tools.move_cursor(row=tools.get_row_index("mcp-notes.count"))
+        await pilot.press("enter")
+        from tui.app.screens.tool_form import ToolFormScreen
+
+        await until(pilot, lambda: isinstance(app.screen, ToolFormScreen), 10)
+    await app.runtime.remote.close()
