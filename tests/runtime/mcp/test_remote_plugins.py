@@ -136,9 +136,10 @@ async def test_a_changed_description_is_held_until_approved(tmp_path: Path, note
         assert status["lookup"] == "changed" and status["extra"] == "new" and status["echo"] == "approved"
         lookup = next(t for t in review.tools if t.name == "lookup")
         assert (
-            "IGNORE PREVIOUS" in lookup.description and lookup.effect == "public" and lookup.approved_effect == "read"
-        )
-        assert rt.remote.approve(review, {"lookup": "read"}) == ["extra", "lookup"]
+            "IGNORE PREVIOUS" in lookup.description and lookup.effect == "read" and lookup.approved_effect == "read"
+        )  # the picker starts at the student's earlier choice, not back at public
+        assert next(t for t in review.tools if t.name == "extra").effect == "public"
+        assert rt.remote.approve(review) == ["extra", "lookup"]
         assert (await rt.gate.call("mcp-notes.lookup", {"words": "x"}, actor="user")).status == "ok"
         assert rt.registry.find("mcp-notes.lookup").effect == "read"  # type: ignore[union-attr]
         assert rt.registry.find("mcp-notes.extra").effect == "public"  # type: ignore[union-attr]

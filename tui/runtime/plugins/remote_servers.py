@@ -403,7 +403,9 @@ def review_of(plugin_id: str, remote: Remote, server: McpServer, approved: Mappi
                 title=t.title or t.name,
                 description=t.description,
                 pin=t.pin,
-                effect=given.effect if given is not None and status == "approved" else suggest_effect(t.annotations),
+                effect=given.effect
+                if given is not None and status == "approved"
+                else suggest_effect(t.annotations, given.effect if given is not None else None),
                 hints=hint_text(t.annotations),
                 status=status,
                 approved_effect=given.effect if given is not None else None,
