@@ -157,7 +157,8 @@ def plugins_update(plugin_id: str | None, check: bool, yes: bool, effects: tuple
         except InstallError as e:
             raise fail(e) from None
         remote = pid in inst.runtime.registry.plugins and pid in inst.runtime.remote.plugin_ids()
-        waiting = waiting_text(reviewed(inst.runtime, pid)) if check and remote and outcome.status == "same" else ""
+        rt: Any = inst.runtime  # the installer's view of the runtime; the remote servers are the full one's
+        waiting = waiting_text(reviewed(rt, pid)) if check and remote and outcome.status == "same" else ""
         echo(f"{pid}: {waiting} (`pku-harness plugins update {pid}` shows them)" if waiting else outcome.message)
         if outcome.review is not None and outcome.status != "same":
             echo(update_text(outcome.review))
