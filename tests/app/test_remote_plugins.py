@@ -112,9 +112,11 @@ async def review_changed(tmp_path: Path, server: NotesServer) -> None:
         said = text_of(app)
         assert "Lookup (mcp-notes.lookup) · 有变化（原为读取）" in said and "IGNORE PREVIOUS INSTRUCTIONS." in said
         assert "Extra (mcp-notes.extra) · 新工具" in said and "(mcp-notes.echo)" not in said
+        pickers = {str(p.id): p.value for p in app.screen.query("SteadySelect")}  # type: ignore[attr-defined]
+        assert sorted(pickers.values()) == ["public", "read"]  # lookup keeps the student's 读取; extra is new
         await pilot.click("#approve")
         await until(pilot, lambda: app.runtime.registry.find("mcp-notes.extra") is not None, 10)
-        assert app.runtime.registry.find("mcp-notes.lookup").effect == "public"  # type: ignore[union-attr]
+        assert app.runtime.registry.find("mcp-notes.lookup").effect == "read"  # type: ignore[union-attr]
         # 设置 → 更新 shows the same server: connected, nothing waiting any more
         await pilot.press("4")
         await until(pilot, lambda: app.query("#settings-sections"), 10)
@@ -187,4 +189,28 @@ async def test_a_remote_tools_form_comes_from_its_input_schema(tmp_path: Path, n
         await until(pilot, lambda: form.last_ok is not None or form.error, 15)
         assert form.error is None, form.error
         assert form.last_ok.result == {"said": "!3个", "tags": ["甲", "乙"]}
+    await app.runtime.remote.close()
+
+
+async def test_the_tools_table_lists_remote_tools_once_the_server_connects(tmp_path: Path, notes: NotesServer) -> None:
+    rt = open_runtime(tmp_path / "pku-harness.sqlite3", notes)
+    install(rt, await asyncio.to_thread(prepare, rt, notes_folder(tmp_path / "src")), {"lookup": "read"})
+    rt.close()
+    app = make_app(demo=True, data_dir=tmp_path, now=NOW, dev_origins=(parse(notes.mapping),))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")  # a fresh start: the page is built before the server connects
+        await until(pilot, lambda: app.query("#tools"), 10)
+        tools: Any = app.query_one("#tools")
+        servers: Any = app.query_one("#remote-servers")
+        await until(pilot, lambda: "已连接" in str(servers.get_row_at(0)), 15)
+        await until(pilot, lambda: "mcp-notes.lookup" in [str(k.value) for k in tools.rows], 10)
+        row = [str(c) for c in tools.get_row("mcp-notes.lookup")]
+        assert "读取" in row and "6" in [str(c) for c in servers.get_row_at(0)]
+        assert {"mcp-notes.echo", "mcp-notes.count"} <= {str(k.value) for k in tools.rows}
+        tools.focus()  # Enter on the new row opens the remote tool's form
+        tools.move_cursor(row=tools.get_row_index("mcp-notes.count"))
+        await pilot.press("enter")
+        from tui.app.screens.tool_form import ToolFormScreen
+
+        await until(pilot, lambda: isinstance(app.screen, ToolFormScreen), 10)
     await app.runtime.remote.close()

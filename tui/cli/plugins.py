@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -10,7 +11,16 @@ import click
 
 from tui.cli.output import confirm, echo, echo_json, fail, line, pad
 from tui.cli.plugin_settings import plugin_settings
-from tui.cli.remote_tools import effect_option, parse_effects, review_waiting, unknown_effects
+from tui.cli.remote_tools import (
+    effect_option,
+    login_first,
+    parse_effects,
+    review_waiting,
+    reviewed,
+    unknown_effects,
+    waiting_text,
+    with_effects,
+)
 from tui.cli.review_text import install_text, update_text
 from tui.cli.tools import _open
 from tui.runtime.message import Message
@@ -48,8 +58,11 @@ def _install(link: str, yes: bool, effect_values: tuple[str, ...] = ()) -> None:
         prepared = inst.prepare(link)
     except InstallError as e:
         raise fail(e) from None
-    echo(install_text(prepared.review))
     remote = prepared.review.remote
+    shown = replace(prepared.review, remote=with_effects(remote, effects)) if remote is not None else prepared.review
+    echo(install_text(shown))  # the effects printed are the ones the install will use
+    if effects and remote is not None and remote.state == "needs_login":
+        raise fail(f"{login_first(remote.plugin_id)}: install without --effect, log in, then `plugins update`")
     if effects and (remote is None or not remote.listed):
         raise fail("--effect is for a remote plugin whose server listed its tools")
     if remote is not None and (unknown := unknown_effects(remote, effects)):
@@ -143,13 +156,16 @@ def plugins_update(plugin_id: str | None, check: bool, yes: bool, effects: tuple
             outcome = inst.check(pid, apply=not check)
         except InstallError as e:
             raise fail(e) from None
-        echo(outcome.message)
+        remote = pid in inst.runtime.registry.plugins and pid in inst.runtime.remote.plugin_ids()
+        rt: Any = inst.runtime  # the installer's view of the runtime; the remote servers are the full one's
+        waiting = waiting_text(reviewed(rt, pid)) if check and remote and outcome.status == "same" else ""
+        echo(f"{pid}: {waiting} (`pku-harness plugins update {pid}` shows them)" if waiting else outcome.message)
         if outcome.review is not None and outcome.status != "same":
             echo(update_text(outcome.review))
         if outcome.status in ("paused", "waiting"):
             _approve(inst, pid, yes)
         failed |= outcome.status == "error"
-        if not check and pid in inst.runtime.registry.plugins and pid in inst.runtime.remote.plugin_ids():
+        if not check and remote:
             review_waiting(inst.runtime, pid, yes, chosen)  # type: ignore[arg-type]
     if failed:
         sys.exit(1)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import click
@@ -22,8 +24,9 @@ effect_option = click.option(
     "effects",
     multiple=True,
     metavar="TOOL=EFFECT",
-    help="For a remote plugin: the effect of one of its server's tools (read, write, money or public; "
-    "default public). Repeatable.",
+    help="For a remote plugin: the effect of one of its server's tools (read, write, money or public; a new "
+    "tool starts as public, a changed one as chosen before). With `plugins update`, it also changes the effect "
+    "of an approved tool. Repeatable.",
 )
 
 
@@ -45,9 +48,29 @@ def unknown_effects(review: RemoteReview, effects: dict[str, Effect]) -> list[st
     return sorted(n for n in effects if n not in listed)
 
 
-def review_waiting(rt: Runtime, plugin_id: str, yes: bool, effects: dict[str, Effect]) -> bool:
-    """Connect a remote plugin's server; when tools wait (new, or changed since approved), print them and approve
-    them on yes (`--yes`, or the student's answer) with `effects`. Whether anything still waits."""
+def with_effects(review: RemoteReview, effects: Mapping[str, Effect]) -> RemoteReview:
+    """The review with the effects given on the command line in place of the preselected ones: what is printed
+    is what will be used."""
+    tools = tuple(replace(t, effect=effects.get(t.name, t.effect)) for t in review.tools)
+    return replace(review, tools=tools)
+
+
+def waiting_text(review: RemoteReview) -> str:
+    """`2 tools wait for your review: extra (new), lookup (changed)`, or '' when none waits."""
+    if not review.waiting:
+        return ""
+    names = ", ".join(f"{t.name} ({t.status})" for t in sorted(review.waiting, key=lambda t: t.name))
+    count = len(review.waiting)
+    return f"{count} tool{'s' if count > 1 else ''} wait{'' if count > 1 else 's'} for your review: {names}"
+
+
+def login_first(plugin_id: str) -> str:
+    """The sentence for `--effect` on a plugin whose server wants a login (the tools cannot be listed yet)."""
+    return f"the server of {plugin_id} asks to log in first: run `pku-harness login mcp-{plugin_id}`, then --effect"
+
+
+def reviewed(rt: Runtime, plugin_id: str) -> RemoteReview:
+    """Connect a remote plugin's server, list its tools against the approvals, and close the connection."""
 
     async def connect() -> RemoteReview:
         try:
@@ -56,18 +79,42 @@ def review_waiting(rt: Runtime, plugin_id: str, yes: bool, effects: dict[str, Ef
         finally:
             await rt.remote.close()
 
-    review = asyncio.run(connect())
+    return asyncio.run(connect())
+
+
+def review_waiting(rt: Runtime, plugin_id: str, yes: bool, effects: dict[str, Effect]) -> bool:
+    """Connect a remote plugin's server; when tools wait (new, or changed since approved), print them and approve
+    them on yes (`--yes`, or the student's answer) with `effects` (a changed tool keeps the effect chosen before
+    unless one is given); `effects` of approved tools are applied at once, each change said. Whether anything
+    still waits."""
+    review = reviewed(rt, plugin_id)
     if not review.listed:
+        if effects and review.state == "needs_login":
+            raise bad_parameter(login_first(plugin_id), "--effect")
         echo(f"{plugin_id}: its server could not be reached: {review.reason or review.state}")
         return False
-    if not review.waiting and not review.removed:
-        return False
-    echo(remote_text(review, only_waiting=True))
     if unknown := unknown_effects(review, effects):
         raise bad_parameter(f"the server of {plugin_id} has no tool {', '.join(unknown)}", "--effect")
+    _set_effects(rt, review, effects)
+    if not review.waiting and not review.removed:
+        return False
+    echo(remote_text(with_effects(review, effects), only_waiting=True))
     if yes or (sys.stdin.isatty() and confirm("Turn these tools on?", default=False)):
         approved = rt.remote.approve(review, effects)
         echo(f"{plugin_id}: approved {', '.join(approved) or 'nothing'}")
         return False
     echo(f"the tools wait for your review: `pku-harness plugins update {plugin_id} --yes`, or review them in the app")
     return True
+
+
+def _set_effects(rt: Runtime, review: RemoteReview, effects: Mapping[str, Effect]) -> None:
+    """Apply `--effect` to tools approved and unchanged (the waiting ones take it when approved), saying each."""
+    for tool in review.tools:
+        effect = effects.get(tool.name)
+        if effect is None or tool.status != "approved":
+            continue
+        if tool.effect == effect:
+            echo(f"{review.plugin_id}: {tool.name} is {effect} already")
+            continue
+        rt.remote.set_effect(review.plugin_id, tool.name, effect)
+        echo(f"{review.plugin_id}: {tool.name} {tool.effect} → {effect}")

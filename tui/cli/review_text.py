@@ -54,7 +54,8 @@ def remote_text(r: RemoteReview, only_waiting: bool = False) -> str:
         lines.append("  (no tool is on until you review them on the plugin's page, once the server answers)")
         return "\n".join(lines)
     tools = r.waiting if only_waiting else r.tools
-    lines.append(f"  tools ({len(tools)}; each starts as public unless you choose with --effect NAME=EFFECT):")
+    lines.append(f"  tools ({len(tools)}; [the effect each will have]: a new one public, a changed one as before,")
+    lines.append("   unless you choose with --effect NAME=EFFECT):")
     for t in tools:
         was = f", was {t.approved_effect}" if t.status == "changed" and t.approved_effect else ""
         hints = f"  (the server claims: {t.hints})" if t.hints else ""

@@ -12,7 +12,8 @@ import pytest
 
 from tests.runtime.mcp.conftest import HOST, TOKEN, Server
 from tui.runtime import dev_origins
-from tui.runtime.plugins.mcp.client import McpServer, bearer
+from tui.runtime.plugins.mcp.client import McpServer
+from tui.runtime.plugins.mcp.http import bearer
 
 
 @pytest.fixture

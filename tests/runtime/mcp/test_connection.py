@@ -12,8 +12,8 @@ import pytest
 
 from tests.runtime.mcp.conftest import HOST, TOKEN, Server, serve
 from tui.runtime.dev_origins import parse
-from tui.runtime.plugins.mcp.client import McpServer, ServerState, bearer
-from tui.runtime.plugins.mcp.http import PolicyTransport, http_client
+from tui.runtime.plugins.mcp.client import McpServer, ServerState
+from tui.runtime.plugins.mcp.http import PolicyTransport, bearer, http_client
 
 
 @pytest.fixture(scope="module")
@@ -131,3 +131,17 @@ async def test_the_transport_sends_nothing_off_the_servers_host(mcp_http: Server
             with pytest.raises(httpx2.ConnectError, match="is not on the server's host mcp.example.com"):
                 await client.get(url)
     assert len(transport.seen.refusals) == 3
+
+
+async def test_a_restarted_server_gets_a_new_session_and_the_call_is_retried_once(mcp_http: Server) -> None:
+    server = remote(mcp_http)
+    assert (await server.connect()).kind == "ready"
+    assert (await server.call("echo", {"text": "一"})).text == "echo: 一"
+    mcp_http.stop()
+    mcp_http.start()  # the same port: the new process answers 404 to the old session id
+    try:
+        result = await server.call("echo", {"text": "二"})
+        assert (result.ok, result.text) == (True, "echo: 二")
+        assert server.state.kind == "ready"
+    finally:
+        await server.close()

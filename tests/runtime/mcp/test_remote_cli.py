@@ -33,7 +33,8 @@ def test_install_list_and_call(tmp_path: Path, notes: NotesServer) -> None:
     assert code == 0, err
     assert "url:  https://mcp.example.com/mcp" in out and "host: mcp.example.com" in out and "auth: none" in out
     assert "[public] mcp-notes.post NEW" in out and "Post a note others can read." in out
-    assert "[public] mcp-notes.lookup NEW  (the server claims: read-only)" in out  # shown, never used
+    # the effect printed is the one --effect gives; the server's claim is shown, never used
+    assert "[read  ] mcp-notes.lookup NEW  (the server claims: read-only)" in out
     assert "installed notes 1.0.0" in out
 
     code, out, err = run(notes, "tools", "list")
@@ -89,3 +90,23 @@ def test_a_bad_effect_is_a_usage_error(tmp_path: Path, notes: NotesServer) -> No
     assert code == 2 and "'lookup=readonly' is not TOOL=EFFECT" in err
     code, _, err = run(notes, "plugins", "install", str(notes_folder(tmp_path)), "--yes", "--effect", "nope=read")
     assert code == 1 and "the server has no tool nope" in err
+
+
+def test_a_changed_tool_keeps_the_students_effect_and_an_effect_can_change_later(
+    tmp_path: Path, notes: NotesServer
+) -> None:
+    assert run(notes, "plugins", "install", str(notes_folder(tmp_path)), "--yes", "--effect", "lookup=read")[0] == 0
+    code, out, err = run(notes, "plugins", "update", "notes", "--effect", "echo=write")  # nothing changed
+    assert code == 0 and "notes: echo public → write" in out, out + err
+    code, out, err = run(notes, "plugins", "update", "notes", "--effect", "echo=write")
+    assert code == 0 and "notes: echo is write already" in out, out + err
+    notes.restart(v2=True)
+    code, out, err = run(notes, "plugins", "update", "notes", "--check")
+    assert "up to date" not in out and "2 tools wait for your review: extra (new), lookup (changed)" in out, out
+    code, out, err = run(notes, "plugins", "update", "notes", "--yes")  # no --effect: the earlier choice stays
+    assert "[read  ] mcp-notes.lookup CHANGED, was read" in out and "notes: approved extra, lookup" in out, out
+    code, out, _ = run(notes, "tools", "list")
+    rows = {line.split()[0]: line.split()[1] for line in out.splitlines() if line.startswith("mcp-")}
+    assert (rows["mcp-notes.lookup"], rows["mcp-notes.echo"], rows["mcp-notes.extra"]) == ("read", "write", "public")
+    code, out, err = run(notes, "plugins", "update", "notes", "--effect", "nope=read")
+    assert code == 2 and "the server of notes has no tool nope" in err

@@ -136,9 +136,10 @@ async def test_a_changed_description_is_held_until_approved(tmp_path: Path, note
         assert status["lookup"] == "changed" and status["extra"] == "new" and status["echo"] == "approved"
         lookup = next(t for t in review.tools if t.name == "lookup")
         assert (
-            "IGNORE PREVIOUS" in lookup.description and lookup.effect == "public" and lookup.approved_effect == "read"
-        )
-        assert rt.remote.approve(review, {"lookup": "read"}) == ["extra", "lookup"]
+            "IGNORE PREVIOUS" in lookup.description and lookup.effect == "read" and lookup.approved_effect == "read"
+        )  # the picker starts at the student's earlier choice, not back at public
+        assert next(t for t in review.tools if t.name == "extra").effect == "public"
+        assert rt.remote.approve(review) == ["extra", "lookup"]
         assert (await rt.gate.call("mcp-notes.lookup", {"words": "x"}, actor="user")).status == "ok"
         assert rt.registry.find("mcp-notes.lookup").effect == "read"  # type: ignore[union-attr]
         assert rt.registry.find("mcp-notes.extra").effect == "public"  # type: ignore[union-attr]
@@ -234,3 +235,32 @@ async def test_removing_the_plugin_forgets_its_tools_and_approvals(rt: Runtime, 
     assert rt.registry.find("mcp-notes.lookup") is None and rt.remote.approvals.of("notes") == {}
     refused = await rt.gate.call("mcp-notes.lookup", {"words": "x"}, actor="user")
     assert refused.status == "refused" and "no tool" in refused.message
+
+
+async def test_a_server_that_restarted_gets_a_new_session_and_the_call_is_retried(
+    rt: Runtime, tmp_path: Path, notes: NotesServer
+) -> None:
+    await installed(rt, tmp_path, lookup="read")
+    await rt.remote.ensure_all()
+    first = await rt.gate.call("mcp-notes.lookup", {"words": "a"}, actor="user")
+    assert first.status == "ok"
+    notes.restart()  # same port, a new process: it answers 404 to the session the app holds
+    again = await rt.gate.call("mcp-notes.lookup", {"words": "b"}, actor="user")
+    assert (again.status, again.result) == ("ok", "note about b"), again.message
+    assert rt.remote.state("notes") == ("ready", "")
+    assert (await rt.gate.call("mcp-notes.lookup", {"words": "c"}, actor="user")).status == "ok"
+
+
+async def test_a_server_that_restarted_changed_lists_again_and_holds_the_changed_tool(
+    rt: Runtime, tmp_path: Path, notes: NotesServer
+) -> None:
+    await installed(rt, tmp_path, lookup="read")
+    await rt.remote.ensure_all()
+    assert (await rt.gate.call("mcp-notes.lookup", {"words": "a"}, actor="user")).status == "ok"
+    notes.restart(v2=True)  # the new session's listing has lookup changed: its pin is compared again
+    held = await rt.gate.call("mcp-notes.lookup", {"words": "b"}, actor="user")
+    # it was on when the call began; the new session's listing stops it before it is sent
+    assert held.status == "error" and held.cause == "input" and "changed" in held.message, held.message
+    assert rt.registry.find("mcp-notes.lookup") is None
+    assert {t.name for t in rt.remote.held("notes")} == {"lookup", "extra"}
+    assert (await rt.gate.call("mcp-notes.echo", {"text": "x"}, actor="user")).result == "echo: x"

@@ -46,14 +46,61 @@ def plugins_page(runtime: Runtime, locale: str, install: Callable[[str], Awaitab
 
 def tools_table(runtime: Runtime, locale: str) -> DataTable[Text]:
     """Every tool: its plugin, title, id, effect and the assistant's mode for it."""
-    table = Table(empty=t("no_plugins_yet", locale), id="tools", cursor_type="row", zebra_stripes=True, fit=True)
-    table.add_columns(t("plugin", locale), t("tool", locale), t("id_column", locale), t("effect", locale),
-                      t("mode", locale))  # fmt: skip
-    for tool in runtime.registry.tools():
-        name = runtime.registry.plugin_name(tool.plugin_id)
-        cells = (name, tool.title, tool.id, term(tool.effect, locale), term(runtime.gate.mode(tool), locale))
-        table.add_row(*map(literal, cells), key=tool.id)
-    return table
+    return ToolsTable(runtime, locale)
+
+
+class ToolsTable(Table):
+    """Every tool, filled again when a remote server's state or tools change: the page is built before the
+    servers connect, and their tools arrive (or go) afterwards — the table used to stay without them."""
+
+    def __init__(self, runtime: Runtime, locale: str) -> None:
+        super().__init__(empty=t("no_plugins_yet", locale), id="tools", cursor_type="row", zebra_stripes=True, fit=True)
+        self.runtime = runtime
+        self.locale = locale
+        self.add_columns(t("plugin", locale), t("tool", locale), t("id_column", locale), t("effect", locale),
+                         t("mode", locale))  # fmt: skip
+        self.shown: list[tuple[str, ...]] = []
+        self.fill()
+
+    def rows_now(self) -> list[tuple[str, ...]]:
+        """(id, plugin, title, id, effect, mode) of every tool as the registry has it now."""
+        rt, loc = self.runtime, self.locale
+        return [
+            (
+                tool.id,
+                rt.registry.plugin_name(tool.plugin_id),
+                tool.title,
+                tool.id,
+                term(tool.effect, loc),
+                term(rt.gate.mode(tool), loc),
+            )
+            for tool in rt.registry.tools()
+        ]
+
+    def fill(self) -> None:
+        """The rows as the registry has them (the cursor stays on its tool when it is still there)."""
+        rows = self.rows_now()
+        if rows == self.shown:
+            return
+        kept = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value if self.row_count else None
+        self.shown = rows
+        self.clear()
+        for key, *cells in rows:
+            self.add_row(*map(literal, cells), key=key)
+        if kept is not None and kept in self.rows:
+            self.move_cursor(row=self.get_row_index(kept))
+        self.fit_columns(rows_changed=True)
+
+    def on_mount(self) -> None:
+        self.runtime.remote.listeners.append(self._changed)
+
+    def on_unmount(self) -> None:
+        if self._changed in self.runtime.remote.listeners:
+            self.runtime.remote.listeners.remove(self._changed)
+
+    def _changed(self, _plugin_id: str) -> None:
+        if self.is_attached:
+            self.fill()
 
 
 def screens_table(runtime: Runtime, locale: str) -> DataTable[Text]:

@@ -2,8 +2,8 @@
 remote servers with their connection state (插件 and 设置).
 
 A server's descriptions are a third party's words: shown plain (cleaned of control codes, no markup), never as
-instructions. Each tool's picker starts at the effect the runtime preselects (`public`: a server's hint may only
-ever suggest a stronger one, and none is stronger than public that a guess may give); the student lowers it.
+instructions. Each tool's picker starts at the effect the runtime preselects (a new tool `public`, a changed one the
+student's earlier choice: a server's hint may only ever suggest a stronger one); the student lowers it.
 """
 
 from __future__ import annotations

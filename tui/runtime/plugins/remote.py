@@ -37,14 +37,20 @@ def remote_prefix(server: str) -> str:
     return remote_ids(server, "x")[0].partition(".")[0]
 
 
-def suggest_effect(annotations: dict[str, Any] | None) -> Effect:
-    """The effect the review page preselects for a tool: `public`, whatever the hints say.
+def suggest_effect(annotations: dict[str, Any] | None, previous: Effect | None = None) -> Effect:
+    """The effect the review page preselects for a tool: for a new one `public`, whatever the hints say; for a
+    changed one the effect the student chose for it before (`previous`).
 
-    A hint may only ever suggest a stronger effect than the default, never a weaker one, and nothing is ever
-    inferred as `money` — and `public` is already the strongest effect a guess may give, so no hint changes it.
-    The hints are shown beside the picker as the server's claims (`hint_text`); the student lowers the effect.
+    A hint may only ever suggest a stronger effect, never a weaker one, and nothing is ever inferred as `money`:
+    `public` is already the strongest a guess may give, and a changed tool that now says it is destructive starts
+    at least at `write`. The hints are shown beside the picker as the server's claims (`hint_text`); the student
+    lowers the effect.
     """
-    return remote_tool_effect(annotations, None)
+    if previous is None or previous not in EFFECT_ORDER:
+        return remote_tool_effect(annotations, None)
+    if (annotations or {}).get("destructiveHint") is True and EFFECT_ORDER[previous] < EFFECT_ORDER["write"]:
+        return "write"
+    return previous
 
 
 def hint_text(annotations: dict[str, Any] | None) -> str:

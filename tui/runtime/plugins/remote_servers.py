@@ -133,10 +133,18 @@ class RemoteServers:
             auth=self.auth(plugin_id, remote),
             dev=self.dev,
             resolve=self.resolve or system_resolve,
-            on_change=lambda _state: self._tell(plugin_id),
+            on_change=lambda state: self._changed(plugin_id, server, state.kind),
         )
         self._servers[plugin_id] = server
         return server
+
+    def _changed(self, plugin_id: str, server: McpServer, kind: str) -> None:
+        """A server's state changed: once it is ready its listing (perhaps a new one, after a new session) is
+        compared with the pins at once, so the registry and every page follow; else the pages repaint."""
+        if kind == "ready" and self._servers.get(plugin_id) is server:
+            self.refresh(plugin_id)
+        else:
+            self._tell(plugin_id)
 
     def login_changed(self, plugin_id: str) -> None:
         """The student logged in to the plugin's server or out of it: a connection made already is closed, and
@@ -280,6 +288,8 @@ class RemoteServers:
             return CallResult(False, f"the arguments of {tool.id} must be a JSON object", None, "input")
         name = tool.remote or tool.name
         result = await server.call(name, arguments)
+        if not result.ok and self.registry.find(tool.id) is None:  # a new session listed it changed: held now
+            return CallResult(False, str(Message("remote_held", tool=tool.id, plugin=tool.plugin_id)), None, "input")
         listed = server.tool(name)
         wrapped = listed is not None and (listed.output_schema or {}).get("x-fastmcp-wrap-result") is True
         if result.ok and wrapped and isinstance(result.structured, dict) and set(result.structured) == {"result"}:
@@ -393,7 +403,9 @@ def review_of(plugin_id: str, remote: Remote, server: McpServer, approved: Mappi
                 title=t.title or t.name,
                 description=t.description,
                 pin=t.pin,
-                effect=given.effect if given is not None and status == "approved" else suggest_effect(t.annotations),
+                effect=given.effect
+                if given is not None and status == "approved"
+                else suggest_effect(t.annotations, given.effect if given is not None else None),
                 hints=hint_text(t.annotations),
                 status=status,
                 approved_effect=given.effect if given is not None else None,

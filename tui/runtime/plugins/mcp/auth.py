@@ -28,7 +28,8 @@ import httpx2
 from tui.lang.documents.manifest import Remote
 from tui.runtime.dev_origins import DevOrigin, DevRoutes
 from tui.runtime.pinned import Resolver, system_resolve
-from tui.runtime.plugins.mcp.client import McpServer, ServerState, bearer
+from tui.runtime.plugins.mcp.client import McpServer, ServerState
+from tui.runtime.plugins.mcp.http import bearer
 from tui.runtime.plugins.mcp.oauth import LOGIN_TIMEOUT, LoginFailed, StoredOAuth, oauth_login
 from tui.runtime.plugins.mcp.tokens import KeyringMissing, KeyringStorage, TokenStore, kept_login
 from tui.runtime.secrets import Secrets

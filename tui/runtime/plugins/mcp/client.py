@@ -8,7 +8,9 @@ the state. A call checks its arguments against the tool's input schema (RE2 for 
 for at most 60 s and can be cancelled (the SDK tells the server), refuses a result over 1 MB, and checks the
 structured result against the output schema with RE2 — the SDK's own check, with Python's `re` on the event
 loop, is switched off (`_Session`). Every failure, including a server that is down or goes away mid-call, comes
-back as a `CallResult` with a clear message; nothing but cancellation leaves `call`.
+back as a `CallResult` with a clear message; nothing but cancellation leaves `call`. A server that answers 404 to
+the session (it restarted) gets a new one — initialize without the old id, tools listed again — and the call is
+sent once more, unless the tool changed in the new listing (the spec: the client starts a new session).
 
 The SDK's contexts hold task groups, which must be entered and left in one task: each connection lives in a task
 of its own (`_run`), and calls from any task send through its session.
@@ -19,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -37,6 +38,7 @@ from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from tui.lang.netpolicy import PolicyError, check_public_url
 from tui.runtime.dev_origins import DevOrigin, DevRoutes
 from tui.runtime.pinned import Resolver, system_resolve
+from tui.runtime.plugins.mcp.failures import challenge_error, connection_error, describe
 from tui.runtime.plugins.mcp.http import MAX_RESPONSE, PolicyTransport, Seen, http_client
 from tui.runtime.plugins.mcp.tools import MAX_RESULT, RemoteTool, check_list, content_text, remote_tool, result_size
 
@@ -95,34 +97,6 @@ _EVENT = MAX_RESPONSE + 1
 async def _owning(client: httpx2.AsyncClient, streams: Any) -> AsyncIterator[Any]:
     async with client, streams as pair:
         yield pair
-
-
-def _challenge_error(challenge: str) -> str:
-    """` (invalid_token)` from a `WWW-Authenticate: Bearer error="invalid_token", …` challenge, else nothing."""
-    found = re.search(r'error="([A-Za-z0-9_]{1,40})"', challenge)  # bounded, no nested repetition: linear
-    return f" ({found.group(1)})" if found else ""
-
-
-def _leaf(exc: BaseException) -> BaseException:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
-def describe(exc: BaseException) -> str:
-    """One line for a connection failure."""
-    exc = _leaf(exc)
-    if isinstance(exc, MCPError):
-        return exc.error.message
-    if isinstance(exc, TimeoutError):
-        return "it did not answer in time"
-    return str(exc) or type(exc).__name__
-
-
-def _connection_error(e: MCPError) -> bool:
-    """Whether the SDK's error stands for the connection failing (closed, an HTTP error status, a session the
-    server no longer knows) rather than the server refusing this one request."""
-    return e.code in (types.CONNECTION_CLOSED, types.INTERNAL_ERROR) or e.error.message == "Session terminated"
 
 
 class NeedsLogin(Exception):
@@ -203,31 +177,46 @@ class McpServer:
         async with self._lock:
             if self._state.kind == "ready" or (not force and self._waiting()):
                 return self._state
-            if self._bad_url:
-                return self._failed("error", self._bad_url)
+            return await self._start()
+
+    async def _renew(self, old: ClientSession) -> ServerState:
+        """The server answered 404 to the session `old` (it restarted, or ended the session): a new session — an
+        initialize without the old id, the tools listed again — unless another call has made one already."""
+        async with self._lock:
+            if self._state.kind == "ready" and self._session is not None and self._session is not old:
+                return self._state
+            return await self._start()
+
+    async def _start(self) -> ServerState:
+        """A new connection in a task of its own (the lock is held); the state it ends in."""
+        if self._bad_url:
+            return self._failed("error", self._bad_url)
+        await self._shutdown()
+        self._set(ServerState("connecting"))
+        started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        started.add_done_callback(lambda f: f.cancelled() or f.exception())  # read even if nobody waits now
+        self._stop = asyncio.Event()
+        self._runner = asyncio.create_task(self._run(started, self._stop))
+        try:
+            transport = await asyncio.wait_for(asyncio.shield(started), CONNECT_TIMEOUT)
+        except NeedsLogin as e:
+            return self._failed("needs_login", f"{self.host} asks to log in{challenge_error(str(e))}")
+        except BaseException as e:
             await self._shutdown()
-            self._set(ServerState("connecting"))
-            started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-            started.add_done_callback(lambda f: f.cancelled() or f.exception())  # read even if nobody waits now
-            self._stop = asyncio.Event()
-            self._runner = asyncio.create_task(self._run(started, self._stop))
-            try:
-                transport = await asyncio.wait_for(asyncio.shield(started), CONNECT_TIMEOUT)
-            except NeedsLogin as e:
-                return self._failed("needs_login", f"{self.host} asks to log in{_challenge_error(str(e))}")
-            except BaseException as e:
-                await self._shutdown()
-                if isinstance(e, asyncio.CancelledError):
-                    self._set(ServerState("idle"))
-                    raise
-                return self._failed("error", f"cannot connect to {self.host}: {describe(e)}")
-            self._delay = self.backoff[0]
-            self._set(ServerState("ready", transport=transport))
-            return self._state
+            if isinstance(e, asyncio.CancelledError):
+                self._set(ServerState("idle"))
+                raise
+            return self._failed("error", f"cannot connect to {self.host}: {describe(e)}")
+        self._delay = self.backoff[0]
+        self._set(ServerState("ready", transport=transport))
+        return self._state
 
     async def ensure(self) -> ServerState:
         """Ready, or one attempt to connect when the backoff allows it (else the failed state as it is; a server
         that needs a login waits for `connect` after it)."""
+        session = self._session
+        if self._state.kind == "ready" and session is not None and self._seen.lost_sessions:
+            return await self._renew(session)  # the event stream already heard that the server lost the session
         if self._state.kind in ("ready", "needs_login") or self._waiting():
             return self._state
         return await self.connect(force=False)
@@ -345,14 +334,39 @@ class McpServer:
         args = arguments or {}
         if tool.inputs is not None and (why := tool.inputs.error(args)) is not None:
             return _fail("input", f"the arguments do not fit {tool.id}: {why}")
+        result = await self._send(session, tool, args, timeout)
+        if result is not None:
+            return result
+        # The server answered 404 to our session: it restarted or ended it. A new session (its listing may differ:
+        # the caller compares pins again) and the call once more — the 404 means the server never ran it.
+        state = await self._renew(session)
+        session = self._session
+        if state.kind != "ready" or session is None:
+            kind: ErrorKind = "login" if state.kind == "needs_login" else "network"
+            return _fail(kind, f"{tool.id}: {self.host} ended the session and a new one failed: {state.reason}")
+        fresh = self.tool(name)
+        if fresh is None or fresh.pin != tool.pin:
+            return _fail("input", f"{tool.id} changed on {self.host} when it started a new session; it was not called")
+        again = await self._send(session, fresh, args, timeout)
+        if again is None:
+            self._lost("it does not know the session it has just started")
+            return _fail("network", f"{tool.id}: {self.host} does not keep its sessions")
+        return again
+
+    async def _send(
+        self, session: ClientSession, tool: RemoteTool, args: dict[str, Any], timeout: float
+    ) -> CallResult | None:
+        """One call on `session`: its result, or None when the server answered that it does not know the session."""
         seen = self._seen
-        refusals = len(seen.refusals)
+        refusals, lost = len(seen.refusals), seen.lost_sessions
         try:
             async with asyncio.timeout(timeout):
-                result = await session.call_tool(name, args)
+                result = await session.call_tool(tool.name, args)
         except TimeoutError:
             return _fail("timeout", f"{tool.id} did not answer within {timeout:g} s")
         except Exception as e:
+            if seen.lost_sessions > lost and len(seen.refusals) == refusals:
+                return None
             return self._call_failed(tool, e, seen, refusals)
         if (size := result_size(result)) > MAX_RESULT:
             return _fail("limit", f"the result of {tool.id} is {size:,} bytes; at most {MAX_RESULT // 1048576} MB")
@@ -380,7 +394,7 @@ class McpServer:
         if seen.statuses and seen.statuses[-1] == 401:
             self._failed("needs_login", f"{self.host} asks to log in again")
             return _fail("login", f"{tool.id}: {self.host} asks to log in again")
-        if isinstance(e, MCPError) and not _connection_error(e):
+        if isinstance(e, MCPError) and not connection_error(e):
             return _fail("tool", f"{tool.id} failed: {e.error.message}")
         self._lost(describe(e))
         return _fail("network", f"{tool.id}: {self.host} went away ({describe(e)})")
@@ -391,17 +405,3 @@ class McpServer:
             self._failed("error", f"the connection to {self.host} was lost: {reason}")
         if self._stop is not None:
             self._stop.set()
-
-
-def bearer(token: str) -> httpx2.Auth:
-    """An `httpx2.Auth` that sends `Authorization: Bearer <token>` (the transport sends nothing off the host)."""
-    return _Bearer(token)
-
-
-class _Bearer(httpx2.Auth):
-    def __init__(self, token: str) -> None:
-        self.token = token
-
-    def auth_flow(self, request: httpx2.Request) -> Any:
-        request.headers["authorization"] = f"Bearer {self.token}"
-        yield request

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpcore2
 import httpx
@@ -125,6 +126,9 @@ class Seen:
     """Every request or answer this transport refused, with the reason."""
     challenge: str | None = None
     """The `WWW-Authenticate` header of the last 401 answer: the server wants a login."""
+    lost_sessions: int = 0
+    """Answers 404 to a request that named a session: the server no longer knows it (it restarted, or ended it),
+    and the spec says the client starts a new one."""
 
 
 class PolicyTransport(httpx2.AsyncBaseTransport):
@@ -164,6 +168,8 @@ class PolicyTransport(httpx2.AsyncBaseTransport):
         self.seen.statuses.append(response.status_code)
         if response.status_code == 401:
             self.seen.challenge = response.headers.get("www-authenticate", "")
+        if response.status_code == 404 and request.headers.get("mcp-session-id"):
+            self.seen.lost_sessions += 1
         encoding = response.headers.get("content-encoding", "identity").strip().lower()
         if encoding not in ("", "identity"):
             await response.aclose()
@@ -197,3 +203,17 @@ def http_client(transport: PolicyTransport, auth: httpx2.Auth | None = None) -> 
         timeout=httpx2.Timeout(30.0, connect=10.0, read=300.0),
         headers={"user-agent": USER_AGENT, "accept-encoding": "identity"},
     )
+
+
+def bearer(token: str) -> httpx2.Auth:
+    """An `httpx2.Auth` that sends `Authorization: Bearer <token>` (the transport sends nothing off the host)."""
+    return _Bearer(token)
+
+
+class _Bearer(httpx2.Auth):
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def auth_flow(self, request: httpx2.Request) -> Any:
+        request.headers["authorization"] = f"Bearer {self.token}"
+        yield request
