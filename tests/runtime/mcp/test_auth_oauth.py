@@ -117,7 +117,9 @@ async def test_an_expired_token_is_refreshed_even_after_a_restart(memory_keyring
         # refreshed before the first request (the SDK alone would have sent it, and met a 401)
         mcp = await connect(server)
         assert mcp.state.kind == "ready", mcp.state
-        assert 401 not in mcp._seen.statuses  # refreshed before the first request, not after a refusal
+        # refreshed before the first request, not after a refusal (on a loaded machine the 2 s token may run out
+        # again before the handshake ends, and that later 401 is refreshed too: only the first answer counts)
+        assert mcp._seen.statuses and mcp._seen.statuses[0] != 401, mcp._seen.statuses
         second = json.loads(kept(memory_keyring)["oauth-tokens"])
         assert second["access_token"] != first["access_token"]
         assert second["refresh_token"] != first["refresh_token"]  # the server rotates them

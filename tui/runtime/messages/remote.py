@@ -17,7 +17,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the server of {plugin} cannot be reached now: {reason}",
     },
     "remote_login": {
-        "zh": "{plugin} 的服务器要求登录：{reason}",
-        "en": "the server of {plugin} asks to log in: {reason}",
+        "zh": "{plugin} 的服务器要求登录：在「设置 → 远程登录」里登录，或运行 pku-harness login mcp-{plugin}",
+        "en": "the server of {plugin} asks to log in: log in under Settings → Remote logins, or run "
+        "`pku-harness login mcp-{plugin}`",
     },
 }

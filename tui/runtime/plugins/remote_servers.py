@@ -282,14 +282,15 @@ class RemoteServers:
 
         server = self.server(tool.plugin_id)
         kind, _ = await self.ensure(tool.plugin_id)
+        # a Message, not its English text: the app says it in the student's language (a str is a Message's English)
         if kind == "ready" and self.registry.find(tool.id) is None:
-            return CallResult(False, str(Message("remote_held", tool=tool.id, plugin=tool.plugin_id)), None, "input")
+            return CallResult(False, Message("remote_held", tool=tool.id, plugin=tool.plugin_id), None, "input")
         if not isinstance(arguments, dict):
             return CallResult(False, f"the arguments of {tool.id} must be a JSON object", None, "input")
         name = tool.remote or tool.name
         result = await server.call(name, arguments)
         if not result.ok and self.registry.find(tool.id) is None:  # a new session listed it changed: held now
-            return CallResult(False, str(Message("remote_held", tool=tool.id, plugin=tool.plugin_id)), None, "input")
+            return CallResult(False, Message("remote_held", tool=tool.id, plugin=tool.plugin_id), None, "input")
         listed = server.tool(name)
         wrapped = listed is not None and (listed.output_schema or {}).get("x-fastmcp-wrap-result") is True
         if result.ok and wrapped and isinstance(result.structured, dict) and set(result.structured) == {"result"}:
