@@ -68,7 +68,8 @@ async def test_bearer_login_and_logout_in_settings(bearer_app: PkuHarnessApp, me
         app.query_one("#remote-login", Button).press()
         await until(pilot, lambda: isinstance(app.screen, RemoteLoginScreen) and app.screen.query("#remote-token"))
         box = app.screen.query_one("#remote-token", Input)
-        assert box.password and box.has_focus  # masked, and ready for the paste
+        await until(pilot, lambda: box.has_focus)  # ready for the paste (focused once the dialog has mounted)
+        assert box.password  # masked
 
         await pilot.press(*"wrong-token", "enter")
         error = app.screen.query_one("#remote-error", Static)
