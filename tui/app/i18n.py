@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tui.app.strings import campus, checks, pages, plugins, preview, remote, shell
+from tui.app.strings import campus, checks, pages, plugins, preview, remote, shell, web
 
 
 def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
@@ -18,7 +18,14 @@ def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
 
 
 STRINGS = _merged(
-    shell.STRINGS, plugins.STRINGS, campus.STRINGS, checks.STRINGS, pages.STRINGS, preview.STRINGS, remote.STRINGS
+    shell.STRINGS,
+    plugins.STRINGS,
+    campus.STRINGS,
+    checks.STRINGS,
+    pages.STRINGS,
+    preview.STRINGS,
+    remote.STRINGS,
+    web.STRINGS,
 )
 
 
