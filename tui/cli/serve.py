@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tui.cli.output import echo, fail
+from tui.cli.output import echo, fail, usage_error
 
 if TYPE_CHECKING:
     from tui.cli.web_guard import Guard  # aiohttp: imported when `serve` runs
@@ -59,7 +59,7 @@ def serve(demo: bool, host: str, port: int, phone: bool, lang: str | None, extra
     from tui.cli.web_guard import Guard, is_loopback, new_token
 
     if extra and not demo:
-        raise click.UsageError("--with works with --demo only (to use a plugin in the app, install it)")
+        raise usage_error("--with works with --demo only (to use a plugin in the app, install it)")
     token = None if is_loopback(host) else new_token()
     command = app_command(demo, lang, extra)
     guard = Guard(host, token)
