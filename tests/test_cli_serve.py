@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from tui.app.i18n import t
 from tui.app.widgets.dashboard import SMALL_ONLY
 from tui.runtime.chat.demo_rules import EN_MARK, ZH_MARK
 
@@ -219,8 +220,24 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+#: The browser's notifications, recorded as the page makes them (headless Chromium shows none).
+RECORD_NOTIFICATIONS = """
+window.shownNotifications = [];
+{
+  const Native = window.Notification;
+  window.Notification = class extends Native {
+    constructor(title, options) { super(title, options); window.shownNotifications.push([title, options.body]); }
+  };
+}
+"""
+
+
 def open_page(browser: Any, url: str, width: int, height: int) -> tuple[Any, Screen]:
-    page = browser.new_page(viewport={"width": width, "height": height})
+    """A page of the served app in a new browser window that allows notifications; what its terminal gets."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.grant_permissions(["notifications"], origin=url.split("?")[0].rstrip("/"))
+    context.add_init_script(RECORD_NOTIFICATIONS)
+    page = context.new_page()
     screen = Screen()
 
     def watch(ws: Any) -> None:
@@ -287,8 +304,21 @@ def test_the_app_in_a_page_answers_and_its_tab_closing_quits_it(served: Served, 
     shot = picture(page, tmp_path / "desktop.png")
     assert shot.size == (1280, 800) and len(shot.getcolors(1 << 24)) > 20  # drawn: text in several colours
 
+    # The student looks elsewhere while the assistant asks to top up the card: the approval card calls them back
+    # with a browser notification and a mark in the tab's title (设置 → 提醒), gone when they come back.
+    page.keyboard.type("Top up my card with 50 yuan")
+    page.keyboard.press("Enter")
+    page.evaluate("document.activeElement.blur()")  # the page tells the app it lost the focus
+    deadline = time.monotonic() + ANSWER_S
+    while not page.evaluate("window.shownNotifications.length") and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    assert page.evaluate("window.shownNotifications") == [[t("attention_approval", "zh"), "校园卡 · 校园卡充值"]]
+    assert page.title() == t("attention_window", "zh").format(what=t("attention_window_approval", "zh"))
+    page.focus("textarea.xterm-helper-textarea")
+    page.wait_for_function("document.title === 'PKU harness'", timeout=ANSWER_S * 1000)
+
     assert len(demo_folders(served.tmp)) == 1  # the tab's demo keeps its data in its own throw-away folder
-    page.close()  # the tab closes: its app quits as with `q` (the demo removes its folder: a kill would not)
+    page.context.close()  # the tab closes: its app quits as with `q` (the demo removes its folder: a kill would not)
     assert all_closed(served)
     assert served.proc.poll() is None  # the server goes on for other tabs
 
@@ -311,5 +341,5 @@ def test_the_phone_frame_holds_the_narrow_app(served: Served, browser: Any, tmp_
     assert shot.getpixel((5, 5)) == (0xD8, 0xDE, 0xE4)  # the page around the phone
     assert shot.getpixel((500, 70)) == (0x11, 0x14, 0x18)  # the bezel above the screen
     assert len(shot.crop((305, 78, 695, 922)).getcolors(1 << 24)) > 20  # the app drawn on the screen
-    page.close()
+    page.context.close()
     assert all_closed(served)
