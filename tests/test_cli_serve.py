@@ -50,15 +50,15 @@ class Served:
         return f"http://127.0.0.1:{self.port}/"
 
     def stop(self) -> str:
-        """Stop it as Ctrl+C would, and give back what it printed on stderr."""
+        """Stop it as Ctrl+C would, and give back what it printed since it started (stdout, then stderr)."""
         if self.proc.poll() is None:
             self.proc.terminate()
         try:
-            _, err = self.proc.communicate(timeout=30)
+            out, err = self.proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            _, err = self.proc.communicate()
-        return err
+            out, err = self.proc.communicate()
+        return out + err
 
 
 def free_port() -> int:
@@ -343,3 +343,26 @@ def test_the_phone_frame_holds_the_narrow_app(served: Served, browser: Any, tmp_
     assert len(shot.crop((305, 78, 695, 922)).getcolors(1 << 24)) > 20  # the app drawn on the screen
     page.context.close()
     assert all_closed(served)
+
+
+def test_an_app_that_cannot_start_ends_its_session(tmp_path: Path) -> None:
+    """A damaged data folder: the app exits at once (its sentence on the server's terminal), and the page's
+    connection closes, so the page says the session ended instead of starting for ever."""
+    import asyncio
+
+    import aiohttp
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "pku-harness.sqlite3").write_bytes(b"not a database" * 100)
+    served = start(tmp_path)  # the student's own data, not the demo
+
+    async def session() -> aiohttp.WSMessage:
+        async with aiohttp.ClientSession() as client, client.ws_connect(served.url + "ws") as ws:
+            return await asyncio.wait_for(ws.receive(), START_S)
+
+    try:
+        message = asyncio.run(session())
+    finally:
+        err = served.stop()
+    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+    assert "pku-harness.sqlite3" in err  # the app's own sentence, relayed to the server's terminal

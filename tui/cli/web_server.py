@@ -51,6 +51,13 @@ class PageSession(AppService):
     """One browser session's app process; its `notify` and `title` messages go on to the page, and stopping it
     waits for the process to end (textual-serve's leaves it to the garbage collector)."""
 
+    async def run(self) -> None:
+        """Relay the app's output until its process ends, then close the page's connection: an app that could not
+        start (a damaged data folder: its sentence is on the server's terminal) ends its session rather than
+        leaving the page saying it starts."""
+        await super().run()
+        await self.remote_close()
+
     async def stop(self) -> None:
         """Ask the app to quit (it saves as with `q`); one still running after `QUIT_WAIT_S` is ended."""
         task, process = self._task, self._process
