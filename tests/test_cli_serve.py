@@ -306,7 +306,9 @@ def test_the_app_in_a_page_answers_and_its_tab_closing_quits_it(served: Served, 
 
     # The student looks elsewhere while the assistant asks to top up the card: the approval card calls them back
     # with a browser notification and a mark in the tab's title (设置 → 提醒), gone when they come back.
+    typed = len(screen.received)
     page.keyboard.type("Top up my card with 50 yuan")
+    wait_for(page, screen, "Top up my card with 50 yuan", since=typed)
     page.keyboard.press("Enter")
     page.evaluate("document.activeElement.blur()")  # the page tells the app it lost the focus
     deadline = time.monotonic() + ANSWER_S
@@ -349,6 +351,7 @@ def test_an_app_that_cannot_start_ends_its_session(tmp_path: Path) -> None:
     """A damaged data folder: the app exits at once (its sentence on the server's terminal), and the page's
     connection closes, so the page says the session ended instead of starting for ever."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     import aiohttp
 
@@ -360,8 +363,9 @@ def test_an_app_that_cannot_start_ends_its_session(tmp_path: Path) -> None:
         async with aiohttp.ClientSession() as client, client.ws_connect(served.url + "ws") as ws:
             return await asyncio.wait_for(ws.receive(), START_S)
 
-    try:
-        message = asyncio.run(session())
+    try:  # on a thread of its own: Playwright's loop may be running on this one (the browser tests' fixture)
+        with ThreadPoolExecutor(1) as thread:
+            message = thread.submit(asyncio.run, session()).result()
     finally:
         err = served.stop()
     assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
