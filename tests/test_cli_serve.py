@@ -370,3 +370,39 @@ def test_an_app_that_cannot_start_ends_its_session(tmp_path: Path) -> None:
         err = served.stop()
     assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
     assert "pku-harness.sqlite3" in err  # the app's own sentence, relayed to the server's terminal
+
+
+def test_two_tabs_at_once_are_two_apps_on_one_data_folder(tmp_path: Path) -> None:
+    """Each browser session is an app process of its own, both on the student's data folder (the store takes
+    concurrent writers); closing them quits both, and the database is whole afterwards."""
+    import asyncio
+    import sqlite3
+    from concurrent.futures import ThreadPoolExecutor
+
+    import aiohttp
+
+    served = start(tmp_path)
+    shown: list[str] = []
+
+    async def tabs() -> None:
+        async with aiohttp.ClientSession() as client:
+            sockets = [await client.ws_connect(served.url + "ws?width=100&height=30") for _ in range(2)]
+            for ws in sockets:
+                seen = b""
+                while "首页" not in ESCAPES.sub("", seen.decode("utf-8", "replace")):
+                    message = await asyncio.wait_for(ws.receive(), START_S)
+                    assert message.type == aiohttp.WSMsgType.BINARY, message
+                    seen += message.data
+            shown.append(str(len(processes_under(served.proc.pid))))
+            for ws in sockets:
+                await ws.close()  # the tab closes
+
+    try:
+        with ThreadPoolExecutor(1) as thread:  # Playwright's loop may be running on this one
+            thread.submit(asyncio.run, tabs()).result()
+        assert shown == ["2"]
+        assert all_closed(served)
+    finally:
+        served.stop()
+    with sqlite3.connect(tmp_path / "data" / "pku-harness.sqlite3") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
