@@ -318,6 +318,9 @@ def test_the_app_in_a_page_answers_and_its_tab_closing_quits_it(served: Served, 
     assert page.title() == t("attention_window", "zh").format(what=t("attention_window_approval", "zh"))
     page.focus("textarea.xterm-helper-textarea")
     page.wait_for_function("document.title === 'PKU harness'", timeout=ANSWER_S * 1000)
+    opened = len(screen.received)
+    page.keyboard.press("Control+p")  # the palette (the page keeps the key from the browser's print)
+    wait_for(page, screen, t("palette_search", "zh"), since=opened)
 
     assert len(demo_folders(served.tmp)) == 1  # the tab's demo keeps its data in its own throw-away folder
     page.context.close()  # the tab closes: its app quits as with `q` (the demo removes its folder: a kill would not)
@@ -334,6 +337,9 @@ def test_the_phone_frame_holds_the_narrow_app(served: Served, browser: Any, tmp_
     assert 30 <= width < SMALL_ONLY  # the app's narrow layout: one column of small widgets
     since = ask(page, screen, "校园卡余额多少？")
     wait_for(page, screen, ZH_MARK + "校园卡余额", "123.45", since=since, within=ANSWER_S)
+    tapped = len(screen.received)
+    page.mouse.click(20, 27)  # a tap on 首页 in the tab bar (second row, first columns)
+    wait_for(page, screen, "校园活动", since=tapped)
 
     page.set_viewport_size({"width": 1000, "height": 1000})  # a desktop's window: the phone in its bezel
     page.wait_for_timeout(500)
