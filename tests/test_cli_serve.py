@@ -170,7 +170,8 @@ def test_beyond_loopback_the_token_is_asked_everywhere(tmp_path: Path) -> None:
             ("?token=" + token.group(1)[:-1], {}),
             ("static/js/textual.js", {}),
             ("ws", upgrade),
-            ("", {"Cookie": "pku_harness_token=wrong"}),
+            ("", {"Cookie": f"pku_harness_token_{served.port}=wrong"}),
+            ("", {"Cookie": f"pku_harness_token_{served.port + 1}={token.group(1)}"}),  # another server's
         ]:
             status, _, body = get(base + path, headers)
             assert status == 403, path
@@ -185,6 +186,19 @@ def test_beyond_loopback_the_token_is_asked_everywhere(tmp_path: Path) -> None:
     finally:
         err = served.stop()
     assert "beyond this machine" in err
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        *[("127.0.0.1", True), ("127.0.0.2", True), ("localhost", True), ("::1", True), ("[::1]", True)],
+        *[("0.0.0.0", False), ("::", False), ("192.168.1.5", False), ("example.com", False), ("", False)],
+    ],
+)
+def test_only_loopback_binds_go_without_a_token(host: str, loopback: bool) -> None:
+    from tui.cli.web_guard import is_loopback
+
+    assert is_loopback(host) is loopback
 
 
 # -- the page in a browser ---------------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ def serve(demo: bool, host: str, port: int, phone: bool, lang: str | None, extra
         raise usage_error("--with works with --demo only (to use a plugin in the app, install it)")
     token = None if is_loopback(host) else new_token()
     command = app_command(demo, lang, extra)
-    guard = Guard(host, token)
+    guard = Guard(host, port, token)
     locale = lang or ("zh" if demo else saved_language()) or "zh"
     asyncio.run(_serve(command, host, port, guard, phone, locale))
 

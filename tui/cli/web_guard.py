@@ -26,8 +26,9 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-#: The cookie that carries the token after the first load.
-COOKIE = "pku_harness_token"
+#: The cookie that carries the token after the first load, named with the port: browsers keep cookies per host,
+#: not per port, and two servers on one machine would otherwise overwrite each other's.
+COOKIE = "pku_harness_token_{port}"
 #: Names a loopback page may be reached by (with any port).
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -55,11 +56,12 @@ def host_name(host_header: str) -> str:
 
 
 class Guard:
-    """The checks above, as an aiohttp middleware (`Guard(bound, token).middleware`). `token` None: no token is
-    asked (a loopback bind)."""
+    """The checks above, as an aiohttp middleware (`Guard(bound, port, token).middleware`). `token` None: no token
+    is asked (a loopback bind)."""
 
-    def __init__(self, bound: str, token: str | None) -> None:
+    def __init__(self, bound: str, port: int, token: str | None) -> None:
         self.token = token
+        self.cookie = COOKIE.format(port=port)
         self.loopback = is_loopback(bound)
         self.names = LOOPBACK_NAMES | {bound.strip("[]").lower()}
 
@@ -77,7 +79,7 @@ class Guard:
     def token_given(self, request: web.Request) -> bool:
         """The token is in the URL or in the page's cookie."""
         assert self.token is not None
-        given = [request.query.get("token", ""), request.cookies.get(COOKIE, "")]
+        given = [request.query.get("token", ""), request.cookies.get(self.cookie, "")]
         # compare_digest on bytes: a str holding non-ASCII would raise instead of answering no
         return any(g and secrets.compare_digest(g.encode(), self.token.encode()) for g in given)
 
@@ -93,5 +95,5 @@ class Guard:
         # The token is in the page's URL: a link the app opens must not carry it to another site.
         response.headers["Referrer-Policy"] = "no-referrer"
         if self.token is not None and request.query.get("token"):
-            response.set_cookie(COOKIE, self.token, httponly=True, samesite="Strict", path="/")
+            response.set_cookie(self.cookie, self.token, httponly=True, samesite="Strict", path="/")
         return response
