@@ -61,3 +61,30 @@ def test_concurrent_writers_and_kill_9_leave_a_sound_database(tmp_path: Path) ->
     value = kv.get("p", "shared")
     assert value is not None and value["pad"] == "x" * 2000 and value["writer"] in ("a", "b")  # never torn
     assert kv.used("p") <= kv.quota
+
+
+OPENER = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from tui.runtime.store import Store
+    go = Path(sys.argv[2])
+    while not go.exists():
+        time.sleep(0.001)
+    Store(Path(sys.argv[1])).close()
+""")
+
+
+def test_processes_opening_a_new_database_at_once_all_start(tmp_path: Path) -> None:
+    """Two browser tabs of `pku-harness serve` on a first start: each app creates and migrates the same new file
+    (a migration another process applied while this one waited for the lock is not applied again)."""
+    for round_ in range(3):
+        path, go = tmp_path / f"db{round_}.sqlite3", tmp_path / f"go{round_}"
+        procs = [
+            subprocess.Popen([sys.executable, "-c", OPENER, str(path), str(go)], stderr=subprocess.PIPE, text=True)
+            for _ in range(4)
+        ]
+        time.sleep(1.0)  # every process imported the store and waits
+        go.touch()
+        errors = [p.communicate(timeout=60)[1] for p in procs]
+        assert [p.returncode for p in procs] == [0] * 4, errors
+        assert Store(path).version == len(MIGRATIONS)

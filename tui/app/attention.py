@@ -9,6 +9,9 @@ the bell, as it always did, and nothing else is said (a finished answer would ot
 
 The desktop notification goes the way that reaches the student's desktop (`desktop_backend`):
 
+* in a web page (`pku-harness serve`, Textual's web driver), a browser notification: the app sends the page a
+  message (tui/cli/web_server.py passes it on), and the page shows it where the student allowed it; the title
+  mark goes the same way, as the tab's title;
 * over SSH, the terminal's own escape sequence when the terminal is known to show one (the commands below would
   notify the far machine's desktop, if any);
 * on macOS `osascript` (`display notification`), on Linux and the BSDs `notify-send`, when on PATH;
@@ -65,8 +68,8 @@ FREEDESKTOP = ("linux", "freebsd", "openbsd", "netbsd")
 
 @dataclass(frozen=True)
 class Backend:
-    """How a desktop notification is sent: a command (`notify-send`, `osascript`, with its path) or an escape
-    sequence the terminal turns into one (`osc9`, `osc99`, `osc777`)."""
+    """How a desktop notification is sent: a command (`notify-send`, `osascript`, with its path), an escape
+    sequence the terminal turns into one (`osc9`, `osc99`, `osc777`), or a message to the page (`browser`)."""
 
     kind: str
     program: str = ""
@@ -133,6 +136,8 @@ def backend_words(backend: Backend | None, locale: str) -> str:
     """How 设置 names the way desktop notifications go here."""
     if backend is None:
         return t("attention_via_none", locale)
+    if backend.kind == "browser":
+        return t("attention_via", locale).format(via=t("attention_via_browser", locale))
     if backend.program:
         return t("attention_via", locale).format(via=backend.kind)
     code = {"osc9": "OSC 9", "osc99": "OSC 99", "osc777": "OSC 777"}[backend.kind]
@@ -217,6 +222,7 @@ class Attention:
         if self.title_shown is None:
             self._write(PUSH_TITLE)
         self._write(f"\x1b]0;{title}\x07")
+        self._to_page({"type": "title", "title": title})
         self.title_shown = title
 
     def restore_title(self) -> None:
@@ -224,10 +230,14 @@ class Attention:
         if self.title_shown is None:
             return
         self._write(f"\x1b]0;{PLAIN_TITLE}\x07{POP_TITLE}")
+        self._to_page({"type": "title", "title": PLAIN_TITLE})
         self.title_shown = None
 
     def backend(self) -> Backend | None:
-        """The way desktop notifications go here (None: there is none)."""
+        """The way desktop notifications go here (None: there is none). In a web page the browser is the
+        student's desktop: this machine's `notify-send` would notify whoever sits at the server."""
+        if self.app.is_web:
+            return Backend("browser")
         return desktop_backend(self.env, self.platform)
 
     def notify_desktop(self, title: str, body: str) -> Backend | None:
@@ -236,7 +246,9 @@ class Attention:
         if backend is None:
             return None
         self.sent.append(backend)
-        if backend.program:
+        if backend.kind == "browser":
+            self._to_page({"type": "notify", "title": notice_text(title), "body": notice_text(body)})
+        elif backend.program:
             argv = desktop_command(backend, title, body)
             self.app.run_worker(run_detached(argv), group="attention", exclusive=False, exit_on_error=False)
         else:
@@ -249,6 +261,16 @@ class Attention:
         driver = self.app._driver
         if driver is not None and not self.app.is_headless:
             driver.write(sequence)
+
+    def _to_page(self, message: dict[str, object]) -> None:
+        # The web driver's side channel to textual-serve (as Textual's own `open_url` goes); none in a terminal.
+        if not self.app.is_web:
+            return
+        from textual.drivers.web_driver import WebDriver
+
+        driver = self.app._driver
+        if isinstance(driver, WebDriver):
+            driver.write_meta(message)
 
 
 async def run_detached(argv: list[str]) -> None:

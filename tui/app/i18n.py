@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tui.app.strings import campus, checks, pages, plugins, preview, remote, remote_login, shell
+from tui.app.strings import campus, checks, pages, plugins, preview, remote, remote_login, shell, web
 
 
 def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
@@ -26,6 +26,7 @@ STRINGS = _merged(
     preview.STRINGS,
     remote.STRINGS,
     remote_login.STRINGS,
+    web.STRINGS,
 )
 
 

@@ -75,6 +75,11 @@ COMMANDS = {
     "scheduler": Lazy(
         "tui.cli.scheduler", "scheduler", "Scheduled checks and assistant tasks (read-only, nobody watching)."
     ),
+    "serve": Lazy(
+        "tui.cli.serve",
+        "serve",
+        "Serve the app to a web browser, one app per tab (on this machine only unless --host says otherwise).",
+    ),
     "status": Lazy("tui.cli.campus", "status", "Campus login state of every service, and where secrets are kept."),
     "tools": Lazy("tui.cli.tools", "tools", "Installed tools and calling them through the gate."),
 }

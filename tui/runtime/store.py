@@ -357,13 +357,18 @@ class Store:
             raise StoreError(self.path, self.refusal) if self.refusal else read_only(self.path, what)
 
     def migrate(self) -> None:
-        """Apply every migration the file has not seen, each in its own transaction."""
+        """Apply every migration the file has not seen, each in its own transaction. The version is read again
+        once the write lock is held: another process (a second tab of `pku-harness serve` on a first start) may
+        have applied the step while this one waited for it."""
         with self.lock:
             for number, step in enumerate(MIGRATIONS, start=1):
                 if self.version >= number:
                     continue
                 self.db.execute("BEGIN IMMEDIATE")
                 try:
+                    if self.version >= number:
+                        self.db.execute("COMMIT")
+                        continue
                     if callable(step):
                         step(self.db)
                     else:

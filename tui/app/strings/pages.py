@@ -198,6 +198,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "attention_switch_desktop": {"zh": "桌面通知", "en": "Desktop notification"},
     "attention_via": {"zh": "桌面通知经由：{via}", "en": "Desktop notifications go through: {via}"},
     "attention_via_terminal": {"zh": "终端（{code}）", "en": "the terminal ({code})"},
+    "attention_via_browser": {"zh": "浏览器（网页允许通知时）", "en": "the browser (where the page may notify)"},
     "attention_via_none": {
         "zh": "这里发不了桌面通知（没有 notify-send 或 osascript，也不是已知能显示通知的终端）",
         "en": "No way to send desktop notifications here (no notify-send or osascript, and not a terminal known "
