@@ -36,6 +36,7 @@ from tui.runtime.store_faults import (
     side_files,
     translate,
 )
+from tui.runtime.store_lock import opening
 
 #: A migration: SQL statements, or a step in Python given the connection (for one SQL alone cannot write).
 Migration = str | Callable[[sqlite3.Connection], None]
@@ -207,6 +208,13 @@ class Store:
             raise os_fault(e, folder) or StoreError(
                 folder, f"{folder} cannot be made ({e.strerror}) {ELSEWHERE}"
             ) from None
+        if want_read_only:
+            return self._open_file(file, want_read_only)
+        with opening(folder):  # one process at a time creates, checks and migrates it
+            return self._open_file(file, want_read_only)
+
+    def _open_file(self, file: Path, want_read_only: bool) -> GuardedConnection:
+        folder = file.parent
         if not os.path.lexists(file):
             if want_read_only or not os.access(folder, os.W_OK):
                 raise StoreError(
