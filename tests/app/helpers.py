@@ -72,3 +72,17 @@ def burst(app: Any, keys: list[str]) -> None:
         event = key_event(key)
         event.set_sender(app)
         app._driver.send_message(event)
+
+
+def said_by(app: Any) -> list[str]:
+    """Every message the app notifies from now on, recorded as it is said: a toast lasts a few seconds, and a
+    busy CI machine looked for it after it had gone (`app._notifications` holds only what still shows)."""
+    said: list[str] = []
+    notify = app.notify
+
+    def recording(message: Any, *args: Any, **kwargs: Any) -> Any:
+        said.append(str(message))
+        return notify(message, *args, **kwargs)
+
+    app.notify = recording
+    return said

@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, OptionList, Select, Static, TabbedContent
 
-from tests.app.helpers import open_settings_section, until
+from tests.app.helpers import open_settings_section, said_by, until
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.widgets.dashboard import Dashboard, slots, tick_seconds
 from widgets_render.textual_render import WidgetFrame
@@ -411,9 +411,7 @@ async def test_a_removed_widget_comes_back_in_its_place_with_u(tmp_path: Path) -
         dashboard = app.query_one(Dashboard)
         before = [(s.id, s.size) for s in dashboard.slots]
         assert not dashboard.check_action("undo", ())  # nothing to undo yet: no `u` in the footer
-        said: list[str] = []
-        notify = app.notify
-        app.notify = lambda message, *a, **k: (said.append(str(message)), notify(message, *a, **k))[1]  # type: ignore[method-assign]
+        said = said_by(app)
         second = list(app.query(WidgetFrame))[1]
         second.focus()
         await pilot.press("x")

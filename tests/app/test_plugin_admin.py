@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input, Switch
 
-from tests.app.helpers import settle, until
+from tests.app.helpers import said_by, settle, until
 from tests.runtime.fake_github import FakeGitHub, plugin_files
 from tui.app.app import PkuHarnessApp, make_app
 from tui.app.dialogs.prompts import ChooseDialog, ConfirmDialog
@@ -223,9 +223,7 @@ async def test_built_in_plugins_update_from_their_links_in_settings_and_roll_bac
     manifest = (shipped / "PLUGIN.md").read_text(encoding="utf-8").replace("version: 1.0.0", "version: 1.0.1")
     github.publish_builtins({"shuttle": {"PLUGIN.md": manifest}})
     app = app_for(tmp_path, github)
-    said: list[str] = []
-    notify = app.notify
-    app.notify = lambda message, *a, **k: (said.append(str(message)), notify(message, *a, **k))[1]  # type: ignore[method-assign]
+    said = said_by(app)
     async with app.run_test(size=(120, 50)) as pilot:
         await settle(pilot, app)  # the start's daily check (not the demo): the built-in plugins' links
         await until(pilot, lambda: app.runtime.registry.plugins["shuttle"].plugin.manifest.version == "1.0.1", 10)
