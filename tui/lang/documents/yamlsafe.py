@@ -1,23 +1,35 @@
-"""YAML as data only: ruamel.yaml composes the nodes, and this module types the scalars itself.
+"""YAML as data only: the parse events are read here, and this module types the scalars itself.
 
 Why not a loader's constructors: YAML 1.1 turns `no` into false, `12:30` into 750 and `0755` into 493, and
 even YAML 1.2 reads `0755` as 755. Here a plain scalar is a number only when it is written as JSON writes
-one, `true`/`false` and `null`/`~`/empty are what they say, and everything else is text. Walking the nodes
-also gives every value its line (for messages), finds duplicate keys with both lines, and refuses anchors,
-aliases and tags before anything is expanded (an alias bomb never grows).
-"""
+one, `true`/`false` and `null`/`~`/empty are what they say, and everything else is text. Building the data from
+the events gives every value its line (for messages), finds duplicate keys with both lines, and refuses anchors,
+aliases, tags and deep nesting before anything is expanded (an alias bomb never grows).
+
+The events come from libyaml (`ruamel.yaml.clib`) when it reads the text — three times faster than ruamel's
+pure-Python parser, which reads what libyaml refuses (YAML 1.2 forms) and words every syntax error
+(`tests/lang/documents/test_yaml_fast.py` compares the two)."""
 
 from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ruamel.yaml import YAML
+from ruamel.yaml.composer import ComposerError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, MappingStartEvent, ScalarEvent
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
+    DocumentStartEvent,
+    Event,
+    MappingStartEvent,
+    ScalarEvent,
+)
 
 from tui.lang.documents.problems import Problem
 
@@ -128,9 +140,13 @@ def load_yaml(text: str, file: str, line_offset: int = 0) -> tuple[Located | Non
     Returns:
         The data with its lines, or None when it cannot be read, and the problems found.
     """
-    yaml = YAML(typ="safe", pure=True)
+    out = Located(None, text_lines=text.split("\n"), offset=line_offset)
     try:
-        node = yaml.compose(io.StringIO(text))
+        try:
+            found = _compose(_events(text, pure=False), out, line_offset)
+        except _FastFailed:  # libyaml refused it (or is not installed): the YAML 1.2 reader decides, and words it
+            out = Located(None, text_lines=text.split("\n"), offset=line_offset)
+            found = _compose(_events(text, pure=True), out, line_offset)
     except MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = mark.line + 1 + line_offset if mark is not None else None
@@ -140,15 +156,11 @@ def load_yaml(text: str, file: str, line_offset: int = 0) -> tuple[Located | Non
         return None, [Problem(file, line, f"not valid YAML: {reason}", column=column, code="YAML_SYNTAX", hint=hint)]
     except YAMLError as e:
         return None, [Problem(file, None, f"not valid YAML: {e}", code="YAML_SYNTAX")]
-    except RecursionError:
-        return None, [Problem(file, None, f"YAML nested deeper than {MAX_DEPTH} levels", code="YAML_TOO_DEEP")]
-    if node is None:
-        return Located(None), []
-    out = Located(None, text_lines=text.split("\n"), offset=line_offset)
-    try:
-        out.data = _convert(node, (), out, 0, line_offset)
     except _Refused as r:
         return None, [Problem(file, r.line, r.message, column=r.column, code=r.code)]
+    if found is _NOTHING:
+        return Located(None), []
+    out.data = found
     return out, []
 
 
@@ -163,7 +175,7 @@ def count_entries(text: str, key: str, cap: int) -> tuple[int, int] | None:
     top_key: str | None = None
     count, line = 0, 0
     try:
-        for event in YAML(typ="safe", pure=True).parse(io.StringIO(text)):
+        for event in _all_events(text):
             if isinstance(event, ScalarEvent | AliasEvent | CollectionStartEvent):
                 parent = stack[-1] if stack else None
                 is_key = parent is not None and parent[0] == 1 and parent[1] % 2 == 0
@@ -197,59 +209,149 @@ def count_entries(text: str, key: str, cap: int) -> tuple[int, int] | None:
     return None
 
 
-def _line(node: Node, offset: int) -> int:
-    return int(node.start_mark.line) + 1 + offset
+class _FastFailed(Exception):
+    """libyaml could not read the text (or is missing): read it again with the pure-Python parser."""
 
 
-def _col(node: Node) -> int:
-    return int(node.start_mark.column) + 1
+def _events(text: str, pure: bool) -> Iterator[Event]:
+    """The parse events of `text`: from libyaml (ruamel.yaml.clib) unless `pure`, from ruamel's YAML 1.2 parser
+    otherwise. libyaml is about three times faster; it refuses a few YAML 1.2 forms (a plain scalar holding `:` in
+    a flow collection) and words its errors differently, so any refusal of it is `_FastFailed` and the caller reads
+    the text again with the pure parser, which has the last word. Only events are taken from libyaml, never its
+    composer: that one recurses in C and a hostile `- - - …` or `[[[…` ends the process (a segfault)."""
+    yaml = YAML(typ="safe", pure=pure)
+    if pure:
+        yield from yaml.parse(io.StringIO(text))
+        return
+    if not _HAVE_LIBYAML:
+        raise _FastFailed
+    try:
+        yield from yaml.parse(io.StringIO(text))
+    except YAMLError:
+        raise _FastFailed from None
 
 
-def _convert(node: Node, path: Path, out: Located, depth: int, offset: int) -> Any:
-    line = _line(node, offset)
-    if depth > MAX_DEPTH:
-        raise _Refused(line, f"YAML nested deeper than {MAX_DEPTH} levels", "YAML_TOO_DEEP", _col(node))
-    if getattr(node, "anchor", None):
+def _all_events(text: str) -> Iterator[Event]:
+    """Every event, from libyaml when it reads the whole text, else from the pure parser (a refusal midway
+    starts again: the events already given are given again)."""
+    try:
+        yield from list(_events(text, pure=False))
+    except _FastFailed:
+        yield from _events(text, pure=True)
+
+
+#: libyaml's parser, when ruamel.yaml.clib is installed (a wheel for every common platform; pure Python otherwise).
+_HAVE_LIBYAML = "clib" in YAML(typ="safe", pure=False).Parser.__module__
+
+_NOTHING: Any = object()
+
+
+@dataclass
+class _Open:
+    """A mapping or list being read, and (for a mapping) the key waiting for its value."""
+
+    value: dict[str, Any] | list[Any]
+    path: Path
+    key: str | None = None
+    first_line: dict[str, int] = field(default_factory=dict)
+
+
+def _compose(events: Iterable[Event], out: Located, offset: int) -> Any:
+    """The data of the one document in `events`, its places recorded in `out` — without recursion, so nesting
+    is refused at `MAX_DEPTH` before anything deeper is built. Anchors, aliases, tags other than the standard ones,
+    merge keys, keys that are not plain text and duplicate keys are refused with their line and column."""
+    stack: list[_Open] = []
+    root: Any = _NOTHING
+    document_mark = None
+    for ev in events:
+        if isinstance(ev, DocumentStartEvent):
+            if document_mark is not None:
+                raise ComposerError(
+                    "expected a single document in the stream",
+                    document_mark,
+                    "but found another document",
+                    ev.start_mark,
+                )
+            document_mark = ev.start_mark
+            continue
+        line, col = int(ev.start_mark.line) + 1 + offset, int(ev.start_mark.column) + 1
+        if isinstance(ev, CollectionEndEvent):
+            stack.pop()
+            continue
+        if not isinstance(ev, ScalarEvent | CollectionStartEvent | AliasEvent):
+            continue
+        top = stack[-1] if stack else None
+        if top is not None and isinstance(top.value, dict):
+            if top.key is None:
+                _key(ev, top, out, line, col)
+                continue
+            if isinstance(ev, ScalarEvent) and ev.value == "" and not ev.style:
+                # A value left out (`a:`) is where its key is: the parsers place it differently (libyaml after the
+                # colon, ruamel's at the next token, which may be lines further down).
+                line, col = out.keys[(*top.path, top.key)]
+        if len(stack) > MAX_DEPTH:
+            raise _Refused(line, f"YAML nested deeper than {MAX_DEPTH} levels", "YAML_TOO_DEEP", col)
+        _check_node(ev, line, col)
+        if top is None:
+            path: Path = ()
+        elif isinstance(top.value, list):
+            path = (*top.path, len(top.value))
+        else:
+            path = (*top.path, cast(str, top.key))
+        out.lines[path] = line
+        out.columns[path] = col
+        if isinstance(ev, ScalarEvent):
+            style = ev.style or None  # libyaml says '' for plain, ruamel's parser None
+            out.styles[path] = style
+            value: Any = _scalar(ev.value, style, ev.tag)
+        else:
+            value = {} if isinstance(ev, MappingStartEvent) else []
+        if top is None:
+            root = value
+        elif isinstance(top.value, list):
+            top.value.append(value)
+        else:
+            top.value[cast(str, top.key)] = value
+            top.key = None
+        if not isinstance(ev, ScalarEvent):
+            stack.append(_Open(value, path))
+    return root
+
+
+def _check_node(ev: Event, line: int, col: int) -> None:
+    if isinstance(ev, AliasEvent) or getattr(ev, "anchor", None):
         raise _Refused(
-            line, "anchors and aliases (&name, *name) are not allowed: write the value out", "YAML_ALIAS", _col(node)
+            line, "anchors and aliases (&name, *name) are not allowed: write the value out", "YAML_ALIAS", col
         )
-    if node.tag not in _STANDARD_TAGS:
-        tag = str(node.tag).replace(_CORE, "!!")
-        raise _Refused(line, f"YAML tags like {tag} are not allowed", "YAML_TAG", _col(node))
-    out.lines[path] = line
-    out.columns[path] = int(node.start_mark.column) + 1
-    if isinstance(node, ScalarNode):
-        out.styles[path] = node.style
-        return _scalar(node)
-    if isinstance(node, SequenceNode):
-        return [_convert(item, (*path, i), out, depth + 1, offset) for i, item in enumerate(node.value)]
-    if isinstance(node, MappingNode):
-        result: dict[str, Any] = {}
-        first_line: dict[str, int] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode):
-                where = _line(key_node, offset)
-                raise _Refused(where, "keys must be plain text, not lists or mappings", "YAML_KEY", _col(key_node))
-            if key_node.tag == _CORE + "merge" or (key_node.value == "<<" and key_node.style is None):
-                raise _Refused(_line(key_node, offset), "merge keys (<<) are not allowed", "YAML_MERGE", _col(key_node))
-            key = _scalar(key_node)
-            if not isinstance(key, str):
-                key = str(key).lower() if isinstance(key, bool) else ("null" if key is None else str(key))
-            kline = _line(key_node, offset)
-            if key in first_line:
-                said = f"duplicate key '{key}' (first at line {first_line[key]})"
-                raise _Refused(kline, said, "YAML_DUPLICATE_KEY", _col(key_node))
-            first_line[key] = kline
-            out.keys[(*path, key)] = (kline, int(key_node.start_mark.column) + 1)
-            result[key] = _convert(value_node, (*path, key), out, depth + 1, offset)
-        return result
-    raise _Refused(line, "unsupported YAML node", "YAML_SYNTAX")
+    tag = getattr(ev, "tag", None)
+    if tag is not None and tag != "!" and tag not in _STANDARD_TAGS:
+        raise _Refused(line, f"YAML tags like {str(tag).replace(_CORE, '!!')} are not allowed", "YAML_TAG", col)
 
 
-def _scalar(node: ScalarNode) -> Any:
-    value: str = node.value
-    if node.style is not None or node.tag in (_CORE + "str", _CORE + "timestamp"):
-        return value  # quoted or block scalars, and anything the resolver already read as text
+def _key(ev: Event, top: _Open, out: Located, line: int, col: int) -> None:
+    """Take a mapping's key (the event in key position)."""
+    if not isinstance(ev, ScalarEvent):
+        if isinstance(ev, AliasEvent):
+            _check_node(ev, line, col)
+        raise _Refused(line, "keys must be plain text, not lists or mappings", "YAML_KEY", col)
+    _check_node(ev, line, col)
+    style = ev.style or None
+    if ev.tag == _CORE + "merge" or (ev.value == "<<" and style is None):
+        raise _Refused(line, "merge keys (<<) are not allowed", "YAML_MERGE", col)
+    key = _scalar(ev.value, style, ev.tag)
+    if not isinstance(key, str):
+        key = str(key).lower() if isinstance(key, bool) else ("null" if key is None else str(key))
+    if key in top.first_line:
+        said = f"duplicate key '{key}' (first at line {top.first_line[key]})"
+        raise _Refused(line, said, "YAML_DUPLICATE_KEY", col)
+    top.first_line[key] = line
+    out.keys[(*top.path, key)] = (line, col)
+    top.key = key
+
+
+def _scalar(value: str, style: str | None, tag: str | None) -> Any:
+    if style is not None or tag in (_CORE + "str", _CORE + "timestamp", "!"):
+        return value  # quoted or block scalars, and what a tag says is text
     if value in _NULL:
         return None
     if value in _TRUE:
