@@ -438,3 +438,35 @@ def test_two_tabs_at_once_are_two_apps_on_one_data_folder(tmp_path: Path) -> Non
         print(served.stop())  # the apps' own words, shown when the test fails
     with sqlite3.connect(tmp_path / "data" / "pku-harness.sqlite3") as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_a_link_a_screen_opens_comes_up_in_a_new_tab(tmp_path: Path, browser: Any) -> None:
+    """A plugin screen's `openUrl` (its `browser.open` ability) opens a new tab of the student's browser."""
+    from tests.app.test_open_url import URL, link_plugin
+
+    served = start(tmp_path, "--demo", "--with", str(link_plugin(tmp_path / "links", declared=True)))
+    try:
+        page, screen = open_page(browser, served.url, 1280, 800)
+        page.context.route("https://lib.example.org/**", lambda route: route.fulfill(body="<p>new books</p>"))
+        wait_for(page, screen, "首页", "助手")
+        page.focus("textarea.xterm-helper-textarea")
+        since = len(screen.received)
+        page.keyboard.press("Control+p")
+        wait_for(page, screen, t("palette_search", "zh"), since=since)
+        since = len(screen.received)
+        page.keyboard.type("链接")
+        wait_for(page, screen, "链接", since=since)
+        page.wait_for_timeout(500)
+        since = len(screen.received)
+        page.keyboard.press("Enter")
+        wait_for(page, screen, "打开新书", since=since)  # the plugin's screen, its button focused
+        page.wait_for_timeout(500)
+        with page.context.expect_page(timeout=ANSWER_S * 1000) as opened:
+            page.keyboard.press("Enter")
+        tab = opened.value
+        tab.wait_for_load_state()
+        assert tab.url == "https://lib.example.org/new?q=%E4%BA%8C"
+        assert URL.removeprefix("https://") in screen.text(since)  # and the address is said, to copy
+        assert len(page.context.pages) == 2  # a new tab: the app's page stays
+    finally:
+        print(served.stop())

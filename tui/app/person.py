@@ -4,6 +4,8 @@ type a code, review an install. Each is a dialog or a Textual call on the app's 
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
@@ -14,6 +16,11 @@ from tui.runtime.plugins import InstallReview
 
 if TYPE_CHECKING:
     from tui.app.harness import HarnessApp
+
+
+def graphical_desktop() -> bool:
+    """Whether a browser opened from here shows on a desktop (macOS, Windows, or an X11/Wayland display)."""
+    return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 class AppPerson:
@@ -36,8 +43,7 @@ class AppPerson:
     async def open_url(self, url: str) -> bool:
         if not url.startswith("https://"):
             return False
-        self.app.open_url(url)
-        return True
+        return await self._open(url)
 
     async def open_campus_page(self, service: str) -> bool:
         from tui.runtime.campus.services import SERVICES
@@ -46,8 +52,24 @@ class AppPerson:
         if known is None:
             return False
         # The browser has its own login: the app's session cannot be carried over, so the plain page opens.
-        self.app.open_url(f"https://{known.host}/")
-        return True
+        return await self._open(f"https://{known.host}/")
+
+    async def _open(self, url: str) -> bool:
+        """Open a link where the person is: a new tab of the page when the app is served (textual-serve), the
+        desktop's browser when there is a desktop. Never a text browser in this terminal: Python's `webbrowser`
+        picks lynx or w3m when there is no display, which would take over the screen the app draws on (and
+        block it) — then the link is not opened. Either way the address is said, to copy."""
+        opened = False
+        if self.app.is_web:
+            self.app.open_url(url)
+            opened = True
+        elif graphical_desktop():
+            import webbrowser
+
+            opened = bool(await asyncio.to_thread(webbrowser.open, url))
+        said = "opened_url" if opened else "copy_url"
+        self.app.notify(f"{t(said, self.app.locale)}: {url}", markup=False, timeout=12)
+        return opened
 
     async def pick_files(self, types: list[str], multiple: bool) -> list[dict[str, Any]] | None:
         return None  # no file picker in a terminal yet: the ability reports that nothing was picked

@@ -203,15 +203,24 @@ class ScreenActions(OnceScreen[None]):
                 else:
                     self.notify(prompt, markup=False)
             elif "openUrl" in action:
-                url = clean(str(self.evaluate(action["openUrl"], names, evaluator)))
-                self.notify(
-                    clean(url if url.startswith("https://") else f"{t('bad_url', self.locale)}: {url}"), markup=False
-                )
+                await self.open_link(clean(str(self.evaluate(action["openUrl"], names, evaluator))))
         except Exception as e:  # a broken action shows inline, it never ends the app
             card = failed("ACTION_ERROR", self.file, "", clean(str(e))[:500], "plugin", None, self.locale)
             self.failures["$action"] = card
             self.error = card.summary
             await self.show_body()
+
+    async def open_link(self, url: str) -> None:
+        """`openUrl`: through the plugin's `browser.open` ability (genui.md), as its tools would open one — in the
+        browser the app runs in when served, else the desktop's (`AppPerson.open_url` says the address too)."""
+        if not url.startswith("https://"):
+            self.notify(f"{t('bad_url', self.locale)}: {url}", markup=False)
+            return
+        if "browser" not in self.plugin.manifest.abilities:
+            raise PermissionError(
+                f"openUrl opens links with the browser ability, which {self.plugin_id} does not declare"
+            )
+        await self.runtime.abilities.call(self.plugin_id, "browser.open", {"url": url})
 
     async def open_screen(self, action: dict[str, Any], names: dict[str, Any], evaluator: LangEvaluator) -> None:
         target = str(action["open"])

@@ -14,6 +14,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "age_hours": {"zh": "{n} 小时前", "en": "{n} h ago"},
     "age_days": {"zh": "{n} 天前", "en": "{n} d ago"},
     "bad_url": {"zh": "只能打开 https 链接", "en": "Only https links can be opened"},
+    "opened_url": {"zh": "已在浏览器中打开", "en": "Opened in the browser"},
+    "copy_url": {"zh": "这里打不开浏览器，请复制链接", "en": "No browser to open here; copy the link"},
     "cancelled": {"zh": "已取消", "en": "Cancelled"},
     "needs_input": {"zh": "请补全标出的字段", "en": "Please fill in the marked fields"},
     "done": {"zh": "完成", "en": "Done"},

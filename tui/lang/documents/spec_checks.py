@@ -86,7 +86,23 @@ def check_specs(plugin: Plugin) -> list[Problem]:
                 )
             if isinstance(data, dict):
                 problems.extend(_source_aliases(data, file, located))
+                if "browser" not in m.abilities:
+                    problems.extend(_open_urls(data, file, located))
     return problems
+
+
+def _open_urls(data: dict[str, Any], file: str, located: Located | None) -> list[Problem]:
+    """An `openUrl` action opens its link through the plugin's `browser.open` ability (genui.md): without the
+    declaration every tap on it would fail."""
+    out: list[Problem] = []
+    for path, _ in _strings(data, ()):
+        if path and path[-1] == "openUrl":
+            at = located.key_pos(path) if located else (None, None)
+            where = "/" + "/".join(map(str, path))
+            said = f"at {where}: openUrl opens links through browser.open; the manifest does not declare browser"
+            hint = "add browser to abilities in PLUGIN.md (abilities: [browser])"
+            out.append(Problem(file, at[0], said, column=at[1], code="OPENURL_ABILITY", hint=hint))
+    return out
 
 
 def _place(located: Located | None, parts: Path, code: str, message: str) -> tuple[int | None, int | None]:
