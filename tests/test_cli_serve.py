@@ -258,9 +258,10 @@ TELL_FOCUS = "kind => window.pageSockets[0].send(JSON.stringify([kind]))"
 ENTER_AND_LEAVE = """() => window.pageSockets[0].send(JSON.stringify(["stdin", "\\r\\u001b[O"]))"""
 
 
-def open_page(browser: Any, url: str, width: int, height: int) -> tuple[Any, Screen]:
-    """A page of the served app in a new browser window that allows notifications; what its terminal gets."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+def open_page(browser: Any, url: str, width: int, height: int, touch: bool = False) -> tuple[Any, Screen]:
+    """A page of the served app in a new browser window that allows notifications (a phone's touch screen with
+    `touch`); what its terminal gets."""
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
     context.grant_permissions(["notifications"], origin=url.split("?")[0].rstrip("/"))
     context.add_init_script(RECORD_PAGE)
     page = context.new_page()
@@ -355,7 +356,7 @@ def test_the_app_in_a_page_answers_and_its_tab_closing_quits_it(served: Served, 
 
 
 def test_the_phone_frame_holds_the_narrow_app(served: Served, browser: Any, tmp_path: Path) -> None:
-    page, screen = open_page(browser, served.url + "?phone=1", 390, 844)
+    page, screen = open_page(browser, served.url + "?phone=1", 390, 844, touch=True)
     wait_for(page, screen, "首页", "助手", "校园卡")
     box = page.locator("#terminal").bounding_box()
     assert (box["width"], box["height"]) == (390, 844)  # a window as small as the phone: all of it
@@ -364,8 +365,11 @@ def test_the_phone_frame_holds_the_narrow_app(served: Served, browser: Any, tmp_
     since = ask(page, screen, "校园卡余额多少？")
     wait_for(page, screen, ZH_MARK + "校园卡余额", "123.45", since=since, within=ANSWER_S)
     tapped = len(screen.received)
-    page.mouse.click(20, 27)  # a tap on 首页 in the tab bar (second row, first columns)
+    page.touchscreen.tap(20, 27)  # a finger on 首页 in the tab bar (second row, first columns)
     wait_for(page, screen, "校园活动", since=tapped)
+    tapped = len(screen.received)
+    page.touchscreen.tap(135, 27)  # and on 插件 (columns 13-16)
+    wait_for(page, screen, "添加插件", since=tapped)
 
     page.set_viewport_size({"width": 1000, "height": 1000})  # a desktop's window: the phone in its bezel
     page.wait_for_timeout(500)
