@@ -209,6 +209,8 @@ class Drafts:
         try:
             data = DirectorySource(folder).read_bytes(rel)
         except SourceError as e:
+            if e.code == "FILE_MISSING":
+                raise DraftError(Message("draft_file_missing", draft=draft, path=rel)) from None
             raise DraftError(Message("draft_file_unreadable", draft=draft, path=rel, why=str(e))) from None
         try:
             return data.decode("utf-8")
