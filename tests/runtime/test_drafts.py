@@ -99,9 +99,7 @@ def test_the_whole_draft_is_512_kb_at_most(drafts: Drafts) -> None:
     assert written.previous == "x" * 400_000 and written.bytes == 500_000
 
 
-def test_a_write_is_atomic_a_failed_rename_leaves_the_old_file(
-    drafts: Drafts, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_write_is_atomic_a_failed_rename_leaves_the_old_file(drafts: Drafts, monkeypatch: pytest.MonkeyPatch) -> None:
     drafts.new("notes")
     drafts.write("notes", "tools/list.yaml", "old\n")
 

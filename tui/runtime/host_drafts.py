@@ -162,7 +162,7 @@ class DraftTools:
         if not report.ok:
             raise HostError("ability", Message("draft_invalid", draft=draft, count=report.errors))
         outcome = await self.rt.install_reviewed(str(folder))
-        return {**outcome, "draftKept": Message("draft_kept")}
+        return {**outcome, "draftKept": str(Message("draft_kept"))}
 
 
 def _run_tests(draft: str, folder: Path) -> dict[str, Any]:
@@ -173,11 +173,11 @@ def _run_tests(draft: str, folder: Path) -> dict[str, Any]:
     report = validation_report(folder)
     if report.plugin is None:
         found = [p.to_json() for p in report.problems]
-        return {"draft": draft, "ok": False, "message": Message("draft_invalid", draft=draft, count=report.errors),
+        return {"draft": draft, "ok": False, "message": str(Message("draft_invalid", draft=draft, count=report.errors)),
                 "cases": [], "problems": found}  # fmt: skip
     files = recorded_test_files(folder)
     if not files:
-        return {"draft": draft, "ok": False, "message": Message("draft_no_tests", draft=draft), "cases": []}
+        return {"draft": draft, "ok": False, "message": str(Message("draft_no_tests", draft=draft)), "cases": []}
     results, problems = run_tests(report.plugin, DirectorySource(folder), files)
     cases = [{"file": r.file, "name": r.name, "passed": r.passed, "message": r.reason} for r in results]
     passed = sum(r.passed for r in results)
