@@ -45,7 +45,7 @@ def drafts_list(as_json: bool) -> None:
         )
         return
     if not found:
-        echo(Message("drafts_none"))
+        echo(Message("drafts_none", command="pku-harness plugins draft new ID"))
         return
     for d in found:
         when = datetime.fromtimestamp(d.modified_ms / 1000).isoformat(sep=" ", timespec="minutes")

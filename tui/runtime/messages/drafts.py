@@ -89,10 +89,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the draft is kept; discard it when it is no longer needed",
     },
     # -- the command line (cli/plugins_drafts.py) ---------------------------------------------------------------
-    "drafts_none": {
-        "zh": "还没有草稿；用 `pku-harness plugins draft new ID` 新建",
-        "en": "no drafts yet; start one with pku-harness plugins draft new ID",
-    },
+    "drafts_none": {"zh": "还没有草稿；用 {command} 新建", "en": "no drafts yet; start one with {command}"},
     "draft_created": {"zh": "已新建草稿 {draft}：{folder}", "en": "created draft {draft}: {folder}"},
     "draft_discard_ask": {
         "zh": "删除草稿 {draft} 和它的全部文件？",
