@@ -70,7 +70,7 @@ async def test_every_tab_opens_by_key(app: PkuHarnessApp) -> None:
                 await until(pilot, lambda: app.focused is app.query_one("#chat-input"))
                 await pilot.press("escape")
         tools = app.query_one("#tools", DataTable)
-        assert tools.row_count == len(app.runtime.registry.tools()) == 25  # 14 plugin tools, 11 host tools
+        assert tools.row_count == len(app.runtime.registry.tools()) == 31  # 14 plugin tools, 17 host tools
         permissions = app.query_one("#permissions", DataTable)
         assert permissions.row_count == 7
 

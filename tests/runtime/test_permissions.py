@@ -84,3 +84,13 @@ def test_the_scheduler_refusal_explains_itself() -> None:
     assert d.verdict == "refuse" and "only read" in d.reason
     d = decide("agent", "public", "allow", True, False)
     assert d.verdict == "ask" and "third-party text" in d.reason
+
+
+@pytest.mark.parametrize("effect", EFFECTS)
+def test_an_attended_tool_is_refused_to_the_scheduler_only(effect: str) -> None:
+    """The plugin drafts are for a conversation with the student: the scheduler may not call one even to read."""
+    d = decide("scheduler", effect, "allow", False, False, attended=True)  # type: ignore[arg-type]
+    assert d.verdict == "refuse" and "scheduled runs may not use it" in d.reason
+    for actor in ("user", "agent"):
+        plain = decide(actor, effect, "allow", False, False)  # type: ignore[arg-type]
+        assert decide(actor, effect, "allow", False, False, attended=True) == plain  # type: ignore[arg-type]

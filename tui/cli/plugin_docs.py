@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui.cli.output import argument_text, bad_parameter, echo, echo_json_text
-from tui.lang.documents.loader import MANIFEST_FILE, Plugin
 from tui.lang.documents.problems import Problem
 from tui.lang.documents.source import DirectorySource, SourceError, check_path
-from tui.lang.documents.validator import check, validate
+from tui.lang.documents.validator import validate
 from tui.lang.documents.yamlsafe import load_yaml
 from tui.lang.expr import Run, beijing_now, from_json, stringify
 from tui.lang.expr.stdlib.dates import iso, parse
@@ -38,39 +37,26 @@ def _show(problems: list[Problem], folder: Path) -> None:
 def validate_cmd(path: str, fmt: str = "text") -> None:
     """Run every check the app runs, and check the recorded tests; report all problems with file, line and
     column; exit 1 on any error."""
-    from tui.runtime.plugins import IMITATION_ADVICE, imitations  # here: each command imports what it uses
+    from tui.runtime.plugins.report import validation_report  # here: each command imports what it uses
 
     folder = _folder(path)
-    loaded, problems = check(DirectorySource(folder))
-    plugin = None if any(p.severity == "error" for p in problems) else loaded
-    problems += test_file_problems(plugin, folder)
+    report = validation_report(folder, official=_builtin(folder))
     if fmt == "json":
-        claims = [] if plugin is None or _builtin(folder) else imitations(plugin.manifest)
-        found = [p.to_json() for p in problems] + [
-            Problem(MANIFEST_FILE, None, claim, "warning", code="IMITATION", hint=IMITATION_ADVICE).to_json()
-            for claim in claims
-        ]
-        ok = plugin is not None and not any(p.severity == "error" for p in problems)
-        plugin_id = loaded.manifest.id if loaded and "id" not in loaded.stand_ins else None
-        out = {"ok": ok, "plugin": plugin_id, "problems": found}
-        echo_json_text(json.dumps(out, ensure_ascii=False, indent=2))
-        if not ok:
+        echo_json_text(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        if not report.ok:
             sys.exit(1)
         return
-    _show(problems, folder)
-    errors = sum(p.severity == "error" for p in problems)
-    warnings = len(problems) - errors
-    if plugin is None or errors:
+    _show(report.problems, folder)
+    errors = report.errors
+    warnings = len(report.problems) - errors
+    if report.plugin is None or errors:
         echo(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}", err=True)
         sys.exit(1)
-    m = plugin.manifest
-    claims = [] if _builtin(folder) else imitations(m)
-    for claim in claims:  # the installer's check, so that validate says everything an install would refuse
-        warned = Problem(MANIFEST_FILE, None, claim, "warning", code="IMITATION", hint=IMITATION_ADVICE)
-        echo(warned.in_folder(folder), err=True)
-    warnings += len(claims)
+    m = report.plugin.manifest
+    _show(report.claims, folder)  # the installer's check, so that validate says everything an install would refuse
+    warnings = report.warnings
     echo(
-        f"ok: {m.id} {m.version}, {len(plugin.tools)} tools"
+        f"ok: {m.id} {m.version}, {len(report.plugin.tools)} tools"
         + (f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else "")
     )
 
@@ -81,34 +67,11 @@ def _builtin(folder: Path) -> bool:
     return any(folder.resolve() == b.resolve() for b in builtin_folders())
 
 
-def _test_files(folder: Path) -> list[str]:
-    tests = folder / "tests"
-    return sorted(f"tests/{p.name}" for p in tests.glob("*.yaml")) if tests.is_dir() else []
-
-
-def test_file_problems(plugin: Plugin | None, folder: Path) -> list[Problem]:
-    """The problems of the plugin's tests/*.yaml files (their format alone when the plugin does not load)."""
-    from tui.lang.testing.checks import check_test_file, parse_checked
-
-    source = DirectorySource(folder)
-    problems: list[Problem] = []
-    for file in _test_files(folder):
-        if plugin is not None:
-            problems += check_test_file(plugin, source, file)[1]
-            continue
-        try:
-            text = source.read_bytes(file).decode("utf-8")
-        except (SourceError, UnicodeDecodeError) as e:
-            problems.append(Problem(file, None, str(e)))
-            continue
-        problems += parse_checked(text, file)[1]
-    return problems
-
-
 def test_cmd(path: str) -> None:
     """Replay tests/*.yaml; one line per case, then 'N passed, N failed'; exit 1 on any failure, and when there
     is nothing to replay (no case ran: nothing was shown to work)."""
     from tui.lang.testing.runner import run_tests
+    from tui.runtime.plugins.report import recorded_test_files
 
     folder = _folder(path)
     plugin, problems = validate(DirectorySource(folder))
@@ -116,7 +79,7 @@ def test_cmd(path: str) -> None:
         _show(problems, folder)
         echo("0 passed, 1 failed (the plugin does not validate)")
         sys.exit(1)
-    files = _test_files(folder)
+    files = recorded_test_files(folder)
     if not files:
         echo(f"no recorded tests: {folder / 'tests'} has no .yaml files")
         echo(f"record one from a real run: pku-harness plugin run {path} TOOL '{{...}}' --record tests/TOOL.yaml")

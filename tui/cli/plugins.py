@@ -11,6 +11,7 @@ import click
 
 from tui.cli.output import confirm, echo, echo_json, fail, line, pad
 from tui.cli.plugin_settings import plugin_settings
+from tui.cli.plugins_drafts import draft, drafts_list
 from tui.cli.remote_tools import (
     effect_option,
     login_first,
@@ -253,3 +254,5 @@ def open_link(link: str, yes: bool) -> None:
 
 
 plugins.add_command(plugin_settings)
+plugins.add_command(drafts_list)
+plugins.add_command(draft)

@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from tui.runtime.messages import campus, common, gate, install, model, remote, scheduler, settings
+from tui.runtime.messages import campus, common, drafts, gate, install, model, remote, scheduler, settings
 
 
 def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
@@ -43,6 +43,7 @@ MESSAGES: dict[str, dict[str, str]] = _merged(
     model.MESSAGES,
     settings.MESSAGES,
     remote.MESSAGES,
+    drafts.MESSAGES,
 )
 
 

@@ -33,12 +33,15 @@ class Decision:
     reason: str
 
 
-def decide(actor: Actor, effect: Effect, mode: Mode, tainted: bool, user_only: bool) -> Decision:
+def decide(
+    actor: Actor, effect: Effect, mode: Mode, tainted: bool, user_only: bool, attended: bool = False
+) -> Decision:
     """The decision for one call.
 
     - `user` (a click, an explicit command) is never asked: the click is the intent.
     - `userOnly` tools run only for the user, refused at dispatch for anyone else (not just hidden).
-    - `scheduler` runs nobody is watching: read tools only, and ask counts as deny.
+    - `scheduler` runs nobody is watching: read tools only, and ask counts as deny; an `attended` tool (one
+      that only makes sense with the student in the conversation: the plugin drafts) is refused, read or not.
     - `agent`: deny refuses, ask asks, allow runs — except that in a tainted turn every write, money or
       public call asks, whatever the mode, because third-party text may be steering the model.
     """
@@ -47,6 +50,8 @@ def decide(actor: Actor, effect: Effect, mode: Mode, tainted: bool, user_only: b
     if user_only:
         return Decision("refuse", Message("why_user_only"))
     if actor == "scheduler":
+        if attended:
+            return Decision("refuse", Message("why_scheduled_attended"))
         if effect != "read":
             return Decision("refuse", Message("why_scheduled_write", effect=Message(f"effect_{effect}")))
         if mode != "allow":

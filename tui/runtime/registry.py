@@ -88,6 +88,10 @@ class NativeTool:
     user_only: bool = False
     sends: bool = False
     """It sends what it is given over the network (installing a plugin fetches its link)."""
+    attended: bool = False
+    """Only for a conversation with the student (the plugin drafts): the scheduler may not call it at all."""
+    untrusted: bool = False
+    """Its result may hold third-party text (a draft's tool run against a website)."""
 
 
 @dataclass
@@ -139,6 +143,8 @@ class ToolInfo:
     remote: str | None = None
     """For a tool of a remote plugin's MCP server (`mcp-<server>.<tool>`): its name on the server, where the gate
     runs it."""
+    attended: bool = False
+    """Only for a conversation with the student (a host tool's `attended`): the scheduler is refused it."""
 
 
 #: Ability groups whose operations reach the network with what the plugin gives them.
@@ -339,7 +345,7 @@ class Registry:
                 summary=native.summary,
                 description=native.description,
                 effect=native.effect,
-                untrusted=False,
+                untrusted=native.untrusted,
                 user_only=native.user_only,
                 official=True,
                 input_schema=input_schema(native.input),
@@ -347,6 +353,7 @@ class Registry:
                 labels={f: host_label(f, spec, self.locale) for f, spec in native.input.items()},
                 native=native,
                 sends=native.sends,
+                attended=native.attended,
             )
             for name, native in self.hosts[hid].tools.items()
         ]

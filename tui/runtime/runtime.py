@@ -25,6 +25,7 @@ from tui.runtime.datasources import DataSources
 from tui.runtime.dev_origins import DevOrigin, DevOriginError, DevRoutes, check_declared, describe
 from tui.runtime.fetch import PolicyFetcher
 from tui.runtime.gate import Approver, Gate
+from tui.runtime.host_drafts import add_draft_tools
 from tui.runtime.host_plugins import dashboard_plugin, memory_plugin, plugins_plugin, scheduler_plugin
 from tui.runtime.kv import SqliteKv
 from tui.runtime.layout import DashboardLayout
@@ -34,6 +35,7 @@ from tui.runtime.plugin_cache import PluginCache, collector_paused
 from tui.runtime.plugin_host import PluginHost
 from tui.runtime.plugin_settings import PluginSettings
 from tui.runtime.plugins import (
+    Drafts,
     Installer,
     InstallError,
     Installs,
@@ -43,6 +45,7 @@ from tui.runtime.plugins import (
     keyring_auth,
     no_auth,
 )
+from tui.runtime.plugins.report import recorded_test_files as recorded_test_files  # re-exported
 from tui.runtime.registry import InstalledPlugin, Registry
 from tui.runtime.scheduler.notices import Notices
 from tui.runtime.secrets import Secrets, scrub_logs
@@ -59,25 +62,24 @@ class PluginLoadError(Exception):
 DEMO_NOW = "2026-11-30T12:00:00+08:00"
 
 
-def plugins_root(store: Store) -> Path:
-    """Where installed plugins' version folders live: beside the database (a temporary folder for `:memory:`)."""
+def data_folder(store: Store, name: str) -> Path:
+    """A folder of the app's data beside the database (a temporary folder for `:memory:`)."""
     if store.path == ":memory:":
         import shutil
         import tempfile
         import weakref
 
-        folder = Path(tempfile.mkdtemp(prefix="pku-harness-plugins-"))
+        folder = Path(tempfile.mkdtemp(prefix=f"pku-harness-{name}-"))
         # The folder lives as long as the store it belongs to (and is gone at exit): a store in memory leaves
         # nothing behind on disk — the suite had left 1,324 of these in /tmp.
         weakref.finalize(store, shutil.rmtree, folder, ignore_errors=True)
         return folder
-    return Path(store.path).parent / "plugins"
+    return Path(store.path).parent / name
 
 
-def recorded_test_files(folder: Path) -> list[str]:
-    """A plugin folder's recorded tests, as paths inside it."""
-    tests = folder / "tests"
-    return sorted(f"tests/{p.name}" for p in tests.glob("*.yaml")) if tests.is_dir() else []
+def plugins_root(store: Store) -> Path:
+    """Where installed plugins' version folders live: `<data dir>/plugins`."""
+    return data_folder(store, "plugins")
 
 
 def declared_hosts(installed: InstalledPlugin) -> list[str]:
@@ -146,11 +148,15 @@ class Runtime:
         self.sources = DataSources(self.gate, store)
         self.notices = Notices(store, desktop=not demo)
         self.abilities.notices = self.notices  # a plugin's assistant task tells the student it waits for approval
+        self.drafts = Drafts(data_folder(store, "drafts"), self.builtin_ids)
+        """Plugin drafts, `<data dir>/drafts/<id>` (plugins/drafts.py): the assistant's and `plugins draft`'s."""
+        plugins_host = plugins_plugin(self.install_from_link, self.find_tools)
+        add_draft_tools(plugins_host, self)
         for host in (
             memory_plugin(store),
             scheduler_plugin(self.abilities),
             dashboard_plugin(self.sources),
-            plugins_plugin(self.install_from_link, self.find_tools),
+            plugins_host,
         ):
             registry.add_host(host)
 
@@ -260,11 +266,20 @@ class Runtime:
         Raises:
             HostError: no person at the app to review it, or the link cannot be installed (the reason).
         """
+        return await self.install_reviewed(str(args.get("link", "")))
+
+    async def install_reviewed(self, link: str) -> dict[str, Any]:
+        """Fetch and validate `link` (an install link, or a local folder: a draft), then show the student the
+        install review; install only when they accept. The caller learns only whether they did.
+
+        Raises:
+            HostError: no person at the app to review it, or the link cannot be installed (the reason).
+        """
         if self.ui is None:
             raise HostError("ability", "installing a plugin needs the student at the app to review it")
         installer = Installer(self)
         try:
-            prepared = await asyncio.to_thread(installer.prepare, str(args.get("link", "")))
+            prepared = await asyncio.to_thread(installer.prepare, link)
         except InstallError as e:
             raise HostError("ability", f"cannot install: {e}") from None
         if not await self.ui.review_install(prepared.review):

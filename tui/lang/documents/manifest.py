@@ -45,6 +45,18 @@ _LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 _IPV4ISH = re.compile(r"[0-9.]+|0x[0-9a-f.x]+")
 
 
+def id_refusal(v: str) -> Literal["form", "reserved", "mcp"] | None:
+    """Why `v` cannot be a plugin's id — `form` (not lower-case letters, digits and '-', at most 40), `reserved`
+    (an id of the app's own tools) or `mcp` (names a remote server) — or None: it can."""
+    if not _ID.fullmatch(v):
+        return "form"
+    if v in RESERVED_IDS:
+        return "reserved"
+    if v.startswith("mcp-"):
+        return "mcp"
+    return None
+
+
 def too_many_tools(count: str) -> str:
     """The error for a manifest with `count` tools, over MAX_TOOLS."""
     return (
@@ -310,14 +322,15 @@ class Manifest(Strict):
     @field_validator("id")
     @classmethod
     def _id(cls, v: str) -> str:
-        if not _ID.fullmatch(v):
+        refused = id_refusal(v)
+        if refused == "form":
             raise ValueError(
                 "id must be lower-case letters, digits and '-', starting and ending with a letter or digit, "
                 "at most 40 characters"
             )
-        if v in RESERVED_IDS:
+        if refused == "reserved":
             raise ValueError(f"id {v!r} is reserved for the app's own tools")
-        if v.startswith("mcp-"):
+        if refused == "mcp":
             raise ValueError("ids starting with 'mcp-' name remote MCP servers and cannot be used by a plugin")
         return v
 

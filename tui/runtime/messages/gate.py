@@ -18,6 +18,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "定时运行只能读取；这个工具的效果是「{effect}」",
         "en": "scheduled runs may only read; this tool's effect is {effect}",
     },
+    "why_scheduled_attended": {
+        "zh": "这个工具只在你和助手对话时可用，定时运行不能使用",
+        "en": "this tool is only for a conversation with the student; scheduled runs may not use it",
+    },
     "why_scheduled_mode": {
         "zh": "这个插件的读取工具设为{mode}；定时运行没法询问你",
         "en": "read tools of this plugin are set to {mode}; scheduled runs cannot ask",

@@ -6,7 +6,8 @@ one commit through the public-only HTTP of `fetch_http` (`fetch`), with the offi
 and their connections in the running app managed by `remote_servers` (the client itself: `mcp`). Installing,
 updating, rolling back and removing (`installer`) keep one folder per version (`installs`, `version_folders`);
 the student decides on plain review data (`review`). Built-in plugins update from their official links over the
-copy the app ships (`builtin_updates`).
+copy the app ships (`builtin_updates`). What validation finds in a folder is `report`; plugin drafts, folders
+still being written, are `drafts`.
 
 This module is the package's one public face: the runtime, the command line and the app import from here. The
 names are loaded on first use (PEP 562), so that `plugin validate`, which needs only `imitations`, does not pay
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tui.runtime.plugins.builtin_updates import builtin_link, fetched_in_use, newer
+    from tui.runtime.plugins.drafts import DraftError, DraftInfo, Drafts
     from tui.runtime.plugins.fetch import Endpoints, Fetched, FetchError, PluginFetcher, content_hash
     from tui.runtime.plugins.installer import (
         CHECK_EVERY_MS,
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from tui.runtime.plugins.official_mark import IMITATION_ADVICE, imitations
     from tui.runtime.plugins.remote import RemoteReview, RemoteToolReview, remote_ids, remote_tool_effect
     from tui.runtime.plugins.remote_servers import AuthFactory, RemoteServers, keyring_auth, no_auth
+    from tui.runtime.plugins.report import Report, recorded_test_files, validation_report
     from tui.runtime.plugins.review import (
         OFFICIAL_REPO,
         EffectChange,
@@ -52,6 +55,8 @@ if TYPE_CHECKING:
 #: Each public name and the module of this package that defines it.
 _WHERE = {
     **dict.fromkeys(["builtin_link", "fetched_in_use", "newer"], "builtin_updates"),
+    **dict.fromkeys(["DraftError", "DraftInfo", "Drafts"], "drafts"),
+    **dict.fromkeys(["Report", "recorded_test_files", "validation_report"], "report"),
     **dict.fromkeys(["Endpoints", "FetchError", "Fetched", "PluginFetcher", "content_hash"], "fetch"),
     **dict.fromkeys(
         ["CHECK_EVERY_MS", "InstallError", "Installer", "Prepared", "UpdateOutcome", "endpoints"], "installer"
@@ -83,6 +88,9 @@ __all__ = [
     "IMITATION_ADVICE",
     "OFFICIAL_REPO",
     "AuthFactory",
+    "DraftError",
+    "DraftInfo",
+    "Drafts",
     "EffectChange",
     "Endpoints",
     "FetchError",
@@ -101,6 +109,7 @@ __all__ = [
     "RemoteReview",
     "RemoteServers",
     "RemoteToolReview",
+    "Report",
     "ResolvedRef",
     "TextChange",
     "ToolReview",
@@ -118,9 +127,11 @@ __all__ = [
     "newer",
     "no_auth",
     "parse_link",
+    "recorded_test_files",
     "remote_ids",
     "remote_tool_effect",
     "update_review",
+    "validation_report",
 ]
 
 
