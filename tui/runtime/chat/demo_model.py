@@ -3,7 +3,8 @@
 It stands where a model server would (`complete(messages, tools, emit)`, like `ModelClient`), so everything
 else is real: the agent loop, the gate and its approval cards, taint, the tools answering from the plugins'
 recordings. It reads the conversation as a model would — the student's last message, or the tool results that
-came back — and answers by rules (`demo_rules.py`): which tool a question needs, and how to say a result. It
+came back — and answers by rules (`demo_rules.py`): which tool a question needs, and how to say a result; asked
+for a plugin, it writes one through the draft tools (`demo_writer.py`). It
 streams its answers a few characters at a time and says that it is the demo model. A configured model always
 wins (`open_client`).
 """
@@ -17,7 +18,8 @@ from typing import Any
 
 from tui.runtime.chat.accumulator import ToolCall
 from tui.runtime.chat.client import Completion, Emit, ModelClient, StreamEvent
-from tui.runtime.chat.demo_rules import answer_for, plan_for
+from tui.runtime.chat.demo_rules import answer_for, language, plan_for
+from tui.runtime.chat.demo_writer import after_writing, plan_writing
 from tui.runtime.chat.providers import ModelConfig, load_config, load_key, with_overrides
 from tui.runtime.store import Store
 
@@ -43,7 +45,11 @@ class DemoModel:
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], emit: Emit) -> Completion:
         """The next step of the conversation: tool calls, or an answer streamed through `emit`."""
         offered = {str(t.get("function", {}).get("name")) for t in tools}
-        plan = plan_for(messages, offered, self.locale)
+        lang = language(messages, self.locale)
+        if messages and messages[-1].get("role") == "tool":
+            plan = after_writing(messages, lang) or plan_for(messages, offered, self.locale)
+        else:
+            plan = plan_writing(messages, offered, lang) or plan_for(messages, offered, self.locale)
         out = Completion()
         if plan.calls:
             out.tool_calls = [

@@ -31,12 +31,12 @@ ASK_AMOUNT = {
 HELP = {
     "zh": "我是离线的演示模型：不联网，按规则回答下面几类问题，用的是插件录好的数据。真正的模型在「设置 → 模型」里"
     "设置。可以试试：\n\n- 二教今天有哪些空教室？\n- 校园卡余额多少？\n- 给校园卡充值 50 元\n- 下一班去昌平的校车\n"
-    "- 食堂现在人多吗？\n- 看看最新通知，把第一条记下来\n- 我的成绩",
+    "- 食堂现在人多吗？\n- 看看最新通知，把第一条记下来\n- 我的成绩\n- 帮我写一个显示图书馆新书的插件",
     "en": "I am the offline demo model: no network, a few kinds of questions answered by rules from the plugins' "
     "recorded data. Set up a real model in Settings → Model (设置 → 模型). Try:\n\n"
     "- Which classrooms are free in 二教 today?\n"
     "- What is my card balance?\n- Top up my card with 50 yuan\n- Next shuttle to 昌平\n- Are the canteens busy?\n"
-    "- Read the latest notices and remember the first one\n- My grades",
+    "- Read the latest notices and remember the first one\n- My grades\n- Write a plugin that shows new library books",
 }
 
 
