@@ -40,6 +40,9 @@ def isolated_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # outside the demo, and a closed loopback port refuses at once (tests that fetch serve their own fake).
     monkeypatch.setenv("PKU_HARNESS_GITHUB_API", "http://127.0.0.1:9/api")
     monkeypatch.setenv("PKU_HARNESS_GITHUB_RAW", "http://127.0.0.1:9/raw")
+    # No test opens the developer's browser: a link the app opens goes to a desktop browser only with a display.
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     return data
 
 

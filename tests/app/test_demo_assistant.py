@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from tests.app.helpers import open_settings_section, settle, until
+from tests.app.helpers import open_settings_section, said_by, settle, until
 from tests.app.test_chat_pane import SIZE, ask, card_ready, card_text, chat_app, shown
 from tests.runtime.fake_openai import FakeOpenAI, text
 from tui.app.widgets.approval_card import ApprovalCard
@@ -35,6 +35,7 @@ def test_chat_once_demo_answers_from_the_demo_model_after_calling_classrooms(tmp
 
 async def test_the_recharge_question_shows_the_money_approval_card(tmp_path: Path) -> None:
     app = chat_app(tmp_path, None)
+    told = said_by(app)
     async with app.run_test(size=SIZE) as pilot:
         await ask(pilot, app, "给校园卡充值 100 元")
         await until(pilot, lambda: card_ready(app), 10)
@@ -44,7 +45,12 @@ async def test_the_recharge_question_shows_the_money_approval_card(tmp_path: Pat
         await pilot.click("#once")
         pane = app.query_one(ChatPane)
         await until(pilot, lambda: not pane.running and pane.last_answer, 10)
-        assert pane.last_answer.startswith("【演示模型】充值 100 元：已打开校园卡页面")
+        # the demo opens the card page for real where it can (a served page's new tab); here, a terminal without
+        # a display, it says the address instead of claiming a page opened
+        assert pane.last_answer.startswith("【演示模型】充值 100 元：这里打不开浏览器：请自己打开校园卡页面"), (
+            pane.last_answer
+        )
+        assert "这里打不开浏览器，请复制链接: https://bdcard.pku.edu.cn/" in told, told
 
 
 async def test_an_untrusted_notice_then_a_change_shows_the_taint_warning(tmp_path: Path) -> None:

@@ -455,3 +455,14 @@ async def test_the_palettes_themes_are_the_apps_two_and_a_choice_is_kept(app: Pk
         assert [t for t in titles if "主题" in t] == ["主题：深色", "主题：浅色"]
         await palette(pilot, app, "浅色")
         assert app.theme == "pku-light" and app.runtime.settings.get("theme") == "light"
+
+
+async def test_esc_leaves_the_plugins_link_box_and_the_tab_keys_work_again(app: PkuHarnessApp) -> None:
+    """README: 1–4 type inside a text box, Esc leaves the box (an outsider typed "abc", Esc, 2: the box had "abc2")."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        await show(pilot, app, "plugins")
+        box = app.screen.query_one("#install-link", Input)
+        await pilot.click(box)
+        await pilot.press("a", "b", "c", "escape", "2")
+        await until(pilot, lambda: active(app) == "assistant")
+        assert box.value == "abc"  # kept, not lost with the focus

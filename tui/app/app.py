@@ -14,7 +14,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Select, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Select, TabbedContent, TabPane, TextArea
 
 from tui.app.dialogs.login import LoginScreen
 from tui.app.dialogs.notifications import NotificationCentre
@@ -397,9 +397,15 @@ class PkuHarnessApp(HarnessApp):
         show_tab(self, tab)
 
     def action_close_help(self) -> None:
-        """Esc closes the key panel when it is open (a dialog's or a page's own Esc comes first)."""
+        """Esc closes the key panel when it is open (a dialog's or a page's own Esc comes first); in a text box of
+        a tab (the 插件 link box, a settings field) it leaves the box for the tab bar, so that 1–4 switch tabs
+        again — as in 助手's box (README)."""
         if self.screen.query("KeyPanel"):
             self.action_hide_help_panel()
+        elif isinstance(self.focused, Input | TextArea) and self.screen is self.screen_stack[0]:
+            tabs = self.screen.query("ContentTabs")
+            if tabs:
+                self.screen.set_focus(tabs.first())
 
 
 def dev_mode(runtime: Runtime, locale: str) -> str:

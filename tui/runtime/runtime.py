@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from tui.lang.documents.source import DirectorySource
 from tui.lang.documents.validator import validate
@@ -354,7 +354,7 @@ class Runtime:
             folder = self.folders.get(pid)
             host = demo_host(installed.source, recorded_test_files(folder) if folder else [], beijing_now())
             host.verified = self.demo_verified.setdefault(pid, {})
-            yield host
+            yield cast(Host, DemoPerson(host, self.abilities, pid)) if self.abilities.ui is not None else host
             return
         async with PolicyFetcher(dev=routes) as fetcher:
             yield PluginHost(
@@ -366,3 +366,27 @@ class Runtime:
         if self.offload is not None:
             self.offload.close()
         self.store.close()
+
+
+#: Abilities the person at the app answers even in the demo: a recording saying "opened" opens nothing.
+PERSON_OPENS = ("browser.open", "campusPage.open")
+
+
+class DemoPerson:
+    """The demo's recorded host, except opening a page: that goes to the person at the app (a new tab when the
+    app is served, else the address to copy), so the demo never claims a page opened that did not (an outsider
+    looked for the card page the top-up said it had opened)."""
+
+    def __init__(self, host: Any, abilities: Abilities, plugin_id: str) -> None:
+        self._host = host
+        self._abilities = abilities
+        self._plugin_id = plugin_id
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._host, name)
+
+    async def ability(self, name: str, args: Any) -> Any:
+        """Recorded, but for `PERSON_OPENS`."""
+        if name in PERSON_OPENS:
+            return await self._abilities.call(self._plugin_id, name, args)
+        return await self._host.ability(name, args)

@@ -110,6 +110,8 @@ def check_manifest(c: Checker) -> None:
             for s in _all_steps(t.steps)
             if isinstance(s.model, AbilityStep)
         }
+        if any(_has_key(spec, "openUrl") for spec in [*c.plugin.widgets.values(), *c.plugin.screens.values()]):
+            used.add("browser")  # a widget's or screen's openUrl opens its link through browser.open
         for group in sorted(set(m.abilities) - used):
             c.warn(
                 MANIFEST_FILE,
@@ -118,6 +120,15 @@ def check_manifest(c: Checker) -> None:
                 "ABILITY_UNUSED",
                 f"remove {group} from abilities",
             )
+
+
+def _has_key(value: Any, key: str) -> bool:
+    """Whether a mapping with `key` is anywhere in a JSON-like value."""
+    if isinstance(value, dict):
+        return key in value or any(_has_key(v, key) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_key(v, key) for v in value)
+    return False
 
 
 def _i18n(c: Checker, add: Callable[..., None]) -> None:
