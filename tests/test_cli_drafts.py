@@ -53,7 +53,7 @@ def test_new_list_path_and_discard(isolated_data_dir: Path) -> None:
     code, _, err = run("plugins", "draft", "new", "canteen")
     assert code == 1 and "a built-in plugin has it" in err
     code, out, _ = run("plugins", "drafts")
-    assert code == 0 and out.split()[:5] == ["libnew", "1", "files", str((folder / "PLUGIN.md").stat().st_size), "B"]
+    assert code == 0 and out.split()[:5] == ["libnew", "1", "file", str((folder / "PLUGIN.md").stat().st_size), "B"]
     assert out.rstrip().endswith("图书馆新书")
     code, out, _ = run("plugins", "drafts", "--json")
     assert [(d["id"], d["name"], d["files"]) for d in json.loads(out)] == [("libnew", "图书馆新书", 1)]

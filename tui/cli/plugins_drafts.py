@@ -49,7 +49,8 @@ def drafts_list(as_json: bool) -> None:
         return
     for d in found:
         when = datetime.fromtimestamp(d.modified_ms / 1000).isoformat(sep=" ", timespec="minutes")
-        size = f"{pad(d.files, 3, right=True)} files {pad(d.bytes, 7, right=True)} B"
+        files = "file " if d.files == 1 else "files"
+        size = f"{pad(d.files, 3, right=True)} {files} {pad(d.bytes, 7, right=True)} B"
         line(f"{pad(d.id, 20)} {size}  {when}  {d.name or ''}")
 
 
