@@ -83,11 +83,7 @@ def _required(model: type[ToolDef] | type[Manifest]) -> str:
 
 def index_markdown() -> str:
     """The reference without a section: each section with its size, the essentials, and the worked example."""
-    rows = [
-        f"| `{name}` | {SECTION_TOPICS[name]} | {len(section_markdown(name)):,} |"
-        for name in SECTIONS
-        if name != "example"
-    ]
+    rows = [f"| `{name}` | {SECTION_TOPICS[name]} | {len(section_markdown(name)):,} |" for name in SECTIONS]
     effects = " ".join(f"`{e}`" for e in Effect.__args__)  # type: ignore[attr-defined]
     return "\n".join(
         [
