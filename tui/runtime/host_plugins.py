@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from typing import Any
@@ -157,7 +158,9 @@ def plugins_plugin(install_link: NativeRun, find_tools: NativeRun) -> HostPlugin
         from tui.runtime.plugin_reference import reference as markdown  # built on first use: the app starts without
 
         section = args.get("section") or None
-        return {"spec": 1, "section": section or "index", "markdown": markdown(section)}
+        # the first call builds the models' schemas (about a second of CPU): off the loop, so the app stays live
+        text = await asyncio.to_thread(markdown, section)
+        return {"spec": 1, "section": section or "index", "markdown": text}
 
     return HostPlugin(
         "plugins",
