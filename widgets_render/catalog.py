@@ -31,3 +31,15 @@ COMPONENTS = (
     "form",
     "tabs",
 )
+
+#: Components only a screen may hold: a widget only shows data (the validator's SCREEN_ONLY).
+SCREEN_ONLY_COMPONENTS = ("field", "form", "tabs")
+
+#: Names every template of a widget or a screen sees (beside `let` names, shared constants and functions).
+TEMPLATE_NAMES = ("data", "sources", "meta", "now", "today", "size", "locale", "constants", "settings")
+
+#: Names only a screen's templates see.
+SCREEN_NAMES = ("params", "state")
+
+#: Names a per-item prop sees (a list's `item`, a table's `columns`, a row's `template` …), plus its `as` name.
+ITEM_NAMES = ("item", "index")

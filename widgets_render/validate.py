@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from widgets_render.catalog import ITEM_NAMES, SCREEN_NAMES, SCREEN_ONLY_COMPONENTS, TEMPLATE_NAMES
 from widgets_render.screen_params import param_problems
 from widgets_render.spec import ACTION_VERBS, COMPONENTS, Screen, Widget
 from widgets_render.spec_words import ENUM_PROPS, MODELS, did_you_mean
@@ -297,7 +298,7 @@ class _Walk:
                 )
         loop = _LOOP_PROPS.get(kind, ())
         alias = n.get("as") if isinstance(n.get("as"), str) else None
-        inner = scope | {"item", "index"} | ({alias} if alias else set())
+        inner = scope | set(ITEM_NAMES) | ({alias} if alias else set())
         for k, v in n.items():
             self.value(v, [*path, k], inner if k in loop else scope, depth)
         if kind == "form" and isinstance(n.get("submit"), dict):
@@ -311,7 +312,7 @@ class _Walk:
                             [*path, "fields", i, "name"],
                             f"field {f['name']!r} is not an input of {target}",
                         )
-        if kind in ("form", "tabs", "field") and self.kind == "widget":
+        if kind in SCREEN_ONLY_COMPONENTS and self.kind == "widget":
             self.add("SCREEN_ONLY", path, f"'{kind}' is for screens; widgets only show data")
 
     def open_params(self, name: str, a: dict[str, Any], path: list[str | int]) -> None:
@@ -406,9 +407,9 @@ def validate_spec(
         found.extend(_schema_diagnostics(e, data, file))
     if kind == "widget" and data.get("body") is None and not data.get("layouts"):
         found.append(Diagnostic("MISSING", "error", file, "/body", "a widget needs a body (or layouts per size)"))
-    base = {"data", "sources", "meta", "now", "today", "size", "locale", "constants", "settings", *facts.shared_names}
+    base = {*TEMPLATE_NAMES, *facts.shared_names}
     if kind == "screen":
-        base |= {"params", "state"}
+        base |= set(SCREEN_NAMES)
     sources = data.get("sources")
     aliases = frozenset(str(a) for a in sources) if isinstance(sources, dict) else frozenset()
     declared = data.get("params") if kind == "screen" else None

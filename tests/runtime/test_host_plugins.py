@@ -81,8 +81,8 @@ async def test_dashboard_sources_and_the_plugins_reference(runtime: Runtime) -> 
         "ttlMs": 1_800_000,
     }
     assert {"classrooms.overview", "wallet.balance", "shuttle.toChangping"} <= set(by_id)  # the official ones too
-    ref = await runtime.gate.call("plugins.reference", {}, actor="agent", turn=Turn("s"))
-    assert "sortBy" in ref.result["standardLibrary"]
+    ref = await runtime.gate.call("plugins.reference", {"section": "library"}, actor="agent", turn=Turn("s"))
+    assert "sortBy" in ref.result["markdown"]
 
 
 async def test_a_data_source_is_cached_for_its_ttl_and_kept_when_a_refresh_fails(runtime: Runtime) -> None:

@@ -80,6 +80,20 @@ def run_command(
     run_cmd(path, tool, input_json, now, kv_db, record, case_name, read_origins(origins))
 
 
+@plugin.command("reference")
+@click.argument("section", required=False)
+def reference_command(section: str | None) -> None:
+    """Print the plugin language reference as Markdown: the index, or one SECTION (the assistant reads the same)."""
+    from tui.lang.host import HostError
+    from tui.runtime.plugin_reference import reference
+
+    try:
+        text = reference(section)
+    except HostError as e:
+        raise bad_parameter(str(e), "SECTION") from None
+    echo(text)
+
+
 def _load_context(text: str | None) -> dict[str, Any]:
     if not text:
         return {}

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from typing import Any
 
 from tui.lang.documents.tool import InputField
-from tui.lang.expr.reference import library_markdown
 from tui.runtime.abilities import Abilities
 from tui.runtime.registry import HostPlugin, NativeRun, NativeTool
 from tui.runtime.store import Store
@@ -155,18 +155,21 @@ def plugins_plugin(install_link: NativeRun, find_tools: NativeRun) -> HostPlugin
     """
 
     async def reference(args: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "spec": 1,
-            "standardLibrary": library_markdown(),
-            "steps": "value, request, each, paginate, extract, if, check, try, kv, cache, call, ability",
-        }
+        from tui.runtime.plugin_reference import reference as markdown  # built on first use: the app starts without
+
+        section = args.get("section") or None
+        # the first call builds the models' schemas (about a second of CPU): off the loop, so the app stays live
+        text = await asyncio.to_thread(markdown, section)
+        return {"spec": 1, "section": section or "index", "markdown": text}
 
     return HostPlugin(
         "plugins",
         "插件",
         name_en="Plugins",
         instructions=(
-            "plugins__reference gives the plugin language when the user wants to write a plugin. "
+            "Before writing or changing a plugin, read plugins__reference (no section: the index, the essentials and "
+            "a worked example; then the sections you need, e.g. manifest, tools, widgets, tests) and follow it "
+            "exactly: the validator refuses anything it does not list. "
             "plugins__tools finds tools by what they do when none of the tools offered fits; the ones it finds "
             "can be called from then on."
         ),
@@ -183,9 +186,17 @@ def plugins_plugin(install_link: NativeRun, find_tools: NativeRun) -> HostPlugin
             "reference": NativeTool(
                 "插件语言参考",
                 "Plugin language reference",
-                "The plugin language's standard library and steps, for writing plugins.",
+                "The whole plugin language, for writing plugins: without a section the index (each section and its "
+                "size), the essentials and a worked example; with one, that section.",
                 "read",
                 reference,
+                {
+                    "section": _text(
+                        "one section: manifest, tools, expressions, library, library-text, widgets, screens, "
+                        "abilities, tests or example; omit for the index",
+                        optional=True,
+                    )
+                },
             ),
             "install": NativeTool(
                 "安装插件",

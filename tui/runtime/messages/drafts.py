@@ -23,6 +23,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "draft id {id!r} is refused: a built-in plugin has it; choose another",
     },
     "draft_missing": {"zh": "没有名为 {draft} 的草稿", "en": "there is no draft {draft}"},
+    "reference_no_section": {
+        "zh": "插件语言参考没有 {section!r} 这一节；可选：{sections}",
+        "en": "the plugin reference has no section {section!r}; sections: {sections}",
+    },
     "draft_exists": {"zh": "草稿 {draft} 已经存在", "en": "draft {draft} exists already"},
     "draft_not_folder": {
         "zh": "草稿 {draft} 不是普通文件夹（可能是符号链接），不能使用",
