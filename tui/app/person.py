@@ -13,6 +13,7 @@ from textual.screen import Screen
 from tui.app.dialogs.prompts import CodePrompt
 from tui.app.i18n import t
 from tui.runtime.plugins import InstallReview
+from widgets_render.safe_text import clean
 
 if TYPE_CHECKING:
     from tui.app.harness import HarnessApp
@@ -68,7 +69,7 @@ class AppPerson:
 
             opened = bool(await asyncio.to_thread(webbrowser.open, url))
         said = "opened_url" if opened else "copy_url"
-        self.app.notify(f"{t(said, self.app.locale)}: {url}", markup=False, timeout=12)
+        self.app.notify(clean(f"{t(said, self.app.locale)}: {url}"), markup=False, timeout=12)
         return opened
 
     async def pick_files(self, types: list[str], multiple: bool) -> list[dict[str, Any]] | None:

@@ -214,7 +214,7 @@ class ScreenActions(OnceScreen[None]):
         """`openUrl`: through the plugin's `browser.open` ability (genui.md), as its tools would open one — in the
         browser the app runs in when served, else the desktop's (`AppPerson.open_url` says the address too)."""
         if not url.startswith("https://"):
-            self.notify(f"{t('bad_url', self.locale)}: {url}", markup=False)
+            self.notify(clean(f"{t('bad_url', self.locale)}: {url}"), markup=False)
             return
         if "browser" not in self.plugin.manifest.abilities:
             raise PermissionError(
