@@ -14,7 +14,7 @@ from textual.widgets import Button, Collapsible, OptionList, Static, TextArea
 
 from tests.app.draft_plugin import BROKEN, FIXED, MANIFEST, RECORDED, WIDGET, make, write_call
 from tests.app.helpers import settle, until
-from tests.app.test_chat_pane import NOW, ask, card_ready, chat_ready
+from tests.app.test_chat_pane import NOW, ask, card_ready
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tests.runtime.local_api import local_api
 from tui.app.app import PkuHarnessApp, make_app
@@ -132,3 +132,118 @@ async def test_the_assistant_writes_a_plugin_beside_the_chat(tmp_path: Path, fak
         assert outcome.status == "ok" and outcome.result == ["本地书一", "api.example.com"], outcome.message
     test = next(m for m in server.requests[4]["messages"] if m.get("tool_call_id") == "t1")
     assert '"ok":true' in test["content"] and '"passed":1,"failed":0' in test["content"]
+
+
+async def open_drafts(pilot: Any, app: PkuHarnessApp, count: int) -> DraftsTable:
+    """插件 → 草稿, the list focused, once it lists `count` drafts."""
+    await pilot.press("3")
+    await until(pilot, lambda: app.query(DraftsTable) and app.query_one(DraftsTable).row_count == count, 10)
+    table = app.query_one(DraftsTable)
+    table.focus()
+    await pilot.pause()
+    return table
+
+
+async def test_continue_a_draft_from_the_plugins_page_at_80x24(tmp_path: Path) -> None:
+    app = draft_app(tmp_path)
+    make(app.runtime.drafts, broken=True)
+    async with app.run_test(size=NARROW) as pilot:
+        table = await open_drafts(pilot, app, 1)
+        row = [str(c) for c in table.get_row("libnew")]
+        assert row[:4] == ["libnew", "图书馆新书", "4", row[3]] and row[5] == "1 个问题"
+        await pilot.press("enter")
+        await until(pilot, lambda: app.query(DraftPanel) and panel_settled(app), 10)
+        box = app.query_one("#chat-input", ChatInput)
+        await until(pilot, lambda: app.focused is box)
+        assert box.text == "我们继续写插件草稿 libnew："  # the student goes on from there
+        panel = panel_of(app)
+        head = panel.query_one("#draft-head", Button)
+        # 80 columns: one line above the input, collapsed, saying how the draft stands
+        assert str(head.label) == "▸ 草稿 libnew · 1 个问题"
+        assert not app.query_one(ChatPane).has_class("-side")
+        assert panel.has_class("-collapsed") and not panel.query_one("#draft-body").display
+        assert head.region.height == 1 and head.region.bottom <= box.region.y
+        await pilot.click(head)
+        await until(pilot, lambda: panel.open and panel.query_one("#draft-body").region.height > 0)
+        said = panel_text(app)
+        assert "tools/list.yaml:8:5 · STEP_UNKNOWN_KIND" in said and "did you mean 'request'?" in said
+        assert panel.region.bottom <= box.region.y  # still above the input, the log above it
+        assert app.query_one("#chat-log").region.height >= 3
+
+
+async def test_the_side_panel_at_160x45_files_read_only_and_literal_text(tmp_path: Path) -> None:
+    app = draft_app(tmp_path)
+    make(app.runtime.drafts)
+    drafts = app.runtime.drafts
+    name = "[b]粗[/b] [@click=app.quit]点[/]"
+    drafts.write("libnew", "PLUGIN.md", MANIFEST.replace("name: 图书馆新书", f'name: "{name}"'))
+    drafts.write("libnew", "notes/[red]x[/red].md", "[red]不是红色[/red]\x1b[31m $(rm -rf ~)\n")
+    async with app.run_test(size=WIDE) as pilot:
+        app.open_draft("libnew")
+        await until(pilot, lambda: app.query(DraftPanel) and panel_settled(app), 10)
+        panel = panel_of(app)
+        assert app.query_one(ChatPane).has_class("-side") and panel.open
+        log, box = app.query_one("#chat-log"), app.query_one("#chat-input")
+        assert panel.region.x >= log.region.right and panel.region.height > 20 and log.region.width >= 80
+        said = panel_text(app)
+        assert f"libnew · {name}" in said and "notes/[red]x[/red].md" in said  # literal, not styled or run
+        assert "三体" in said and "✓ 没有问题" in said
+        files = panel.query_one("#draft-files", OptionList)
+        files.focus()
+        paths = [str(files.get_option_at_index(i).prompt).split("  ")[0] for i in range(files.option_count)]
+        files.highlighted = paths.index("notes/[red]x[/red].md")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, DraftFileDialog))
+        area = app.screen.query_one(TextArea)
+        await until(pilot, lambda: "不是红色" in area.text)
+        assert area.text == "[red]不是红色[/red] $(rm -rf ~)\n" and area.read_only  # no escape code, no markup
+        assert app.focused is area
+        await pilot.press("x", "backspace", "enter", "ctrl+k")
+        assert area.text == "[red]不是红色[/red] $(rm -rf ~)\n"
+        assert drafts.read("libnew", "notes/[red]x[/red].md").startswith("[red]不是红色")
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, DraftFileDialog))
+        assert app.is_running  # the [@click=app.quit] in the name did nothing
+        # r in the panel reads the draft again: a file changed in an editor shows
+        drafts.write("libnew", "tools/list.yaml", BROKEN)
+        files.focus()
+        await pilot.press("r")
+        await until(pilot, lambda: "1 个问题" in str(panel.query_one("#draft-head", Button).label), 10)
+        # 收起 makes it one line above the input; the log takes the width again
+        await pilot.click(panel.query_one("#draft-toggle"))
+        await until(pilot, lambda: not app.query_one(ChatPane).has_class("-side"))
+        assert panel.region.bottom <= box.region.y and log.region.width > 120
+
+
+async def test_discard_asks_first_and_install_opens_the_review(tmp_path: Path) -> None:
+    app = draft_app(tmp_path)
+    make(app.runtime.drafts)
+    make(app.runtime.drafts, broken=True, draft="other")
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await open_drafts(pilot, app, 2)
+        table.move_cursor(row=table.get_row_index("other"))
+        await pilot.press("i")  # errors: not offered to the review, the student is told
+        await until(pilot, lambda: any("草稿 other 还有 1 个错误" in str(n.message) for n in app._notifications))
+        assert not isinstance(app.screen, InstallReviewDialog)
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("n")  # no: it stays
+        await until(pilot, lambda: not isinstance(app.screen, ConfirmDialog))
+        assert app.runtime.drafts.exists("other")
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        assert "丢弃草稿 other？" in str(app.screen.query_one(Static).render())
+        await pilot.press("y")
+        await until(pilot, lambda: not app.runtime.drafts.exists("other") and table.row_count == 1, 10)
+        table.move_cursor(row=0)
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, InstallReviewDialog), 10)
+        await pilot.press("escape")  # 取消: nothing installed, the draft stays
+        await until(pilot, lambda: not isinstance(app.screen, InstallReviewDialog))
+        assert "libnew" not in app.runtime.registry.plugins and app.runtime.drafts.exists("libnew")
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("y")
+        await until(pilot, lambda: table.row_count == 0, 10)
+        await settle(pilot, app)
+        assert "还没有草稿" in table.empty and "pku-harness plugins draft new ID" in table.empty
