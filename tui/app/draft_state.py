@@ -82,9 +82,12 @@ def _inspect(drafts: Drafts, draft_id: str) -> tuple[DraftView, Any]:
 
 async def read_draft(drafts: Drafts, draft_id: str, data: PreviewData | None) -> DraftView:
     """The draft as it is now. With `data` (a `PreviewData` on the draft's folder), its widgets are rendered on
-    the draft's recorded tests; a plugin with errors renders on the data it read last (the notes say so)."""
+    the draft's recorded tests; a plugin with errors renders on the data it read last (the notes say so), and
+    not at all before it ever ran."""
     view, reading = await asyncio.to_thread(_inspect, drafts, draft_id)
     if data is None or reading is None or reading.plugin is None or not view.loads:
+        return view
+    if not reading.valid and not data.last:  # errors, and no data read before: the problems say it all
         return view
     plugin = reading.plugin
     for name in plugin.widgets:

@@ -14,10 +14,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "draft_check": {"zh": "检查", "en": "Check"},
     "draft_preview": {"zh": "预览（录制数据）", "en": "Preview (recorded data)"},
     "draft_no_widgets": {"zh": "还没有小组件可预览", "en": "No widgets to preview yet"},
-    "draft_preview_blocked": {
-        "zh": "插件清单还读不出来，修好上面的问题后显示预览",
-        "en": "The manifest does not load yet: the preview shows once the problems above are fixed",
-    },
+    "draft_preview_blocked": {"zh": "修好上面的错误后显示预览", "en": "Preview once the errors above are fixed"},
     "draft_install": {"zh": "安装", "en": "Install"},
     "draft_discard": {"zh": "丢弃", "en": "Discard"},
     "draft_collapse": {"zh": "收起", "en": "Collapse"},

@@ -209,7 +209,7 @@ class DraftPanel(Vertical):
         """Each widget on its recorded data (its notes under it), or a line saying why there is none."""
         if view.missing is not None:
             return []
-        if not view.loads:
+        if not view.previews and (view.errors or not view.loads):
             return [Static(t("draft_preview_blocked", self.locale), markup=False, classes="draft-note")]
         if not view.previews:
             return [Static(t("draft_no_widgets", self.locale), markup=False, classes="draft-note")]
@@ -218,7 +218,9 @@ class DraftPanel(Vertical):
             out.append(Static(plain(clean(f"{preview.name} · {preview.size}")), markup=False, classes="draft-note"))
             out.append(_frame(preview))
             for note in preview.notes:
-                said = " · ".join(x for x in (note.where, note.message, note.hint) if x)
+                # a note's hint is the command line's (`--data`); the panel says what the note says
+                hint = note.hint if note.severity != "note" else ""
+                said = " · ".join(x for x in (note.where, note.message, hint) if x)
                 out.append(Static(plain(clean(said)), markup=False, classes="draft-note"))
         return out
 
