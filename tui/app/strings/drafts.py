@@ -19,9 +19,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "draft_discard": {"zh": "丢弃", "en": "Discard"},
     "draft_collapse": {"zh": "收起", "en": "Collapse"},
     "draft_expand": {"zh": "展开", "en": "Expand"},
-    "draft_reload": {"zh": "重新检查", "en": "Check again"},
-    "draft_size": {"zh": "{kb} KB", "en": "{kb} KB"},
-    "draft_bytes": {"zh": "{bytes} 字节", "en": "{bytes} B"},
     # --- actions ---
     "draft_discard_question": {
         "zh": "丢弃草稿 {id}？它的文件夹和里面的 {files} 个文件都会删除，不能恢复。",
@@ -51,7 +48,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "drafts_size": {"zh": "大小", "en": "Size"},
     "drafts_modified": {"zh": "修改时间", "en": "Modified"},
     "drafts_state": {"zh": "检查", "en": "Check"},
-    "key_continue": {"zh": "继续写", "en": "continue"},
     "key_install": {"zh": "安装", "en": "install"},
     "key_discard": {"zh": "丢弃", "en": "discard"},
     "key_recheck": {"zh": "重新检查", "en": "check again"},

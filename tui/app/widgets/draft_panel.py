@@ -151,7 +151,7 @@ class DraftPanel(Vertical):
         for head in self.query("#draft-head").results(Button):
             head.label = plain(one_line(f"{mark} {self.summary()}"))
         for toggle in self.query("#draft-toggle").results(Button):
-            toggle.label = t("draft_collapse" if self.open else "draft_expand", self.locale)
+            toggle.label = plain(t("draft_collapse" if self.open else "draft_expand", self.locale))
         self._arrange()
 
     # -- reading -------------------------------------------------------------------------------------------
