@@ -25,8 +25,9 @@ REPO = Path(__file__).resolve().parents[2]
 ROOTS = [REPO / "tui" / "app", REPO / "widgets_render"]
 
 CONTENT, TEXT, MARKUP = "content", "text", "markup"
-#: The calls that make a kind of text safe.
-SAFE_CALLS = {CONTENT: {"plain", "literal"}, TEXT: {"clean", "one_line"}, MARKUP: {"as_markup"}}
+#: The calls that make a kind of text safe. `diff_text` (draft_write_line.py) is a `Text` built with `append` of
+#: cleaned lines and a style per line: styled, never parsed as markup.
+SAFE_CALLS = {CONTENT: {"plain", "literal", "diff_text"}, TEXT: {"clean", "one_line"}, MARKUP: {"as_markup"}}
 
 #: Widgets whose text argument (positions, keywords) Textual reads as markup when it is a str.
 CONTENT_CTORS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {

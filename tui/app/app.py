@@ -31,6 +31,7 @@ from tui.app.widgets.chat_input import ChatInput
 from tui.app.widgets.chat_pane import ChatPane
 from tui.app.widgets.checks_panel import ChecksPanel
 from tui.app.widgets.dashboard import Dashboard
+from tui.app.widgets.draft_actions import DraftActions
 from tui.app.widgets.footer import FittingFooter
 from tui.app.widgets.header import SteadyHeader
 from tui.app.widgets.plugin_admin import PluginAdmin
@@ -83,6 +84,7 @@ class PkuHarnessApp(HarnessApp):
         self.demo = demo
         self.now = now
         self.admin = PluginAdmin(self)
+        self.draft_actions = DraftActions(self, self.admin.install)
         self.checked_open_ms = 0.0
         """When the plugins page last triggered an update check (at most every few minutes)."""
         runtime.ui = runtime.abilities.ui = AppPerson(self)
@@ -110,7 +112,8 @@ class PkuHarnessApp(HarnessApp):
             with TabPane(t("assistant", self.locale), id="assistant"):
                 yield SteadyLazy(ChatPane(self))
             with TabPane(t("plugins", self.locale), id="plugins"):
-                yield self.later(partial(plugins_page, self.runtime, self.locale, self.admin.install), starting)
+                page = partial(plugins_page, self.runtime, self.locale, self.admin.install, self)
+                yield self.later(page, starting)
             with TabPane(t("settings", self.locale), id="settings"):
                 yield self.later(self.settings_body, starting)
         yield FittingFooter()
@@ -382,6 +385,22 @@ class PkuHarnessApp(HarnessApp):
         box.focus()
         if send:
             box.action_send()
+
+    def open_draft(self, draft_id: str) -> None:
+        """插件 → 草稿, Enter: the draft in 助手's panel, the input focused with a line naming the draft."""
+        self.chat_draft = draft_id
+        for pane in self.screen_stack[0].query(ChatPane):  # none before 助手 has mounted: it reads chat_draft then
+            pane.show_draft(draft_id)
+        self.ask_assistant(t("draft_continue_prompt", self.locale).format(id=draft_id))
+
+    def install_draft(self, draft_id: str, tab: str | None) -> None:
+        self.run_worker(self.draft_actions.install(draft_id, tab), group="install", exclusive=True)
+
+    def discard_draft(self, draft_id: str) -> None:
+        self.run_worker(self.draft_actions.discard(draft_id), group="draft-discard", exclusive=True)
+
+    def drafts_changed(self) -> None:
+        self.draft_actions.changed()
 
     def action_refresh(self) -> None:
         self.query_one(Dashboard).refresh_all(force=True)

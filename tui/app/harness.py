@@ -36,6 +36,8 @@ class HarnessApp(LocalTextual):
         """Tells the student when the app waits for them while they look at another window (attention.py)."""
         self.chat_cid: str | None = None
         """The conversation 助手 shows (kept across rebuilds of the shell)."""
+        self.chat_draft: str | None = None
+        """The plugin draft the draft panel in 助手 shows (kept across rebuilds of the shell)."""
         self.throwaway = False
         """The data directory goes when the app quits (`--demo`): what the student keeps is written elsewhere."""
 
@@ -60,6 +62,22 @@ class HarnessApp(LocalTextual):
 
     def refill_plugin(self, plugin_id: str) -> None:
         """A plugin's widgets fetch anew (its settings changed, or one of its tools changed something)."""
+        raise NotImplementedError
+
+    def open_draft(self, draft_id: str) -> None:
+        """Continue a plugin draft: 助手 with the draft panel showing it, the focus in the chat's input."""
+        raise NotImplementedError
+
+    def install_draft(self, draft_id: str, tab: str | None) -> None:
+        """Validate a draft and open the install review (the student asked for it); the shell lands on `tab`."""
+        raise NotImplementedError
+
+    def discard_draft(self, draft_id: str) -> None:
+        """Ask, then delete a draft."""
+        raise NotImplementedError
+
+    def drafts_changed(self) -> None:
+        """A draft was written, installed or discarded: the draft panel and the 草稿 list read it again."""
         raise NotImplementedError
 
     def run_command(self, command: QuickCommand) -> None:

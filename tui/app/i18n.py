@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tui.app.strings import campus, checks, pages, plugins, preview, remote, remote_login, shell, web
+from tui.app.strings import campus, checks, drafts, pages, plugins, preview, remote, remote_login, shell, web
 
 
 def _merged(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
@@ -22,6 +22,7 @@ STRINGS = _merged(
     plugins.STRINGS,
     campus.STRINGS,
     checks.STRINGS,
+    drafts.STRINGS,
     pages.STRINGS,
     preview.STRINGS,
     remote.STRINGS,

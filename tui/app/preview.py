@@ -200,12 +200,7 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
 
     def size_of(self, spec: object) -> str:
         """The size asked for, else the widget's default, else its first size, else medium."""
-        declared = spec if isinstance(spec, dict) else {}
-        sizes = declared.get("sizes")
-        for size in (self.widget_size, declared.get("defaultSize"), *(sizes if isinstance(sizes, list) else [])):
-            if size in SIZES:
-                return str(size)
-        return "medium"
+        return widget_size(spec, self.widget_size)
 
     def _view(self, target: Target, resolved: Resolved, size: str, kept: str | None = None) -> Widget:
         """A target's label, the notice over a kept render, and the render: a widget in its frame at its size's
@@ -224,6 +219,16 @@ class PreviewApp(LocalTextual):  # keys described in its locale (a widget frame'
             parts.append(notice(kept))
             body.add_class("-kept")
         return Vertical(*parts, body, classes="preview-target")
+
+
+def widget_size(spec: object, asked: str | None = None) -> str:
+    """The size `asked` for, else the widget's default, else its first size, else medium (also the draft panel's)."""
+    declared = spec if isinstance(spec, dict) else {}
+    sizes = declared.get("sizes")
+    for size in (asked, declared.get("defaultSize"), *(sizes if isinstance(sizes, list) else [])):
+        if size in SIZES:
+            return str(size)
+    return "medium"
 
 
 def without_known(findings: list[Finding]) -> list[Finding]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import Collapsible, Static
 
+from tui.app.draft_state import draft_of_call
 from tui.app.i18n import t
 from tui.app.widgets.chat_conversations import ChatConversations
 from tui.app.widgets.chat_input import WorkingLine
@@ -92,6 +93,7 @@ class ChatEvents(ChatConversations):
                 await self.add(self._wait)
             self._wait.update(plain(t("waiting", loc).format(seconds=round(event.seconds))) if event.seconds else "")
         elif event.kind == "tool_start" and event.call is not None:
+            self._follow_draft(event.call, False)
             await self._end_answer()  # text after a tool call starts a new block
             line = tool_line(event.call, loc)
             self._lines[event.call.call_id] = line
@@ -111,6 +113,7 @@ class ChatEvents(ChatConversations):
                     old.remove()
             else:
                 await self.add(new)
+            self._follow_draft(event.call, True)
         elif event.kind == "usage" and event.usage is not None:
             usage = event.usage
             said = "usage_estimated" if usage.estimated else "usage"
@@ -139,6 +142,19 @@ class ChatEvents(ChatConversations):
         elif event.kind == "done":
             await self._end_answer()
             self.query(".usage").remove_class("usage")  # the next turn gets its own usage line
+
+    def _follow_draft(self, call: ToolView, finished: bool) -> None:
+        """A draft tool call: the draft panel shows its draft (from the call's start, so a write waiting for the
+        student's yes already has the draft beside it), read again when the call finished; the 草稿 list too."""
+        draft = draft_of_call(call)
+        if draft is None:
+            return
+        self.show_draft(draft)
+        if finished:
+            self.shell.drafts_changed()
+
+    def show_draft(self, draft_id: str | None) -> None:
+        raise NotImplementedError
 
     def banner(self, error: ModelError) -> str:
         """The error and what to do about it."""

@@ -26,6 +26,7 @@ from textual.widgets import Button, Collapsible, Static
 
 from tui.app.i18n import t
 from tui.app.navigation import ScrollStop
+from tui.app.widgets.draft_write_line import draft_write_line, is_draft_write
 from tui.runtime.message import Message, say
 from widgets_render.safe_text import clean
 from widgets_render.simple_widgets import plain
@@ -75,7 +76,10 @@ def stored_widgets(messages: list[dict[str, Any]], locale: str) -> list[Widget]:
 
 
 def tool_line(view: ToolView, locale: str) -> Collapsible:
-    """One tool call: title, status and time; expands to arguments and result (failures start expanded)."""
+    """One tool call: title, status and time; expands to arguments and result (failures start expanded). A
+    draftWrite call says the file and the change, and expands to its diff (draft_write_line.py)."""
+    if is_draft_write(view):
+        return draft_write_line(view, locale, say(_for_student(view.message), locale) if view.message else "")
     status = t(f"status_{view.status}", locale)
     title = (
         f"{view.title} · {status}"

@@ -16,15 +16,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Container, Horizontal
 from textual.widgets import Button, Collapsible, Static
 
 from tui.app.dialogs.prompts import ChooseDialog
+from tui.app.draft_state import draft_in
 from tui.app.i18n import t
 from tui.app.widgets.approval_card import ApprovalCard
 from tui.app.widgets.chat_events import ChatEvents
 from tui.app.widgets.chat_input import ChatInput, WorkingLine
 from tui.app.widgets.chat_log import ChatLog, PacedStream, StreamedText
+from tui.app.widgets.draft_panel import WIDE, DraftPanel
 from tui.app.widgets.quick_command_list import QuickCommandList
 from tui.runtime.chat.context_window import split_turns
 from tui.runtime.gate import Approval, ApprovalRequest
@@ -72,7 +74,12 @@ class ChatPane(ChatEvents):
 
     DEFAULT_CSS = """
     ChatPane { height: 1fr; }
+    ChatPane #chat-main { height: 1fr; }
+    ChatPane.-side #chat-main { layout: horizontal; }
     ChatPane #chat-log { height: 1fr; padding: 0 1; }
+    ChatPane.-side #draft-panel { width: 45%; max-width: 72; height: 1fr; max-height: 100%; border-top: none;
+        border-left: solid $primary 50%; }
+    ChatPane.-side #draft-body { height: 1fr; max-height: 100%; }
     ChatPane .user { background: $boost; padding: 0 1; margin-top: 1; }
     ChatPane .answer { margin: 0; padding: 0; }
     ChatPane .banner { background: $error 25%; padding: 0 1; margin-top: 1; }
@@ -136,16 +143,44 @@ class ChatPane(ChatEvents):
         self.shell.chat_cid = value
 
     async def on_mount(self) -> None:
+        draft = self.shell.chat_draft  # a rebuilt pane shows the draft shown before (also one chosen in 插件)
         if self.cid is not None:
             if self.history.find(self.cid) is None:  # deleted meanwhile (a CLI run)
                 self.cid = None
             else:
                 await self.resume(self.cid)
+        self.show_draft(draft)
+
+    async def resume(self, cid: str) -> None:
+        """Show a stored conversation, and the draft it worked on last (none: the panel goes)."""
+        await super().resume(cid)
+        self.show_draft(draft_in(self.history.messages(cid)))
+
+    def show_draft(self, draft_id: str | None) -> None:
+        """The draft panel shows `draft_id` (read anew), or goes (None)."""
+        self.shell.chat_draft = draft_id
+        if draft_id is None:
+            if self.draft_panel.draft_id is not None:
+                self.draft_panel.hide()
+        else:
+            self.draft_panel.show(draft_id)
+
+    def on_resize(self) -> None:
+        self.draft_panel.set_wide(self.size.width >= WIDE)
+        self.place_draft_panel()
+
+    def place_draft_panel(self) -> None:
+        """The open draft panel is a column beside the log at wide terminals, else a block above the input."""
+        panel = self.draft_panel
+        self.set_class(panel.has_class("-shown") and panel.open and self.size.width >= WIDE, "-side")
 
     def compose(self) -> ComposeResult:
         self._log = ChatLog(self.locale, id="chat-log")  # kept: looked up per streamed chunk otherwise
-        with self._log:
-            yield from self._intro()
+        self.draft_panel = DraftPanel(self.shell, self.place_draft_panel)
+        with Container(id="chat-main"):
+            with self._log:
+                yield from self._intro()
+            yield self.draft_panel
         yield WorkingLine(self.locale, id="chat-working")
         box = ChatInput(t("chat_placeholder", self.locale), id="chat-input")
         # linked here, not on mount: a shell rebuilt in a burst of keys unmounted the pane before its mount ran
@@ -287,6 +322,7 @@ class ChatPane(ChatEvents):
         working.begin()
         self._answer = self._reasoning = self._wait = None
         started = time.monotonic()
+        plugins = set(self.runtime.registry.plugins)
         try:
             result = await start(agent)
             self.last_answer = result.answer or self.last_answer
@@ -312,6 +348,10 @@ class ChatPane(ChatEvents):
             await client.close()
         await self._end_answer()
         await self.log_view.trim()
+        if set(self.runtime.registry.plugins) != plugins:
+            # A plugin was installed in this turn (draftInstall, install): the dashboard, the tables and the
+            # palette show it once the shell is built again — on the app, not this pane, which the rebuild replaces.
+            self.app.run_worker(self.shell.rebuild(None), group="rebuild")
 
     # -- controls --------------------------------------------------------------------------------------------
 
@@ -335,8 +375,9 @@ class ChatPane(ChatEvents):
             self.screen.set_focus(self.screen.query("ContentTabs").first())
 
     async def action_new(self) -> None:
-        """Ctrl+N: an empty chat, saying what an empty chat says (the demo's hint included)."""
+        """Ctrl+N: an empty chat, saying what an empty chat says (the demo's hint included), no draft beside it."""
         await self.clear_log(intro=True)
+        self.show_draft(None)
 
     async def clear_log(self, intro: bool) -> None:
         self.cid = None

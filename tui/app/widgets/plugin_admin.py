@@ -121,8 +121,9 @@ class PluginAdmin:
     def _say(self, text: str, severity: str = "information") -> None:
         self.app.notify(clean(text), severity=severity, timeout=6, markup=False)  # type: ignore[arg-type]
 
-    async def install(self, link: str) -> bool:
-        """Fetch and validate (in a thread), show the review, install only on 安装. True when installed."""
+    async def install(self, link: str, tab: str | None = "plugins") -> bool:
+        """Fetch and validate (in a thread), show the review, install only on 安装; the shell is rebuilt on `tab`
+        (None: the tab in view). True when installed."""
         from tui.app.dialogs.review import InstallReviewDialog  # Markdown costs ~35 ms: not on the start path
 
         loc = self.app.locale
@@ -145,7 +146,7 @@ class PluginAdmin:
             self._say(t("install_failed", loc).format(error=say_error(e, loc)), "error")
             return False
         self._say(t("installed", loc).format(name=prepared.review.name, version=record.current.version))
-        await self.app.rebuild("plugins")
+        await self.app.rebuild(tab)
         return True
 
     async def check(self, manual: bool = False) -> list[UpdateOutcome]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.containers import VerticalScroll
@@ -18,9 +18,14 @@ from tui.runtime.runtime import Runtime
 from widgets_render.screen_params import opens_alone
 from widgets_render.simple_widgets import literal
 
+if TYPE_CHECKING:
+    from tui.app.harness import HarnessApp
 
-def plugins_page(runtime: Runtime, locale: str, install: Callable[[str], Awaitable[Any]]) -> VerticalScroll:
-    """The 插件 tab's body."""
+
+def plugins_page(
+    runtime: Runtime, locale: str, install: Callable[[str], Awaitable[Any]], shell: HarnessApp | None = None
+) -> VerticalScroll:
+    """The 插件 tab's body (with the app's `shell`, its 草稿 section too)."""
     # Not a Tab stop: its link box and tables scroll it to themselves, and a stop on the page itself showed
     # nothing while letters typed there ran shortcuts (an outsider typed a link there and opened 通知).
     remote: list[Widget] = []
@@ -31,10 +36,16 @@ def plugins_page(runtime: Runtime, locale: str, install: Callable[[str], Awaitab
             Static(t("remote_servers", locale), markup=False, classes="heading"),
             RemoteServersTable(runtime, locale, "remote-servers"),
         ]
+    drafts: list[Widget] = []
+    if shell is not None:
+        from tui.app.widgets.drafts_table import DraftsTable
+
+        drafts = [Static(t("drafts_heading", locale), markup=False, classes="heading"), DraftsTable(shell)]
     return VerticalScroll(
         Static(t("add_plugin", locale), markup=False, classes="heading"),
         InstallBar(locale, install),
         *remote,
+        *drafts,
         Static(t("screens", locale), markup=False, classes="heading"),
         screens_table(runtime, locale),
         Static(t("tools_heading", locale), markup=False, classes="heading"),
