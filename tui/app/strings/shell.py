@@ -181,11 +181,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "model_tokens_state": {"zh": "窗口 {window}，回答上限 {answer}", "en": "window {window}, answers up to {answer}"},
     "demo_model_hint": {
         "zh": "演示模式：还没有设置模型，由离线的演示模型按规则回答，工具用插件录好的数据。试试：二教今天有哪些空教室？"
-        "校园卡余额多少？给校园卡充值 50 元。看看最新通知，把第一条记下来。我的成绩。"
+        "校园卡余额多少？给校园卡充值 50 元。看看最新通知，把第一条记下来。我的成绩。帮我写一个显示图书馆新书的插件。"
         "（真正的模型在「设置 → 模型」里设置。）",
         "en": "Demo: no model is set up, so the offline demo model answers by rules, with the plugins' recorded data. "
         "Try: Which classrooms are free in 二教 today? What is my card balance? Top up my card with 50 yuan. Read the "
-        "latest notices and remember the first one. My grades. (Set up a real model in Settings → Model.)",
+        "latest notices and remember the first one. My grades. Write a plugin that shows new library books. (Set up "
+        "a real model in Settings → Model.)",
     },
     "model_demo_in_use": {
         "zh": "还没有设置模型：演示模式下由离线的演示模型回答（按规则，只认得几类问题）",
