@@ -12,7 +12,7 @@ from textual.screen import Screen
 
 from tui.app.dialogs.prompts import CodePrompt
 from tui.app.i18n import t
-from tui.runtime.plugins import InstallReview
+from tui.runtime.plugins import InstallChoice, InstallReview
 from widgets_render.safe_text import clean
 
 if TYPE_CHECKING:
@@ -79,7 +79,10 @@ class AppPerson:
         code = await self._ask(CodePrompt(t("sms_code", self.app.locale), self.app.locale))
         return code if isinstance(code, str) else None
 
-    async def review_install(self, review: InstallReview) -> bool:
+    async def review_install(self, review: InstallReview) -> bool | InstallChoice:
         from tui.app.dialogs.review import InstallReviewDialog  # Markdown costs ~35 ms: not on the start path
 
-        return bool(await self._ask(InstallReviewDialog(review, self.app.locale)))
+        dialog = InstallReviewDialog(review, self.app.locale)
+        if not await self._ask(dialog):
+            return False
+        return InstallChoice(dict(dialog.effects))  # a remote server's tools: what the student picked for each

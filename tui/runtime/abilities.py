@@ -29,7 +29,7 @@ from tui.runtime.secrets import Secrets
 from tui.runtime.store import Store
 
 if TYPE_CHECKING:
-    from tui.runtime.plugins import InstallReview
+    from tui.runtime.plugins import InstallChoice, InstallReview
 
 __all__ = ["KEYRING_SERVICE", "Abilities", "PersonUi"]
 
@@ -45,8 +45,9 @@ class PersonUi(Protocol):
 
     async def await_sms_code(self) -> str | None: ...
 
-    async def review_install(self, review: InstallReview) -> bool:
-        """Show the install review; True when the student pressed 安装."""
+    async def review_install(self, review: InstallReview) -> bool | InstallChoice:
+        """Show the install review; false when the student did not press 安装, else True or what they chose
+        (a remote server's tools' effects)."""
         ...
 
 

@@ -36,6 +36,7 @@ from tui.runtime.plugin_host import PluginHost
 from tui.runtime.plugin_settings import PluginSettings
 from tui.runtime.plugins import (
     Drafts,
+    InstallChoice,
     Installer,
     InstallError,
     Installs,
@@ -282,9 +283,11 @@ class Runtime:
             prepared = await asyncio.to_thread(installer.prepare, link)
         except InstallError as e:
             raise HostError("ability", f"cannot install: {e}") from None
-        if not await self.ui.review_install(prepared.review):
+        answer = await self.ui.review_install(prepared.review)
+        if not answer:
             return {"installed": False, "message": "the student chose not to install it"}
-        record = installer.install(prepared)
+        chosen = answer.effects if isinstance(answer, InstallChoice) else None
+        record = installer.install(prepared, chosen)  # a remote server's tools: the effects the student picked
         return {"installed": True, "id": record.id, "version": record.current.version}
 
     def map_origins(self, mappings: tuple[DevOrigin, ...]) -> None:

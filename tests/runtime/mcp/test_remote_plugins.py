@@ -264,3 +264,22 @@ async def test_a_server_that_restarted_changed_lists_again_and_holds_the_changed
     assert rt.registry.find("mcp-notes.lookup") is None
     assert {t.name for t in rt.remote.held("notes")} == {"lookup", "extra"}
     assert (await rt.gate.call("mcp-notes.echo", {"text": "x"}, actor="user")).result == "echo: x"
+
+
+async def test_an_install_the_assistant_started_keeps_the_effects_the_student_chose(
+    rt: Runtime, tmp_path: Path
+) -> None:
+    """`plugins__install` / `draftInstall` end on the same review: what the student picked there for each remote
+    tool is what the gate uses (the chat's install used to drop it and keep the preselected `public`)."""
+    from tui.runtime.plugins import InstallChoice, InstallReview
+
+    class Student:
+        async def review_install(self, review: InstallReview) -> InstallChoice:
+            return InstallChoice({"lookup": "read"})
+
+    rt.ui = rt.abilities.ui = Student()  # type: ignore[assignment]
+    answer = await rt.install_reviewed(str(notes_folder(tmp_path / "src")))
+    assert answer == {"installed": True, "id": "notes", "version": "1.0.0"}
+    await rt.remote.ensure_all()
+    effects = {t.name: t.effect for t in rt.registry.tools_of("notes")}
+    assert effects["lookup"] == "read" and effects["post"] == "public"

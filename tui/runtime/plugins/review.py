@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tui.lang.documents.common import Effect
 from tui.lang.documents.loader import Plugin
 from tui.lang.documents.manifest import Manifest
 from tui.lang.netpolicy import host_matches
@@ -33,6 +34,14 @@ class ToolReview:
     effect: str
     user_only: bool = False
     """Only the student can run it (never the assistant)."""
+
+
+@dataclass(frozen=True)
+class InstallChoice:
+    """The student said 安装 on the review: with the effect chosen for each of a remote server's tools (empty for a
+    plugin without one). Always true, unlike a plain False for "not installed"."""
+
+    effects: dict[str, Effect] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
