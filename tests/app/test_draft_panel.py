@@ -72,7 +72,10 @@ async def answer_cards(pilot: Any, app: PkuHarnessApp, count: int) -> None:
         await until(pilot, lambda: any(not c.decided and card_ready(app, i + 1)
                                        for i, c in enumerate(app.query(ApprovalCard))), 10)  # fmt: skip
         card = next(c for c in app.query(ApprovalCard) if not c.decided)
-        await pilot.click(card.query_one("#once"))
+        once = card.query_one("#once")
+        once.scroll_visible(animate=False)  # a card showing a whole file is taller than the log: scroll as a person
+        await until(pilot, lambda once=once: app.screen.region.contains_region(once.region), 5)
+        await pilot.click(once)
         await until(pilot, lambda card=card: card.decided, 5)
 
 
@@ -247,3 +250,26 @@ async def test_discard_asks_first_and_install_opens_the_review(tmp_path: Path) -
         await until(pilot, lambda: table.row_count == 0, 10)
         await settle(pilot, app)
         assert "还没有草稿" in table.empty and "pku-harness plugins draft new ID" in table.empty
+
+
+async def test_while_the_first_write_waits_the_panel_says_none_yet_and_the_card_shows_the_file(tmp_path: Path) -> None:
+    """The demo model asks to write its first file: the panel is there already and says there are no files yet
+    (not "the draft is gone", nor the store's English words), and the card shows the file as lines, not one JSON
+    string of `\\n`; once discarded after it existed, the panel says it is gone."""
+    app = draft_app(tmp_path)  # the demo model answers
+    async with app.run_test(size=WIDE) as pilot:
+        await ask(pilot, app, "帮我写一个显示图书馆新书的插件")
+        await until(pilot, lambda: card_ready(app), 10)
+        await until(pilot, lambda: panel_settled(app), 10)
+        said = panel_text(app)
+        assert "草稿 libnew · 还没有文件" in said and "等你同意" in said, said
+        assert "草稿已不在了" not in said and "no draft" not in said
+        args = str(app.query_one(ApprovalCard).query_one(".args", Static).render())
+        assert "content:\n  ---\n  spec: 1\n  id: libnew" in args and "\\n" not in args, args
+        await answer_cards(pilot, app, 4)
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: not pane.running and "写好了" in pane.last_answer, 20)
+        await until(pilot, lambda: panel_settled(app) and "✓" in panel_text(app), 10)
+        app.runtime.drafts.discard("libnew")
+        panel_of(app).reload()
+        await until(pilot, lambda: panel_settled(app) and "草稿已不在了" in panel_text(app), 10)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.app.preview import widget_size
 from tui.app.preview_reading import Finding, read_plugin
+from tui.runtime.message import say_error
 from tui.runtime.plugins.drafts import DraftError, DraftFile, Drafts
 from tui.runtime.plugins.report import validation_report
 from widgets_render.viewmodel import Resolved
@@ -53,6 +54,9 @@ class DraftView:
     previews: list[Preview] = field(default_factory=list)
     missing: str | None = None
     """Why there is no draft to show (it was discarded, or the id is refused), as the store says it."""
+    absent: bool = False
+    """No folder for it (yet): the assistant asked to write its first file and waits for the student's yes, or it
+    was discarded."""
 
     @property
     def count(self) -> int:
@@ -60,14 +64,19 @@ class DraftView:
         return len(self.problems)
 
 
-def _inspect(drafts: Drafts, draft_id: str) -> tuple[DraftView, Any]:
+def _inspect(drafts: Drafts, draft_id: str, locale: str) -> tuple[DraftView, Any]:
     """Files, validation and the plugin as far as it loads (on a worker thread: it reads and checks files)."""
     view = DraftView(draft_id)
     try:
+        drafts.check_id(draft_id)  # a refused id says why, below
+        if not drafts.exists(draft_id):
+            view.absent = True
+            view.missing = ""
+            return view, None
         folder = drafts.folder(draft_id)
         view.files = drafts.files(draft_id)
     except DraftError as e:
-        view.missing = str(e)
+        view.missing = say_error(e, locale)
         return view, None
     report = validation_report(folder)
     view.ok, view.errors = report.ok, report.errors
@@ -80,11 +89,11 @@ def _inspect(drafts: Drafts, draft_id: str) -> tuple[DraftView, Any]:
     return view, reading
 
 
-async def read_draft(drafts: Drafts, draft_id: str, data: PreviewData | None) -> DraftView:
+async def read_draft(drafts: Drafts, draft_id: str, data: PreviewData | None, locale: str = "zh") -> DraftView:
     """The draft as it is now. With `data` (a `PreviewData` on the draft's folder), its widgets are rendered on
     the draft's recorded tests; a plugin with errors renders on the data it read last (the notes say so), and
     not at all before it ever ran."""
-    view, reading = await asyncio.to_thread(_inspect, drafts, draft_id)
+    view, reading = await asyncio.to_thread(_inspect, drafts, draft_id, locale)
     if data is None or reading is None or reading.plugin is None or not view.loads:
         return view
     if not reading.valid and not data.last:  # errors, and no data read before: the problems say it all

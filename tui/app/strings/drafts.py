@@ -10,6 +10,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "draft_problem_count": {"zh": "{count} 个问题", "en": "{count} problems"},
     "draft_checking": {"zh": "检查中…", "en": "checking…"},
     "draft_gone": {"zh": "草稿已不在了", "en": "the draft is gone"},
+    "draft_not_yet": {"zh": "还没有文件", "en": "no files yet"},
+    "draft_not_yet_body": {
+        "zh": "助手要写下第一个文件（等你同意）。写好后这里显示文件、检查结果和小组件预览。",
+        "en": "The assistant is about to write the first file (once you agree). Then its files, the check and a "
+        "preview of its widgets show here.",
+    },
+    "draft_refused": {"zh": "不能用这个名字", "en": "this id cannot be used"},
     "draft_files": {"zh": "文件（回车打开）", "en": "Files (Enter opens)"},
     "draft_check": {"zh": "检查", "en": "Check"},
     "draft_preview": {"zh": "预览（录制数据）", "en": "Preview (recorded data)"},

@@ -9,7 +9,6 @@ Letters typed meanwhile are not lost on the buttons: they go to the message box 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import ClassVar
 
 from textual import events, on
@@ -19,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
 from tui.app.i18n import t, term
+from tui.app.widgets.result_view import arguments_text
 from tui.runtime.gate import Approval, ApprovalRequest
 from tui.runtime.message import Message, say
 from widgets_render.simple_widgets import plain
@@ -58,7 +58,7 @@ class ApprovalCard(Vertical):
         effect = term(tool.effect, loc)  # the seed's words, as in the install review and 设置
         yield Static(t("approve_heading", loc), markup=False, classes="heading")
         yield Static(plain(f"{self.plugin_name} · {tool.title} ({tool.id}) · {effect}"), markup=False)
-        yield Static(plain(json.dumps(r.arguments, ensure_ascii=False, indent=2)), markup=False, classes="args")
+        yield Static(plain(arguments_text(r.arguments)), markup=False, classes="args")
         colon = "：" if loc == "zh" else ": "
         yield Static(plain(f"{t('why_ask', loc)}{colon}{say(r.reason, loc)}"), markup=False)
         with Horizontal(classes="choices"):

@@ -77,6 +77,8 @@ class DraftPanel(Vertical):
         self.data: PreviewData | None = None
         self._wanted = False
         self._reading: Worker[None] | None = None
+        self.seen: set[str] = set()
+        """Drafts this panel has shown with files: one without a folder now was discarded, not yet to be written."""
 
     def compose(self) -> ComposeResult:
         yield Button("", id="draft-head", compact=True)
@@ -137,8 +139,10 @@ class DraftPanel(Vertical):
         view = self.view
         if view is None:
             state = t("draft_checking", self.locale)
+        elif view.absent:
+            state = t("draft_gone" if view.id in self.seen else "draft_not_yet", self.locale)
         elif view.missing is not None:
-            state = t("draft_gone", self.locale)
+            state = t("draft_refused", self.locale)
         elif view.count:
             state = t("draft_problem_count", self.locale).format(count=view.count)
         else:
@@ -177,7 +181,7 @@ class DraftPanel(Vertical):
             self._wanted = False
             draft_id = self.draft_id
             try:
-                view = await read_draft(self.shell.runtime.drafts, draft_id, self.data)
+                view = await read_draft(self.shell.runtime.drafts, draft_id, self.data, self.locale)
             except Exception as e:  # a bug of the app's own code: said in the panel, never the app's end
                 view = DraftView(draft_id, missing=f"{type(e).__name__}: {e}")
             if draft_id == self.draft_id:  # not another draft chosen meanwhile
@@ -185,6 +189,8 @@ class DraftPanel(Vertical):
 
     async def _fill(self, view: DraftView) -> None:
         self.view = view
+        if not view.absent and view.missing is None:
+            self.seen.add(view.id)
         self._paint_head()
         title = view.id if view.name is None else f"{view.id} · {view.name}"
         self.query_one("#draft-title", Static).update(plain(clean(title)))
@@ -192,7 +198,13 @@ class DraftPanel(Vertical):
         files.clear_options()
         files.add_options([plain(one_line(f"{f.path}  {size_text(f.bytes)}")) for f in view.files])
         problems = self.query_one("#draft-problems", Static)
-        if view.missing is not None:
+        if view.absent and view.id not in self.seen:  # its first file waits for the student's yes
+            problems.update(t("draft_not_yet_body", self.locale))
+            problems.set_classes("draft-note")
+        elif view.absent:
+            problems.update(t("draft_gone", self.locale))
+            problems.set_classes("draft-bad")
+        elif view.missing is not None:
             problems.update(plain(clean(view.missing)))
             problems.set_classes("draft-bad")
         elif not view.problems:

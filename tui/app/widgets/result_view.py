@@ -186,3 +186,19 @@ def _cell(value: Any, locale: str) -> str:
     else:
         text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
+
+
+def arguments_text(arguments: Any) -> str:
+    """A tool call's arguments as a person reads them on the approval card: JSON, except that a text holding
+    lines (a draft file's `content`) is written out as its lines, indented under its key, instead of one JSON
+    string full of `\\n` (an outsider could not read the PLUGIN.md they were asked to allow)."""
+    if not (isinstance(arguments, dict) and any(isinstance(v, str) and "\n" in v for v in arguments.values())):
+        return json.dumps(arguments, ensure_ascii=False, indent=2)
+    out = []
+    for key, value in arguments.items():
+        if isinstance(value, str) and "\n" in value:
+            out.append(f"{key}:")
+            out += [f"  {line}" for line in value.rstrip("\n").split("\n")]
+        else:
+            out.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+    return "\n".join(out)
