@@ -10,14 +10,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
+from textual.coordinate import Coordinate
 from textual.geometry import Region
 from textual.widget import Widget
-from textual.widgets import Button, Input
+from textual.widgets import Button, Input, Select, Static, Switch
 
-from tests.app.helpers import until
+from tests.app.helpers import open_settings_section, until
 from tests.app.test_chat_pane import ask, card_ready, chat_app
 from tests.runtime.fake_openai import FakeOpenAI, call, calls
+from tui.app.dialogs.prompts import ConfirmDialog
+from tui.app.i18n import term
 from tui.app.widgets.approval_card import ApprovalCard
+from tui.app.widgets.settings_page import SettingsPage
+from tui.app.widgets.tables import Table
 
 PHONE = (43, 46)
 SMALL = (80, 24)
@@ -85,3 +91,62 @@ async def test_every_answer_of_an_approval_card_is_on_the_screen(
         await pilot.click(offset=(reason.region.x + 1, reason.region.y + 1))
         assert app.focused is reason
         assert Region(0, 0, *size).contains_region(reason.region)
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+async def test_settings_sections_fit_a_phone(tmp_path: Path, locale: str) -> None:
+    """外观, 提醒 and 权限 at 43 columns: the section list goes over the section, and every control of these is on
+    the screen; 权限's every column shows, and a tap on 公开 changes that mode."""
+    app = chat_app(tmp_path, None, locale)
+    async with app.run_test(size=PHONE) as pilot:
+        screen = Region(0, 0, *PHONE)
+        await open_settings_section(pilot, app, "appearance")
+        page = app.query_one(SettingsPage)
+        assert page.has_class("-phone")
+        for select in ("#language", "#theme"):
+            assert reached(app, app.query_one(select, Select)), select  # the theme was off the screen
+
+        await open_settings_section(pilot, app, "alerts")
+        for row in app.query("#section-alerts .switch-row"):
+            switch, label = row.query_one(Switch), row.query_one(Static)
+            assert reached(app, switch) and screen.contains_region(label.region)
+            lines = Text(str(label.render())).wrap(app.console, label.content_size.width)
+            assert len(lines) <= label.content_size.height, (str(label.render()), label.content_size)  # not cut
+
+        await open_settings_section(pilot, app, "permissions")
+        table = app.query_one("#permissions", Table)
+        await until(pilot, lambda: table.virtual_size.width <= table.scrollable_content_region.width)
+        assert screen.contains_region(table.region)
+        first = str(table.get_row_at(0)[0])
+        assert table.get_cell_at(Coordinate(0, 4)).plain == term("ask", locale)
+        await tap_cell(pilot, table, Coordinate(0, 4))  # 公开 of the first plugin: a tap puts the cursor there
+        await until(pilot, lambda: table.cursor_coordinate == Coordinate(0, 4))
+        await tap_cell(pilot, table, Coordinate(0, 4))  # and a second one changes it: ask → deny
+        await until(pilot, lambda: table.get_cell_at(Coordinate(0, 4)).plain == term("deny", locale))
+        assert str(table.get_row_at(0)[0]) == first
+        # by keys too: → to 公开's column, Enter cycles it on (deny → allow asks first; Esc keeps deny)
+        table.focus()
+        table.cursor_coordinate = Coordinate(0, 0)
+        await pilot.press(*["right"] * 4, "enter")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, ConfirmDialog))
+        # the longer word still leaves every column on the screen
+        await until(pilot, lambda: table.virtual_size.width <= table.scrollable_content_region.width)
+        for column in range(len(table.columns)):
+            cell = cell_on_screen(table, Coordinate(0, column))
+            assert screen.contains_region(cell), (column, cell)
+
+
+def cell_on_screen(table: Table, at: Coordinate) -> Region:
+    """Where a table's cell is on the screen."""
+    cell = table._get_cell_region(at)
+    x = table.content_region.x + cell.x - int(table.scroll_x)
+    y = table.content_region.y + cell.y - int(table.scroll_y)  # the header's line is in the cell's region
+    return Region(x, y, cell.width, cell.height)
+
+
+async def tap_cell(pilot: Any, table: Table, at: Coordinate) -> None:
+    """A click (a finger) on a table's cell."""
+    cell = cell_on_screen(table, at)
+    await pilot.click(offset=(cell.x + 1, cell.y))
