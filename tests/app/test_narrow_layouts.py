@@ -150,3 +150,15 @@ async def tap_cell(pilot: Any, table: Table, at: Coordinate) -> None:
     """A click (a finger) on a table's cell."""
     cell = cell_on_screen(table, at)
     await pilot.click(offset=(cell.x + 1, cell.y))
+
+
+async def test_the_send_button_is_compact_on_a_phone(tmp_path: Path) -> None:
+    """发送 beside the message box: at a phone's width as wide as its word, the box gets the rest."""
+    for size, most in ((PHONE, 0.25), (SMALL, 0.25)):
+        app = chat_app(tmp_path / str(size[0]), None)
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("2")
+            await until(pilot, lambda: app.query("#send") and app.query_one("#send").region)  # noqa: B023
+            send, box = app.query_one("#send", Button), app.query_one("#chat-input")
+            assert send.region.width <= size[0] * most, send.region
+            assert reached(app, send) and box.region.width >= size[0] - send.region.width - 2
