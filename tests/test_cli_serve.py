@@ -146,6 +146,7 @@ def test_loopback_needs_no_token_but_this_machines_name(served: Served) -> None:
     for path in ("", "static/js/textual.js", "ws"):
         status, _, body = get(served.url + path, {"Host": f"attacker.example:{served.port}"})
         assert status == 403 and "this machine's own address" in body
+        assert body.startswith(f"403 禁止访问：{t('web_refused_host', 'zh')}")  # Chinese first, then English
     # Another site's page may open a websocket anywhere: the app's one only for this origin.
     upgrade = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13"}
     upgrade["Sec-WebSocket-Key"] = "dGhlIHNhbXBsZSBub25jZQ=="
@@ -186,6 +187,7 @@ def test_beyond_loopback_the_token_is_asked_everywhere(tmp_path: Path) -> None:
     finally:
         err = served.stop()
     assert "beyond this machine" in err
+    assert "no campus login" in err and "campus login included" not in err  # the demo has none to give away
 
 
 @pytest.mark.parametrize(
@@ -431,6 +433,35 @@ def test_a_dense_screen_shows_the_whole_app_crisp(
         assert len(top.getcolors(1 << 24)) > 8
         page.context.close()
     assert all_closed(served)
+
+
+def test_the_page_says_a_demo_ended_and_the_server_stopped(tmp_path: Path, browser: Any) -> None:
+    """`q` ends the tab's demo: the page says the demo kept nothing (not "everything is saved"); 重新打开 starts
+    another. Once the server stops, the page says so, and 重新打开 says it again rather than leaving for the
+    browser's "can't be reached"."""
+    served = start(tmp_path, "--demo")
+    try:
+        page, screen = open_page(browser, served.url, 800, 600)
+        wait_for(page, screen, "首页", "助手")
+        page.focus("textarea.xterm-helper-textarea")
+        page.keyboard.press("q")
+        page.wait_for_selector(".closed-dialog .ended", state="visible", timeout=START_S * 1000)
+        assert page.inner_text(".closed-dialog .ended") == t("web_ended_demo", "zh")
+        assert not page.is_visible(".closed-dialog .stopped")
+        since = len(screen.received)
+        page.click(".closed-dialog button")
+        wait_for(page, screen, "首页", "助手", since=since)  # another demo
+        assert not page.is_visible(".closed-dialog")
+    finally:
+        served.stop()
+    page.wait_for_selector(".closed-dialog .stopped", state="visible", timeout=START_S * 1000)
+    assert page.inner_text(".closed-dialog .stopped") == t("web_stopped", "zh")
+    assert not page.is_visible(".closed-dialog .ended")
+    page.click(".closed-dialog button")  # the server is gone: the page stays, saying so
+    page.wait_for_timeout(1000)
+    assert page.url.startswith(served.url) and page.is_visible(".closed-dialog .stopped")
+    picture(page, tmp_path / "stopped.png")
+    page.context.close()
 
 
 def test_an_app_that_cannot_start_ends_its_session(tmp_path: Path) -> None:
