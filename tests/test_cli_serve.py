@@ -464,6 +464,32 @@ def test_the_page_says_a_demo_ended_and_the_server_stopped(tmp_path: Path, brows
     page.context.close()
 
 
+def test_export_in_a_page_is_a_download(served: Served, browser: Any, tmp_path: Path) -> None:
+    """Ctrl+S in 助手 in a page hands the conversation to the browser as a download (written on the server's
+    machine it was out of reach of a phone), and says so."""
+    page, screen = open_page(browser, served.url, 1280, 800)
+    downloads: list[Any] = []
+    page.context.on("page", lambda tab: tab.on("download", lambda d: downloads.append(d)))  # textual.js opens a tab
+    page.on("download", lambda d: downloads.append(d))
+    wait_for(page, screen, "首页", "助手")
+    since = ask(page, screen, "What is my card balance?")
+    wait_for(page, screen, "123.45", since=since, within=ANSWER_S)
+    since = len(screen.received)
+    page.keyboard.press("Control+s")
+    wait_for(page, screen, "交给浏览器下载", since=since)
+    deadline = time.monotonic() + ANSWER_S
+    while not downloads and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    assert downloads, "no download"
+    saved = tmp_path / downloads[0].suggested_filename
+    downloads[0].save_as(saved)
+    text = saved.read_text(encoding="utf-8")
+    assert saved.suffix == ".md" and "What is my card balance?" in text and "123.45" in text
+    assert not (ROOT / saved.name).exists()  # not written on the server (the demo wrote it in its folder)
+    page.context.close()
+    assert all_closed(served)
+
+
 def test_an_app_that_cannot_start_ends_its_session(tmp_path: Path) -> None:
     """A damaged data folder: the app exits at once (its sentence on the server's terminal), and the page's
     connection closes, so the page says the session ended instead of starting for ever."""
