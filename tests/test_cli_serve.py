@@ -146,6 +146,7 @@ def test_loopback_needs_no_token_but_this_machines_name(served: Served) -> None:
     for path in ("", "static/js/textual.js", "ws"):
         status, _, body = get(served.url + path, {"Host": f"attacker.example:{served.port}"})
         assert status == 403 and "this machine's own address" in body
+        assert body.startswith(f"403 禁止访问：{t('web_refused_host', 'zh')}")  # Chinese first, then English
     # Another site's page may open a websocket anywhere: the app's one only for this origin.
     upgrade = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13"}
     upgrade["Sec-WebSocket-Key"] = "dGhlIHNhbXBsZSBub25jZQ=="
@@ -186,6 +187,7 @@ def test_beyond_loopback_the_token_is_asked_everywhere(tmp_path: Path) -> None:
     finally:
         err = served.stop()
     assert "beyond this machine" in err
+    assert "no campus login" in err and "campus login included" not in err  # the demo has none to give away
 
 
 @pytest.mark.parametrize(
@@ -258,10 +260,17 @@ TELL_FOCUS = "kind => window.pageSockets[0].send(JSON.stringify([kind]))"
 ENTER_AND_LEAVE = """() => window.pageSockets[0].send(JSON.stringify(["stdin", "\\r\\u001b[O"]))"""
 
 
-def open_page(browser: Any, url: str, width: int, height: int, touch: bool = False) -> tuple[Any, Screen]:
+def open_page(
+    browser: Any, url: str, width: int, height: int, touch: bool = False, density: float = 1
+) -> tuple[Any, Screen]:
     """A page of the served app in a new browser window that allows notifications (a phone's touch screen with
-    `touch`); what its terminal gets."""
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+    `touch`, a screen of `density` device pixels per CSS pixel); what its terminal gets."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=touch,
+        is_mobile=touch,
+        device_scale_factor=density,
+    )
     context.grant_permissions(["notifications"], origin=url.split("?")[0].rstrip("/"))
     context.add_init_script(RECORD_PAGE)
     page = context.new_page()
@@ -379,6 +388,104 @@ def test_the_phone_frame_holds_the_narrow_app(served: Served, browser: Any, tmp_
     assert shot.getpixel((5, 5)) == (0xD8, 0xDE, 0xE4)  # the page around the phone
     assert shot.getpixel((500, 70)) == (0x11, 0x14, 0x18)  # the bezel above the screen
     assert len(shot.crop((305, 78, 695, 922)).getcolors(1 << 24)) > 20  # the app drawn on the screen
+    page.context.close()
+    assert all_closed(served)
+
+
+#: The footer's colours in the default theme: its background, and its keys' (`q`, `^p`).
+FOOTER, FOOTER_KEY = (0x24, 0x2F, 0x38), (0xFF, 0xA6, 0x2B)
+#: What the terminal's canvases measure, in CSS and in device pixels.
+CANVASES = """() => [...document.querySelectorAll('#terminal canvas')].map(c => {
+  const box = c.getBoundingClientRect();
+  return [box.x, box.y, box.width, box.height, c.width, c.height];
+})"""
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "touch", "densities"),
+    [(390, 844, True, (2, 3)), (1280, 800, False, (2,))],
+    ids=["phone", "desktop"],
+)
+def test_a_dense_screen_shows_the_whole_app_crisp(
+    served: Served, browser: Any, tmp_path: Path, width: int, height: int, touch: bool, densities: tuple[int, ...]
+) -> None:
+    """A phone's or a Retina laptop's screen (2 or 3 device pixels to the CSS pixel): the terminal's canvases have
+    that many pixels, and the whole app is on them, from the tab bar to the footer's right end (Chromium's
+    emulated density once drew it 2-3x too big, its top-left corner only)."""
+    for density in densities:
+        page, screen = open_page(browser, served.url + ("?phone=1" if touch else ""), width, height, touch, density)
+        wait_for(page, screen, "首页", "助手", "插件", "设置", "命令面板")  # the tab bar and the footer, sent
+        page.wait_for_timeout(500)  # drawn
+        canvases = page.evaluate(CANVASES)
+        assert canvases and all(
+            abs(c[4] - round(c[2] * density)) <= 1 and abs(c[5] - round(c[3] * density)) <= 1 for c in canvases
+        ), canvases
+        x, y, w, h = (round(v * density) for v in canvases[0][:4])
+        shot = picture(page, tmp_path / f"{'phone' if touch else 'desktop'}-dpr{density}.png")
+        assert shot.size == (width * density, height * density)
+        cell = round(h / screen.size()[1])
+        footer = shot.crop((x, y + h - cell, x + w, y + h))  # the terminal's last row
+        colours = {colour: n for n, colour in footer.getcolors(1 << 24)}
+        assert colours.get(FOOTER, 0) > footer.width * footer.height // 2, sorted(colours.items())[-5:]
+        right = footer.crop((footer.width * 3 // 4, 0, footer.width, footer.height))  # ^p, at the right end
+        assert any(colour == FOOTER_KEY for _, colour in right.getcolors(1 << 24))
+        top = shot.crop((x, y, x + w, y + 2 * cell))  # the title and the tab bar: all of it, 设置 the last
+        assert len(top.getcolors(1 << 24)) > 8
+        page.context.close()
+    assert all_closed(served)
+
+
+def test_the_page_says_a_demo_ended_and_the_server_stopped(tmp_path: Path, browser: Any) -> None:
+    """`q` ends the tab's demo: the page says the demo kept nothing (not "everything is saved"); 重新打开 starts
+    another. Once the server stops, the page says so, and 重新打开 says it again rather than leaving for the
+    browser's "can't be reached"."""
+    served = start(tmp_path, "--demo")
+    try:
+        page, screen = open_page(browser, served.url, 800, 600)
+        wait_for(page, screen, "首页", "助手")
+        page.focus("textarea.xterm-helper-textarea")
+        page.keyboard.press("q")
+        page.wait_for_selector(".closed-dialog .ended", state="visible", timeout=START_S * 1000)
+        assert page.inner_text(".closed-dialog .ended") == t("web_ended_demo", "zh")
+        assert not page.is_visible(".closed-dialog .stopped")
+        since = len(screen.received)
+        page.click(".closed-dialog button")
+        wait_for(page, screen, "首页", "助手", since=since)  # another demo
+        assert not page.is_visible(".closed-dialog")
+    finally:
+        served.stop()
+    page.wait_for_selector(".closed-dialog .stopped", state="visible", timeout=START_S * 1000)
+    assert page.inner_text(".closed-dialog .stopped") == t("web_stopped", "zh")
+    assert not page.is_visible(".closed-dialog .ended")
+    page.click(".closed-dialog button")  # the server is gone: the page stays, saying so
+    page.wait_for_timeout(1000)
+    assert page.url.startswith(served.url) and page.is_visible(".closed-dialog .stopped")
+    picture(page, tmp_path / "stopped.png")
+    page.context.close()
+
+
+def test_export_in_a_page_is_a_download(served: Served, browser: Any, tmp_path: Path) -> None:
+    """Ctrl+S in 助手 in a page hands the conversation to the browser as a download (written on the server's
+    machine it was out of reach of a phone), and says so."""
+    page, screen = open_page(browser, served.url, 1280, 800)
+    downloads: list[Any] = []
+    page.context.on("page", lambda tab: tab.on("download", lambda d: downloads.append(d)))  # textual.js opens a tab
+    page.on("download", lambda d: downloads.append(d))
+    wait_for(page, screen, "首页", "助手")
+    since = ask(page, screen, "What is my card balance?")
+    wait_for(page, screen, "123.45", since=since, within=ANSWER_S)
+    since = len(screen.received)
+    page.keyboard.press("Control+s")
+    wait_for(page, screen, "交给浏览器下载", since=since)
+    deadline = time.monotonic() + ANSWER_S
+    while not downloads and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    assert downloads, "no download"
+    saved = tmp_path / downloads[0].suggested_filename
+    downloads[0].save_as(saved)
+    text = saved.read_text(encoding="utf-8")
+    assert saved.suffix == ".md" and "What is my card balance?" in text and "123.45" in text
+    assert not (ROOT / saved.name).exists()  # not written on the server (the demo wrote it in its folder)
     page.context.close()
     assert all_closed(served)
 

@@ -1,4 +1,5 @@
-"""SVG snapshots of the chat pane: a streamed answer with an expanded tool call, an approval card, an error banner."""
+"""SVG snapshots of the chat pane: a streamed answer with an expanded tool call, an approval card (wide, and on a
+phone's width), an error banner."""
 
 from __future__ import annotations
 
@@ -71,6 +72,23 @@ def test_an_approval_card(snap_compare: Any, tmp_path: Path, server: Any) -> Non
         await pilot.pause(0.2)  # not settle(): the chat's worker is waiting for this card, it does not complete
 
     assert snap_compare(app, terminal_size=SIZE, run_before=drive)
+
+
+def test_an_approval_card_on_a_phone(snap_compare: Any, tmp_path: Path, server: Any) -> None:
+    """At a phone's 43 columns the answers stack, each the card's width (拒绝 and the reason box were off the
+    screen)."""
+    fake, url = server
+    fake.add(calls(call("wallet__recharge", '{"amountYuan": 50}'), usage={
+        "prompt_tokens": 700, "completion_tokens": 20, "total_tokens": 720}))  # fmt: skip
+    app = scene(tmp_path, url)
+
+    async def drive(pilot: Any) -> None:
+        (await chat_ready(pilot, app)).cursor_blink = False  # a blinking cursor makes the picture random
+        await ask(pilot, app, "给校园卡充值 50 元")
+        await until(pilot, lambda: card_ready(app), 10)
+        await pilot.pause(0.2)  # not settle(): the chat's worker is waiting for this card, it does not complete
+
+    assert snap_compare(app, terminal_size=(43, 46), run_before=drive)
 
 
 def test_an_error_banner(snap_compare: Any, tmp_path: Path, server: Any) -> None:

@@ -168,3 +168,18 @@ async def test_the_palette_and_its_key_speak_the_apps_language(
         await until(pilot, lambda: not app.screen.query(Input) or app.screen is app.screen_stack[0])
         active = app.screen.active_bindings
         assert active["ctrl+p"].tooltip == tooltip or active["ctrl+p"].binding.tooltip == tooltip
+
+
+@pytest.mark.parametrize(("locale", "saved"), [("zh", "截图已保存到 "), ("en", "Screenshot saved to ")])
+async def test_the_screenshot_toast_speaks_the_apps_language(tmp_path: Path, locale: str, saved: str) -> None:
+    """The palette's 截图 said "Screenshot / Saved screenshot to '…'" (Textual's own toast) in the Chinese UI;
+    the toast is now the app's, once (Textual's is not shown beside it)."""
+    app = make_app(demo=True, data_dir=tmp_path / "data", now=NOW, locale=locale)
+    async with app.run_test(size=SIZE) as pilot:
+        await filled(pilot, app)
+        app.deliver_screenshot(filename="shot.svg", path=str(tmp_path))
+        await until(pilot, lambda: any("shot.svg" in str(n.message) for n in app._notifications))
+        await pilot.pause(0.1)
+        toasts = [(n.title, str(n.message)) for n in app._notifications]
+        assert toasts == [(STRINGS["sys_screenshot"][locale], f"{saved}{tmp_path / 'shot.svg'}")], toasts
+        assert (tmp_path / "shot.svg").read_text(encoding="utf-8").startswith("<svg")

@@ -16,6 +16,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import Screen
@@ -110,6 +111,22 @@ class LocalTextual(App[None]):
             if keys is not None:
                 command = command._replace(title=t(keys[0], locale), help=t(keys[1], locale))
             yield command
+
+    @on(events.DeliveryComplete)
+    @on(events.DeliveryFailed)
+    def screenshot_delivered(self, event: events.DeliveryComplete | events.DeliveryFailed) -> None:
+        """The palette's 截图 saved (or not), said in the app's locale instead of Textual's English toast."""
+        if event.name != "screenshot":
+            return
+        event.prevent_default()  # Textual's own handler, on `App`, would say it again in English
+        locale, title = app_locale(self), t("sys_screenshot", app_locale(self))
+        if isinstance(event, events.DeliveryFailed):
+            self.notify(t("screenshot_failed", locale), title=title, severity="error", markup=False)
+        elif event.path is None:
+            self.notify(t("screenshot_saved", locale), title=title, markup=False)
+        else:
+            said = t("screenshot_saved_to", locale).format(path=event.path)
+            self.notify(clean(said), title=title, markup=False)
 
     def action_command_palette(self) -> None:
         """The command palette (Ctrl+P) with its placeholder in the app's locale."""

@@ -64,7 +64,7 @@ def serve(demo: bool, host: str, port: int, phone: bool, lang: str | None, extra
     command = app_command(demo, lang, extra)
     guard = Guard(host, port, token)
     locale = lang or ("zh" if demo else saved_language()) or "zh"
-    asyncio.run(_serve(command, host, port, guard, phone, locale))
+    asyncio.run(_serve(command, host, port, guard, phone, locale, demo))
 
 
 def app_command(demo: bool, lang: str | None, extra: tuple[str, ...]) -> str:
@@ -112,17 +112,23 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
-def tell(host: str, port: int, token: str | None) -> None:
-    """Say where the page is; for a bind beyond this machine, the warning, the link with its token and its QR."""
+def tell(host: str, port: int, token: str | None, demo: bool = False) -> None:
+    """Say where the page is; for a bind beyond this machine, the warning (the demo has no campus login to give
+    away, but its link still starts apps on this machine), the link with its token and its QR."""
     url = page_url(host, port, token)
     if token is None:
         echo(f"serving PKU harness on {url} (this machine only). Ctrl+C stops it.")
         return
     from tui.runtime.campus.qr_image import half_blocks, modules
 
+    who = (
+        "the demo (recorded data, no campus login; each visit starts an app on this machine)"
+        if demo
+        else "the app as you, campus login included"
+    )
     echo(
-        f"warning: serving PKU harness on {host}:{port}, beyond this machine. Whoever has this link can use the "
-        "app as you, campus login included; it is plain HTTP, so use it on a network you trust.",
+        f"warning: serving PKU harness on {host}:{port}, beyond this machine. Whoever has this link can use {who}; "
+        "it is plain HTTP, so use it on a network you trust.",
         err=True,
     )
     echo(f"open {url}  (its token is shown this once; scan the code with a phone on the same network)")
@@ -130,13 +136,13 @@ def tell(host: str, port: int, token: str | None) -> None:
     echo("Ctrl+C stops it.")
 
 
-async def _serve(command: str, host: str, port: int, guard: Guard, phone: bool, locale: str) -> None:
+async def _serve(command: str, host: str, port: int, guard: Guard, phone: bool, locale: str, demo: bool) -> None:
     """Run the server until SIGINT or SIGTERM, then close every session (their apps quit and save)."""
     from aiohttp import web
 
     from tui.cli.web_server import HarnessServer
 
-    server = HarnessServer(command, host, port, guard=guard, phone=phone, locale=locale)
+    server = HarnessServer(command, host, port, guard=guard, phone=phone, locale=locale, demo=demo)
     runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
     await runner.setup()
     try:
@@ -148,7 +154,7 @@ async def _serve(command: str, host: str, port: int, guard: Guard, phone: bool, 
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(sig, stop.set)
-    tell(host, port, guard.token)
+    tell(host, port, guard.token, demo)
     try:
         await stop.wait()
     finally:

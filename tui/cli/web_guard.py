@@ -26,6 +26,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from tui.app.i18n import t
+
 #: The cookie that carries the token after the first load, named with the port: browsers keep cookies per host,
 #: not per port, and two servers on one machine would otherwise overwrite each other's.
 COOKIE = "pku_harness_token_{port}"
@@ -66,14 +68,14 @@ class Guard:
         self.names = LOOPBACK_NAMES | {bound.strip("[]").lower()}
 
     def refusal(self, request: web.Request) -> str | None:
-        """Why `request` is refused (None: it may pass). Said to the refused client only: no secret is in it."""
+        """Why `request` is refused, as the key of its sentence in tui/app/strings/web.py (None: it may pass)."""
         if self.loopback and host_name(request.host) not in self.names:
-            return "this page answers on this machine's own address only"
+            return "web_refused_host"
         origin = request.headers.get("Origin")
         if request.path == "/ws" and origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
-            return "the app's connection is only for the page served here"
+            return "web_refused_origin"
         if self.token is not None and not self.token_given(request):
-            return "this page needs the link with its token (printed where `pku-harness serve` runs)"
+            return "web_refused_token"
         return None
 
     def token_given(self, request: web.Request) -> bool:
@@ -85,10 +87,12 @@ class Guard:
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Refuse with 403 and a plain sentence, or pass and mark the response (cookie, no referrer)."""
+        """Refuse with 403 and a plain sentence in Chinese, then English (said to the refused client only: no
+        secret is in it), or pass and mark the response (cookie, no referrer)."""
         refused = self.refusal(request)
         if refused is not None:
-            return web.Response(status=403, text=f"403 Forbidden: {refused}\n")
+            said = f"403 禁止访问：{t(refused, 'zh')}。\n403 Forbidden: {t(refused, 'en')}.\n"
+            return web.Response(status=403, text=said)
         response = await handler(request)
         if response.prepared:  # the websocket: its handshake has been sent, and it needs nothing more
             return response

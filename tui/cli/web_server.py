@@ -9,7 +9,9 @@ session (its command line is `python -m tui …`, with the options given to `ser
 * the app's `notify` and `title` messages (tui/app/attention.py, under the web driver) reach the page, which
   shows a browser notification where it is allowed to, and sets the tab's title;
 * stopping the server closes every session's websocket first, so each app quits as when its tab closes (its
-  data saved), rather than being left to end with the server.
+  data saved), rather than being left to end with the server; the page then says the server stopped (it said
+  the session ended, and its 重新打开 led to the browser's "can't be reached"), and with `--demo` that a demo
+  keeps nothing.
 """
 
 from __future__ import annotations
@@ -89,12 +91,15 @@ class PageSession(AppService):
 class HarnessServer(Server):
     """textual-serve's server with the changes listed in the module's docstring."""
 
-    def __init__(self, command: str, host: str, port: int, *, guard: Guard, phone: bool, locale: str) -> None:
+    def __init__(
+        self, command: str, host: str, port: int, *, guard: Guard, phone: bool, locale: str, demo: bool = False
+    ) -> None:
         super().__init__(command, host=host, port=port, title="PKU harness", statics_path=STATICS)
         self.templates_path = TEMPLATES
         self.guard = guard
         self.phone = phone
         self.locale = locale
+        self.demo = demo
         self.sockets: set[web.WebSocketResponse] = set()
 
     async def _make_app(self) -> web.Application:
@@ -116,7 +121,10 @@ class HarnessServer(Server):
         origin = f"{request.scheme}://{request.host}"
         asked = request.query.get("phone")
         phone = self.phone if asked is None else asked not in ("", "0", "false", "no")
-        words = {name: t(f"web_{name}", self.locale) for name in ("title", "starting", "start", "ended", "restart")}
+        names = ("title", "starting", "start", "ended", "stopped", "restart")
+        words = {name: t(f"web_{name}", self.locale) for name in names}
+        if self.demo:
+            words["ended"] = t("web_ended_demo", self.locale)
         return {
             "font_size": min(max(to_int(request.query.get("fontsize", str(FONT_SIZE)), FONT_SIZE), 6), 48),
             "app_websocket_url": ("wss" if request.scheme == "https" else "ws") + f"://{request.host}/ws",

@@ -139,6 +139,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "sys_minimize_help": {"zh": "把控件还原到正常大小", "en": "Minimize the widget and restore to normal size"},
     "sys_screenshot": {"zh": "截图", "en": "Screenshot"},
     "sys_screenshot_help": {"zh": "把当前画面保存为 SVG 截图", "en": "Save an SVG 'screenshot' of the current screen"},
+    "screenshot_saved": {"zh": "截图已保存", "en": "Screenshot saved"},
+    "screenshot_saved_to": {"zh": "截图已保存到 {path}", "en": "Screenshot saved to {path}"},
+    "screenshot_failed": {"zh": "截图没能保存", "en": "The screenshot could not be saved"},
     # the permission model's words (effects, modes, audit values): identifiers in English, words in Chinese
     "term_read": {"zh": "读取", "en": "read"},
     "term_write": {"zh": "修改", "en": "write"},

@@ -147,6 +147,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "retrying": {"zh": "重试…", "en": "Retrying…"},
     "exported": {"zh": "已导出到 {path}", "en": "Exported to {path}"},
+    "exported_download": {
+        "zh": "已把这段对话（{name}）交给浏览器下载",
+        "en": "The conversation ({name}) went to the browser as a download",
+    },
     "copied": {"zh": "已复制", "en": "Copied"},
     "copy_which": {"zh": "复制哪一条？", "en": "Copy which message?"},
     "editing": {

@@ -4,6 +4,9 @@ The card takes the focus when it comes; Enter answers with the focused button �
 tools, allow once for the rest — and the line under the buttons says which (an outsider pressed Enter on a
 top-up card to approve it and had it denied: reversed text was the only sign). ←/→ move between the answers.
 Letters typed meanwhile are not lost on the buttons: they go to the message box below, where they wait.
+
+Where the answers do not fit on one row (a phone's 40-odd columns) they stack, one under another, the width of
+the card: each is seen and tapped, and the focus never moves to an answer off the screen.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -35,6 +39,9 @@ class ApprovalCard(Vertical):
     ApprovalCard Input { width: 1fr; }
     ApprovalCard .decided { color: $accent; text-style: bold; }
     ApprovalCard .keys { color: $text-muted; }
+    ApprovalCard.-stacked .choices { layout: vertical; }
+    ApprovalCard.-stacked Button { width: 100%; margin: 0; }
+    ApprovalCard.-stacked Input { width: 100%; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -43,6 +50,8 @@ class ApprovalCard(Vertical):
     ]
     #: The answers in the order ←/→ walk them.
     ORDER = ("once", "always", "deny", "reason")
+    #: The fewest cells the reason box needs beside the buttons for a few words to show.
+    REASON_MIN = 16
 
     def __init__(self, request: ApprovalRequest, locale: str, plugin_name: str) -> None:
         super().__init__(classes="approval")
@@ -67,6 +76,16 @@ class ApprovalCard(Vertical):
             yield Button(t("deny", loc), id="deny", variant="error")
             yield Input(placeholder=t("deny_reason", loc), id="reason")
         yield Static("", markup=False, classes="keys")
+
+    def row_width(self) -> int:
+        """Cells the answers take on one row: each button as wide as its label (a button is at least 16 wide,
+        with its border and padding), the margins, and room in the reason box."""
+        buttons = list(self.query(".choices Button").results(Button))
+        return sum(max(16, cell_len(str(b.label)) + 4) + 1 for b in buttons) + self.REASON_MIN
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Stack the answers when the card is too narrow for them on one row."""
+        self.set_class(self.content_region.width < self.row_width(), "-stacked")
 
     def focus_default(self) -> None:
         """Focus the answer a reflexive Enter should give: deny when the tool spends money or publishes,

@@ -86,11 +86,21 @@ class ChatConversations(Vertical):
 
     def action_export(self) -> None:
         """Write the conversation as Markdown beside the database (in the demo, whose data folder goes when the
-        app quits, in the folder the app was started from) and say where."""
+        app quits, in the folder the app was started from) and say where. In a web page (`pku-harness serve`)
+        the file goes to the browser as a download instead: the server's folder may be on another machine than
+        the student's phone."""
         if self.cid is None:
             return
         from pathlib import Path
 
+        if self.app.is_web:
+            import io
+
+            name = f"{self.cid}.md"
+            text = self.history.export_markdown(self.cid, self.locale)
+            self.app.deliver_text(io.StringIO(text), save_filename=name, mime_type="text/markdown", name="export")
+            self.app.notify(clean(t("exported_download", self.locale).format(name=name)), timeout=6, markup=False)
+            return
         stored = self.runtime.store.path
         folder = Path.cwd() if self.shell.throwaway or stored == ":memory:" else Path(stored).parent
         path = folder / f"{self.cid}.md"

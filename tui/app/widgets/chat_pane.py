@@ -13,7 +13,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
@@ -69,6 +69,10 @@ class ChatApprover:
         return answer
 
 
+#: Below this width (a phone's) the send button is only as wide as its word: at 16 it took 40% of the row.
+NARROW_BELOW = 60
+
+
 class ChatPane(ChatEvents):
     """The chat: log, input, and the conversation's controls."""
 
@@ -88,6 +92,7 @@ class ChatPane(ChatEvents):
     ChatPane .setup { padding: 1 1; }
     ChatPane #chat-bar { height: auto; }
     ChatPane #chat-input { width: 1fr; }
+    ChatPane.-narrow #send { min-width: 8; }
     ChatPane Collapsible { padding: 0; margin: 0; border: none; }
     ChatPane Collapsible .result { background: $boost; max-height: 20; }
     """
@@ -189,6 +194,9 @@ class ChatPane(ChatEvents):
         with Horizontal(id="chat-bar"):
             yield box
             yield Button(t("send", self.locale), id="send", variant="primary")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW_BELOW, "-narrow")
 
     def _intro(self) -> list[Any]:
         """What an empty chat says: how to set up a model, or in the demo what its offline model answers."""

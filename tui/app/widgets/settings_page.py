@@ -1,5 +1,7 @@
 """设置: a list of sections on the left (外观, 提醒, 模型, 校园账号, 远程登录, 定时检查, 权限, 可访问范围, 更新,
-审计) and the chosen section on the right, as posting and harlequin lay out their settings.
+审计) and the chosen section on the right, as posting and harlequin lay out their settings. At a phone's width
+(`PHONE_BELOW`) the list is a short strip over the section, which gets the whole width (beside the list it had 22
+columns: 外观's theme select and 权限's columns were off the screen).
 
 ↑/↓ in the list shows a section at once; Enter, → or Tab goes into it; Esc comes back to the list. Every section
 stays mounted (a ContentSwitcher only hides the others), so the panes keep their state and ids while hidden.
@@ -62,6 +64,8 @@ SECTIONS = (
 )
 #: Below this width the section list gets narrower, so the content keeps room for its tables.
 NARROW_BELOW = 100
+#: Below this width the section list goes over the section (a phone's 40-odd columns).
+PHONE_BELOW = 60
 
 
 class SectionList(SteadyOptionList):
@@ -95,6 +99,9 @@ class SettingsPage(Horizontal):
     SettingsPage #settings-nav .muted { color: $text-muted; padding: 0 1; }
     SettingsPage #settings-content { width: 1fr; height: 1fr; }
     SettingsPage .settings-section { height: 1fr; }
+    SettingsPage.-phone { layout: vertical; }
+    SettingsPage.-phone #settings-nav { width: 100%; height: auto; border-bottom: solid $primary-darken-2; }
+    SettingsPage.-phone #settings-sections { height: auto; max-height: 7; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "to_sections", "key_to_sections", show=False),
@@ -195,9 +202,10 @@ class SettingsPage(Horizontal):
         return await Scheduler(rt, rt.notices, task_runner(rt)).run_now(check_id)
 
     def permissions_table(self) -> Table:
-        """allow / ask / deny per plugin and effect; Enter on a mode cycles it."""
+        """allow / ask / deny per plugin and effect; Enter on a mode cycles it. Its columns share the width there
+        is (long plugin names wrap): at a phone's width 花钱 and 公开 were off the screen."""
         rt, loc = self.harness.runtime, self.locale
-        table = Table(empty=t("no_plugins_yet", loc), id="permissions", cursor_type="cell")
+        table = Table(empty=t("no_plugins_yet", loc), id="permissions", cursor_type="cell", fit=True)
         table.add_columns(t("plugin", loc), *(literal(t(f"effect_{e}", loc)) for e in EFFECTS))
         for pid in sorted(rt.registry.plugins):
             modes = [term(m, loc) for m in self.plugin_modes(pid).values()]
@@ -253,6 +261,7 @@ class SettingsPage(Horizontal):
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_BELOW, "-narrow")
+        self.set_class(event.size.width < PHONE_BELOW, "-phone")
 
     @on(OptionList.OptionHighlighted, "#settings-sections")
     def show_section(self, event: OptionList.OptionHighlighted) -> None:
@@ -326,6 +335,8 @@ class SettingsPage(Horizontal):
                 return  # cancelled: the mode stays as it was
             runtime.grants.set(plugin, effect, mode)
             table.update_cell_at(at, literal(term(mode, self.locale)), update_width=True)  # 不能执行 was cut
+            if isinstance(table, Table):
+                table.fit_columns(rows_changed=True)  # the columns share the width anew around the longer word
             shown = f"{plugin} · {term(effect, self.locale)}: {term(mode, self.locale)}"
             self.notify(clean(shown), timeout=2, markup=False)
 
