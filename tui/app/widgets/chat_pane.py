@@ -170,7 +170,8 @@ class ChatPane(ChatEvents):
         else:
             self.draft_panel.show(draft_id)
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW_BELOW, "-narrow")  # a phone's width: a compact 发送
         self.draft_panel.set_wide(self.size.width >= WIDE)
         self.place_draft_panel()
 
@@ -194,9 +195,6 @@ class ChatPane(ChatEvents):
         with Horizontal(id="chat-bar"):
             yield box
             yield Button(t("send", self.locale), id="send", variant="primary")
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < NARROW_BELOW, "-narrow")
 
     def _intro(self) -> list[Any]:
         """What an empty chat says: how to set up a model, or in the demo what its offline model answers."""
