@@ -113,5 +113,14 @@ def test_install_a_draft_through_the_normal_review(isolated_data_dir: Path) -> N
     row = next(r for r in json.loads(out) if r["id"] == "libnew")
     assert (row["official"], row["source"]) == (False, str(folder))
     assert folder.is_dir()  # the draft stays
-    code, _, err = run("plugins", "draft", "install", "libnew", "--yes")
-    assert code == 1 and "libnew" in err and "already" in err
+    # edited after the install: installing it again takes the edit as its update (an outsider was told "already
+    # installed, use plugins update")
+    tool = folder / "tools" / "list.yaml"
+    tool.write_text(tool.read_text("utf-8").replace("New books.", "The newest books."), "utf-8")
+    before = row["hash"]
+    code, out, err = run("plugins", "draft", "install", "libnew", "--yes")
+    assert code == 0 and "already" not in err, (out, err)
+    assert "libnew updated to 0.1.0" in out and "+ The newest books." in out  # the update's review, printed
+    code, out, _ = run("plugins", "list", "--json")
+    row = next(r for r in json.loads(out) if r["id"] == "libnew")
+    assert row["hash"] != before and row["previous"] == "0.1.0"

@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import Button, Collapsible, OptionList, Static, TextArea
 
 from tests.app.draft_plugin import BROKEN, FIXED, MANIFEST, RECORDED, WIDGET, make, write_call
-from tests.app.helpers import settle, until
+from tests.app.helpers import said_by, settle, until
 from tests.app.test_chat_pane import NOW, ask, card_ready
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tests.runtime.local_api import local_api
@@ -273,3 +273,23 @@ async def test_while_the_first_write_waits_the_panel_says_none_yet_and_the_card_
         app.runtime.drafts.discard("libnew")
         panel_of(app).reload()
         await until(pilot, lambda: panel_settled(app) and "草稿已不在了" in panel_text(app), 10)
+
+
+async def test_installing_an_installed_draft_again_updates_it(tmp_path: Path) -> None:
+    """Edit → 安装 again is the author's loop: the app takes the edit as the plugin's update (an outsider was told
+    "already installed; use plugins update" on the command line)."""
+    from tui.runtime.plugins import Installer
+
+    app = draft_app(tmp_path)
+    make(app.runtime.drafts)
+    folder = app.runtime.drafts.folder("libnew")
+    installer = Installer(app.runtime)
+    installer.install(installer.prepare(str(folder)))
+    tool = folder / "tools" / "list.yaml"
+    tool.write_text(tool.read_text("utf-8").replace("title: 新书", "title: 最新的书"), "utf-8")
+    said = said_by(app)
+    async with app.run_test(size=WIDE) as pilot:
+        app.install_draft("libnew", None)
+        await until(pilot, lambda: any("已更新到" in s for s in said), 15)
+        await until(pilot, lambda: app.runtime.registry.find("libnew.list").title == "最新的书", 10)  # type: ignore[union-attr]
+    assert not any("已经安装过了" in s for s in said), said

@@ -135,3 +135,19 @@ async def test_the_assistant_writes_fixes_tests_and_installs_a_plugin(runtime: R
         out = await runtime.gate.call("libnew__list", {"q": "书"}, actor="user")
     assert out.status == "ok" and out.result == ["本地书一", "api.example.com"]
     assert runtime.audit.recent(1)[0].tool == "libnew.list"
+
+
+async def test_installing_an_installed_draft_again_takes_the_edit_as_its_update(
+    runtime: Runtime, student: Student
+) -> None:
+    runtime.gate.approver = Card(Approval(True))
+    for path, content in (("PLUGIN.md", MANIFEST), ("tools/list.yaml", FIXED), ("tests/list.yaml", RECORDED)):
+        runtime.drafts.write("libnew", path, content)
+    first = await runtime.gate.call("plugins__draftInstall", {"draft": "libnew"}, actor="user")
+    assert first.status == "ok" and first.result["installed"] is True
+    runtime.drafts.write("libnew", "tools/list.yaml", FIXED.replace("New books for a word.", "Newest books."))
+    again = await runtime.gate.call("plugins__draftInstall", {"draft": "libnew"}, actor="user")
+    assert again.status == "ok", again.message
+    assert (again.result["installed"], again.result["updated"], again.result["status"]) == (True, True, "applied")
+    assert len(student.reviews) == 1  # the same scope: applied without a second review, as updates are
+    assert runtime.registry.find("libnew.list").description == "Newest books."  # type: ignore[union-attr]

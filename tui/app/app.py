@@ -84,7 +84,7 @@ class PkuHarnessApp(HarnessApp):
         self.demo = demo
         self.now = now
         self.admin = PluginAdmin(self)
-        self.draft_actions = DraftActions(self, self.admin.install)
+        self.draft_actions = DraftActions(self, self.admin.install, self.admin.update_now)
         self.checked_open_ms = 0.0
         """When the plugins page last triggered an update check (at most every few minutes)."""
         runtime.ui = runtime.abilities.ui = AppPerson(self)

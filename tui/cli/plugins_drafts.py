@@ -123,10 +123,16 @@ def draft_preview(ctx: click.Context, draft_id: str, rest: tuple[str, ...]) -> N
 @click.argument("draft_id", metavar="ID")
 @click.option("--yes", is_flag=True, help="Install without asking (the review is still printed).")
 def draft_install(draft_id: str, yes: bool) -> None:
-    """Install the draft through the normal review (as `plugins install` of its folder); the draft stays."""
-    from tui.cli.plugins import _install
+    """Install the draft through the normal review (as `plugins install` of its folder); the draft stays. A draft
+    installed before is updated from its folder (as `plugins update`)."""
+    from tui.cli.plugins import _install, _installer, plugins_update
 
-    _install(str(_folder(draft_id)), yes)
+    folder = str(_folder(draft_id))
+    installed = next((r for r in _installer().records() if r.source == folder), None)
+    if installed is not None:  # installed from this draft before: installing it again is its update
+        plugins_update.callback(installed.id, False, yes, ())  # type: ignore[misc]
+    else:
+        _install(folder, yes)
     echo(Message("draft_kept"))
 
 

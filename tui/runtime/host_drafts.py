@@ -21,6 +21,7 @@ from tui.runtime.dev_origins import DevOrigin
 from tui.runtime.draft_run import run_draft_tool
 from tui.runtime.message import Message, message_of
 from tui.runtime.plugins.drafts import DraftError, Drafts
+from tui.runtime.plugins.installs import Installs
 from tui.runtime.plugins.report import recorded_test_files, validation_report
 from tui.runtime.registry import HostPlugin, NativeTool, Registry
 
@@ -50,6 +51,8 @@ class DraftRuntime(Protocol):
     def registry(self) -> Registry: ...
     @property
     def ui(self) -> PersonUi | None: ...
+    @property
+    def installs(self) -> Installs: ...
     async def install_reviewed(self, link: str) -> dict[str, Any]: ...
 
 
@@ -161,8 +164,21 @@ class DraftTools:
         report = await asyncio.to_thread(validation_report, folder)
         if not report.ok:
             raise HostError("ability", Message("draft_invalid", draft=draft, count=report.errors))
+        record = self.rt.installs.get(report.plugin.manifest.id) if report.plugin is not None else None
+        if record is not None and record.source == str(folder):
+            return await self._update(record.id)
         outcome = await self.rt.install_reviewed(str(folder))
         return {**outcome, "draftKept": str(Message("draft_kept"))}
+
+    async def _update(self, plugin_id: str) -> dict[str, Any]:
+        """Installed from this draft before: take the edits as its update — applied when they keep the plugin's
+        scope, else waiting for the student's approval in 插件 (as every update that asks for more)."""
+        from tui.runtime.plugins import Installer
+
+        outcome = await asyncio.to_thread(Installer(self.rt).check, plugin_id)  # type: ignore[arg-type]
+        updated = outcome.status == "applied"
+        said = {"installed": True, "updated": updated, "id": plugin_id, "status": outcome.status}
+        return {**said, "message": str(outcome.message), "version": outcome.version}
 
 
 def _run_tests(draft: str, folder: Path) -> dict[str, Any]:

@@ -328,7 +328,7 @@ class ChatPane(ChatEvents):
         working.begin()
         self._answer = self._reasoning = self._wait = None
         started = time.monotonic()
-        plugins = set(self.runtime.registry.plugins)
+        plugins = dict(self.runtime.registry.plugins)  # what was loaded: an install or an update replaces it
         try:
             result = await start(agent)
             self.last_answer = result.answer or self.last_answer
@@ -354,8 +354,9 @@ class ChatPane(ChatEvents):
             await client.close()
         await self._end_answer()
         await self.log_view.trim()
-        if set(self.runtime.registry.plugins) != plugins:
-            # A plugin was installed in this turn (draftInstall, install): the dashboard, the tables and the
+        now = self.runtime.registry.plugins
+        if now.keys() != plugins.keys() or any(now[k] is not v for k, v in plugins.items()):
+            # A plugin was installed or updated in this turn (draftInstall, install): the dashboard, the tables and the
             # palette show it once the shell is built again — on the app, not this pane, which the rebuild replaces.
             self.app.run_worker(self.shell.rebuild(None), group="rebuild")
 

@@ -2,8 +2,10 @@
 the draft panel (draft_panel.py) and from 插件 → 草稿 (drafts_table.py), the same way from both.
 
 Installing is the normal install of a local folder (the install review, every rule of installing, the shell
-rebuilt after): the student pressed 安装, so no approval card asks first. A draft with errors is not offered to
-the review: the student is told how many and where to read them. Discarding asks, then the folder goes.
+rebuilt after): the student pressed 安装, so no approval card asks first. A draft installed before is updated
+from its folder instead (what changed applied, or more permissions through the update approval). A draft with
+errors is not offered to the review: the student is told how many and where to read them. Discarding asks, then
+the folder goes.
 """
 
 from __future__ import annotations
@@ -23,14 +25,17 @@ if TYPE_CHECKING:
 
 #: Installs a link or a folder through the install review, then rebuilds the shell on the tab given.
 Install = Callable[[str, "str | None"], Awaitable[bool]]
+#: Takes the changes of an installed plugin's source (applied, or through the update approval).
+Update = Callable[[str], Awaitable[None]]
 
 
 class DraftActions:
     """The app's draft actions (module docstring); one per app."""
 
-    def __init__(self, app: HarnessApp, install: Install) -> None:
+    def __init__(self, app: HarnessApp, install: Install, update: Update) -> None:
         self.app = app
         self._install = install
+        self._update = update
 
     def _say(self, text: str, severity: str = "information") -> None:
         self.app.notify(clean(text)[:500], severity=severity, timeout=6, markup=False)  # type: ignore[arg-type]
@@ -48,6 +53,13 @@ class DraftActions:
             self._say(t("draft_fix_first", loc).format(id=draft_id, count=max(report.errors, 1)), "warning")
             self.changed()
             return False
+        record = self.app.runtime.installs.get(report.plugin.manifest.id) if report.plugin is not None else None
+        if record is not None and record.source == str(folder):
+            # installed from this draft before: installing it again after an edit is its update (an outsider
+            # was sent to `plugins update` on the command line)
+            await self._update(record.id)
+            self.changed()
+            return True
         installed = await self._install(str(folder), tab)
         self.changed()
         return installed

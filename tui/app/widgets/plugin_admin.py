@@ -233,6 +233,15 @@ class PluginAdmin:
             self._say(t("kept_old", self.app.locale))
         await self.app.rebuild(None)
 
+    async def update_now(self, plugin_id: str) -> None:
+        """Fetch an installed plugin's source again and take what changed: applied at once, or — more permissions
+        — through the update approval (a draft installed before, installed again after an edit)."""
+        outcome = await asyncio.to_thread(self.installer.check, plugin_id)
+        if outcome.status == "paused":
+            await self._review(plugin_id)
+        else:
+            await self.report([outcome], manual=True)
+
     async def _check(self, plugin_id: str) -> None:
         outcome = await asyncio.to_thread(self.installer.check, plugin_id)
         await self.report([outcome], manual=True)
