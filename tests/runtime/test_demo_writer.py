@@ -70,13 +70,30 @@ async def test_the_demo_model_writes_checks_tests_and_installs_a_plugin(runtime:
 
 
 async def test_declined_writes_leave_the_draft_incomplete_and_say_so(runtime: Runtime) -> None:
-    runtime.gate.approver = Card(Approval(False))
+    runtime.gate.approver = Card(Approval(False, reason="先不要"))
     result = await DemoChat(runtime).send("帮我写一个显示图书馆新书的插件")
     assert [v.tool_id for v in result.calls] == ["plugins.draftWrite"] * 4
-    assert "4 个文件没有写成" in result.answer and not runtime.drafts.exists("libnew")
+    assert "你没有同意写入 4 个文件（先不要）" in result.answer and not runtime.drafts.exists("libnew")
+    assert "?" not in result.answer, result.answer
 
 
 async def test_in_english_too(runtime: Runtime) -> None:
     runtime.gate.approver = Card(Approval(True))
     result = await DemoChat(runtime).send("Write a plugin that shows new library books")
     assert result.answer.startswith("[demo model] The draft 新书 is written"), result.answer
+
+
+async def test_a_no_on_the_install_review_is_said_in_the_students_words(tmp_path: Path) -> None:
+    class No:
+        async def review_install(self, review: object) -> bool:
+            return False
+
+    rt = Runtime.open(tmp_path / "no.sqlite3", demo=True, ui=No())  # type: ignore[arg-type]
+    try:
+        rt.gate.approver = Card(Approval(True))
+        chat = DemoChat(rt)
+        await chat.send("帮我写一个显示图书馆新书的插件")
+        result = await chat.send("安装")
+        assert result.answer == "【演示模型】好，先不安装。草稿还在，随时可以再装。", result.answer
+    finally:
+        rt.close()

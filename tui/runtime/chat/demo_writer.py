@@ -129,11 +129,20 @@ def after_writing(messages: list[dict[str, Any]], lang: str) -> Plan | None:
     if name == "plugins__draftWrite":
         writes = [d for n, _a, d in results if n == "plugins__draftWrite"]
         failed = [d for d in writes if not (isinstance(d, dict) and "path" in d)]
+        declined = [d for d in failed if isinstance(d, dict) and "declined" in d]
+        if declined:
+            why = _why_declined(declined[0])
+            files = f"{len(declined)} files" if len(declined) > 1 else "1 file"
+            return Plan(text=said(f"好，你没有同意写入 {len(declined)} 个文件" + (f"（{why}）" if why else "")
+                                  + "，草稿还不完整。想继续的话，再说一次要写插件。",
+                                  f"All right: you did not allow writing {files}" + (f" ({why})" if why else "")
+                                  + "; the draft is incomplete. Ask again to go on.", lang))  # fmt: skip
         if failed:
+            files = f"{len(failed)} files were" if len(failed) > 1 else "1 file was"
             return Plan(text=said(f"有 {len(failed)} 个文件没有写成（{_reason(failed[0])}），草稿还不完整。"
                                   "想继续的话，再说一次要写插件。",
-                                  f"{len(failed)} file(s) were not written ({_reason(failed[0])}); the draft is "
-                                  "incomplete. Ask again to go on.", lang))  # fmt: skip
+                                  f"{files} not written ({_reason(failed[0])}); the draft is incomplete. Ask "
+                                  "again to go on.", lang))  # fmt: skip
         return Plan(calls=[("plugins__draftValidate", {"draft": DRAFT})])
     if name == "plugins__draftValidate":
         if ok and data.get("ok"):
@@ -160,6 +169,9 @@ def after_writing(messages: list[dict[str, Any]], lang: str) -> Plan | None:
                                   "Installed: the 新书 widget can go on the dashboard, and the assistant can use "
                                   "libnew.list. The demo has no network, so it gets no data here; in the real app it "
                                   "asks openlibrary.org. The draft is kept.", lang))  # fmt: skip
+        if isinstance(data, dict) and data.get("installed") is False:  # the student said no on the review
+            return Plan(text=said("好，先不安装。草稿还在，随时可以再装。", "All right, not installed. The draft is "
+                                  "kept for later.", lang))  # fmt: skip
         return Plan(text=said(f"没有安装（{_reason(data)}）。草稿还在，随时可以再装。",
                               f"Not installed ({_reason(data)}). The draft is kept for later.", lang))  # fmt: skip
     return None
@@ -168,6 +180,12 @@ def after_writing(messages: list[dict[str, Any]], lang: str) -> Plan | None:
 def _written(messages: list[dict[str, Any]]) -> bool:
     """The demo's draft was written in this conversation."""
     return any(n == "plugins__draftWrite" for n, _a, _d in _results(messages, since_user=False))
+
+
+def _why_declined(data: dict[str, Any]) -> str:
+    """The reason the student typed when they declined (the gate's sentence for the model holds it), or ''."""
+    found = re.search(r"you declined: (.*?) \(do not try", str(data.get("declined") or ""))
+    return found.group(1).strip() if found else ""
 
 
 def _reason(data: Any) -> str:
