@@ -172,6 +172,13 @@ async def test_continue_a_draft_from_the_plugins_page_at_80x24(tmp_path: Path) -
         assert "tools/list.yaml:8:5 · STEP_UNKNOWN_KIND" in said and "did you mean 'request'?" in said
         assert panel.region.bottom <= box.region.y  # still above the input, the log above it
         assert app.query_one("#chat-log").region.height >= 3
+        # its body fits in the panel and scrolls: the check and the preview under the files can be reached (at
+        # 80×24 a fixed 14-row body overflowed the panel and nothing under 检查 could be scrolled to)
+        body = panel.query_one("#draft-body")
+        assert body.region.bottom <= panel.region.bottom and body.max_scroll_y > 0
+        body.scroll_end(animate=False)
+        problems = panel.query_one("#draft-problems")
+        await until(pilot, lambda: body.region.contains_region(problems.region))
 
 
 async def test_the_side_panel_at_160x45_files_read_only_and_literal_text(tmp_path: Path) -> None:
@@ -293,3 +300,20 @@ async def test_installing_an_installed_draft_again_updates_it(tmp_path: Path) ->
         await until(pilot, lambda: any("已更新到" in s for s in said), 15)
         await until(pilot, lambda: app.runtime.registry.find("libnew.list").title == "最新的书", 10)  # type: ignore[union-attr]
     assert not any("已经安装过了" in s for s in said), said
+
+
+async def test_an_edit_in_an_editor_shows_in_the_panel_by_itself(tmp_path: Path) -> None:
+    """The README says to go on in an editor: the panel notices a file changed on disk (an outsider's panel kept
+    ✓ after they broke a widget), and a draft discarded from the command line."""
+    app = draft_app(tmp_path)
+    make(app.runtime.drafts)
+    async with app.run_test(size=WIDE) as pilot:
+        await open_drafts(pilot, app, 1)
+        await pilot.press("enter")  # 继续写: the panel in 助手
+        await until(pilot, lambda: app.query(DraftPanel) and panel_settled(app) and "✓" in panel_text(app), 10)
+        await pilot.pause(2.5)  # the panel's first look at the disk
+        tool = app.runtime.drafts.folder("libnew") / "tools" / "list.yaml"
+        tool.write_text(BROKEN, "utf-8")  # an editor saves a typo
+        await until(pilot, lambda: panel_settled(app) and "STEP_UNKNOWN_KIND" in panel_text(app), 10)
+        app.runtime.drafts.discard("libnew")  # `plugins draft discard` in another terminal
+        await until(pilot, lambda: panel_settled(app) and "草稿已不在了" in panel_text(app), 10)

@@ -178,7 +178,17 @@ class ChatPane(ChatEvents):
     def place_draft_panel(self) -> None:
         """The open draft panel is a column beside the log at wide terminals, else a block above the input."""
         panel = self.draft_panel
-        self.set_class(panel.has_class("-shown") and panel.open and self.size.width >= WIDE, "-side")
+        side = panel.has_class("-shown") and panel.open and self.size.width >= WIDE
+        self.set_class(side, "-side")
+        if not side:
+            # Above the input the panel takes at most 70% of the chat's height: its body scrolls within what is
+            # left under its line (a fixed 14 rows overflowed at 80×24, and its check and preview could not be
+            # reached).
+            main = self.query("#chat-main")
+            if main:
+                body = max(3, int(main.first().size.height * 0.7) - 2)  # its line and its top border
+                for box in panel.query("#draft-body"):
+                    box.styles.max_height = body
 
     def compose(self) -> ComposeResult:
         self._log = ChatLog(self.locale, id="chat-log")  # kept: looked up per streamed chunk otherwise

@@ -14,6 +14,7 @@ Every text from the draft (names, paths, problems, widget text) is the draft's o
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
@@ -35,6 +36,19 @@ from widgets_render.textual_render import WidgetFrame
 
 if TYPE_CHECKING:
     from tui.app.harness import HarnessApp
+
+#: Seconds between looks at the draft's files on disk (edits made outside the app).
+WATCH_S = 2.0
+
+
+def disk_stamp(folder: Path) -> tuple[tuple[str, int, int], ...]:
+    """Each file under `folder` with its modification time and size (empty when there is no folder)."""
+    try:
+        found = [p for p in folder.rglob("*") if p.is_file()]
+        return tuple(sorted((str(p.relative_to(folder)), p.stat().st_mtime_ns, p.stat().st_size) for p in found))
+    except OSError:
+        return ()
+
 
 #: From this many columns of the chat pane the open panel is a column beside the log (a medium widget is 62
 #: wide; the log keeps ~60).
@@ -77,6 +91,7 @@ class DraftPanel(Vertical):
         self.data: PreviewData | None = None
         self._wanted = False
         self._reading: Worker[None] | None = None
+        self._stamp: tuple[tuple[str, int, int], ...] | None = None
         self.seen: set[str] = set()
         """Drafts this panel has shown with files: one without a folder now was discarded, not yet to be written."""
 
@@ -112,7 +127,7 @@ class DraftPanel(Vertical):
         """Show `draft_id` (read anew; another draft's preview data is let go)."""
         if draft_id != self.draft_id:
             self.close_data()
-            self.draft_id, self.view = draft_id, None
+            self.draft_id, self.view, self._stamp = draft_id, None, None
             self.data = PreviewData(self.shell.runtime.drafts.root / draft_id, None, self.locale, self.shell.now)
         self.add_class("-shown")
         self._paint_head()
@@ -132,6 +147,19 @@ class DraftPanel(Vertical):
 
     def on_unmount(self) -> None:
         self.close_data()
+
+    def on_mount(self) -> None:
+        self.set_interval(WATCH_S, self._watch)
+
+    def _watch(self) -> None:
+        """A draft is also written in an editor, or discarded from the command line (the README says to go on
+        there): what changed on disk is read again, as `widget preview` does. A few stat calls every WATCH_S."""
+        if self.draft_id is None:
+            return
+        stamp = disk_stamp(self.shell.runtime.drafts.root / self.draft_id)
+        if self._stamp is not None and stamp != self._stamp:
+            self.reload()
+        self._stamp = stamp
 
     def summary(self) -> str:
         """The one line: `草稿 <id> · ✓`, `· N 个问题`, `· 检查中…`."""
