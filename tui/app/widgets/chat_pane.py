@@ -180,7 +180,10 @@ class ChatPane(ChatEvents):
         panel = self.draft_panel
         side = panel.has_class("-shown") and panel.open and self.size.width >= WIDE
         self.set_class(side, "-side")
-        if not side:
+        if side:
+            for box in panel.query("#draft-body"):
+                box.styles.max_height = None  # the column's own rule (its whole height)
+        else:
             # Above the input the panel takes at most 70% of the chat's height: its body scrolls within what is
             # left under its line (a fixed 14 rows overflowed at 80×24, and its check and preview could not be
             # reached).
