@@ -317,3 +317,21 @@ async def test_an_edit_in_an_editor_shows_in_the_panel_by_itself(tmp_path: Path)
         await until(pilot, lambda: panel_settled(app) and "STEP_UNKNOWN_KIND" in panel_text(app), 10)
         app.runtime.drafts.discard("libnew")  # `plugins draft discard` in another terminal
         await until(pilot, lambda: panel_settled(app) and "草稿已不在了" in panel_text(app), 10)
+
+
+async def test_at_80x24_the_chat_follows_to_the_answer_after_tall_cards(tmp_path: Path) -> None:
+    """Each write's card shows a whole file, taller than the log: answering it scrolled the log to its buttons and
+    let go of the bottom, so the assistant's last answer arrived out of sight (an outsider pressed PageDown six
+    times). Answered with Enter, as a student at 80×24 does, the log ends at the answer."""
+    app = draft_app(tmp_path)
+    async with app.run_test(size=NARROW) as pilot:
+        await ask(pilot, app, "帮我写一个显示图书馆新书的插件")
+        for _ in range(4):
+            await until(pilot, lambda: any(not c.decided for c in app.query(ApprovalCard)), 10)
+            await until(pilot, lambda: card_ready(app, len(app.query(ApprovalCard))), 10)
+            await pilot.press("enter")
+        pane = app.query_one(ChatPane)
+        await until(pilot, lambda: not pane.running and "写好了" in pane.last_answer, 20)
+        await settle(pilot, app)
+        log = pane.log_view
+        assert log.following(), (log.scroll_y, log.max_scroll_y)

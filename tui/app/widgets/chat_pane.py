@@ -65,7 +65,13 @@ class ChatApprover:
             card.decide(Approval(False), stopped=True)  # Esc stopped the reply: what was asked is not run
             raise
         working.show(working.doing)
-        self.pane.query_one(ChatInput).focus()  # the card is decided: back to writing
+        # The card is decided: back to writing, and the log follows what comes next again. A tall card (a whole
+        # draft file) had the log scrolled to its buttons, which let go of the bottom, and the answer then
+        # arrived out of sight (80×24, an outsider); the scroll a focus change asks for comes after a refresh,
+        # so the log is anchored once that is done.
+        self.pane.query_one(ChatInput).focus(scroll_visible=False)
+        log = self.pane.log_view
+        log.call_after_refresh(lambda: log.call_after_refresh(log.anchor))
         return answer
 
 
