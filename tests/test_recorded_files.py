@@ -148,6 +148,24 @@ def test_validate_checks_test_files_with_did_you_mean_at_line_and_column(tmp_pat
     assert "errors" in err and "ok:" not in out
 
 
+def test_a_test_of_a_tool_file_the_manifest_does_not_list_says_to_list_it(tmp_path: Path) -> None:
+    """A starter PLUGIN.md has no `tools:`: an author who wrote tools/hello.yaml and its test was told only that
+    'hello' is not a tool of the plugin (an outsider's draft)."""
+    folder = tmp_path / "hello"
+    (folder / "tools").mkdir(parents=True)
+    (folder / "tests").mkdir()
+    (folder / "PLUGIN.md").write_text(
+        "---\nspec: 1\nid: hello\nname: Hello\ndescription: Says hi.\nversion: 0.1.0\nauthor: me\n---\nHi.\n", "utf-8"
+    )
+    (folder / "tools" / "hello.yaml").write_text("title: Hi\ndescription: Says hi.\neffect: read\nreturn: \"'hi'\"\n")
+    (folder / "tests" / "hello.yaml").write_text("tool: hello\ncases:\n  - name: one\n    expect: hi\n", "utf-8")
+    code, _, err = invoke("plugin", "validate", str(folder))
+    assert code == 1
+    said = "tests/hello.yaml:1:1: error: tool 'hello' is not a tool of the plugin; tools/hello.yaml is there but"
+    said += " PLUGIN.md does not list it: add tools: { hello: tools/hello.yaml } [TEST_TOOL_UNKNOWN]"
+    assert said in [line.removeprefix(str(folder) + "/") for line in err.splitlines()], err
+
+
 def test_validate_checks_a_case_s_settings_against_the_manifest(tmp_path: Path) -> None:
     folder = tmp_path / "showcase"
     shutil.copytree(SHOWCASE, folder)

@@ -63,7 +63,12 @@ def check_test_file(
     tool = tf.tool if tf is not None else data.get("tool")
     if isinstance(tool, str) and tool not in plugin.tools:  # said together with the cases' own checks
         said = f"tool {tool!r} is not a tool of the plugin"
-        problems.append(at.problem(("tool",), said, "TEST_TOOL_UNKNOWN", _meant(tool, list(plugin.tools), "it has")))
+        hint = _meant(tool, list(plugin.tools), "it has")
+        if tool not in plugin.manifest.tools and _readable(source, f"tools/{tool}.yaml"):
+            # the file is there, the manifest does not list it (a starter PLUGIN.md has no `tools:` yet)
+            listed = f"tools: {{ {tool}: tools/{tool}.yaml }}"
+            hint = f"tools/{tool}.yaml is there but PLUGIN.md does not list it: add {listed}"
+        problems.append(at.problem(("tool",), said, "TEST_TOOL_UNKNOWN", hint))
     if tf is not None:
         now, cases = tf.now, list(enumerate(tf.cases))
     else:  # each case without its bad parts (said above), at its own index: its other checks still run
@@ -152,6 +157,14 @@ def _input_problems(fields: dict[str, InputField], cases: list[tuple[int, Case]]
             hint = "the case expects a result, so the tool must accept its input (or give expectError)"
             out.append(at.problem(where, e.message, "TEST_INPUT", hint))
     return out
+
+
+def _readable(source: PluginSource, path: str) -> bool:
+    try:
+        source.read_bytes(check_path(path))
+    except (SourceError, ValueError):
+        return False
+    return True
 
 
 def _meant(word: str, choices: list[str], listed: str = "") -> str:
