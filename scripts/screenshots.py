@@ -110,12 +110,31 @@ async def update_approval(pilot: Any, app: PkuHarnessApp) -> None:
     await settle(pilot, app)
 
 
+async def plugin_draft(pilot: Any, app: PkuHarnessApp) -> None:
+    """助手 beside a plugin draft: the one the demo model writes (files, ✓, its widget on the recorded data)."""
+    from tui.runtime.chat.demo_writer import DRAFT, FILES
+
+    for path, content in FILES.items():
+        app.runtime.drafts.write(DRAFT, path, content)
+    await filled(pilot, app)
+    app.open_draft(DRAFT)
+    for _ in range(100):
+        panels = app.query("DraftPanel")
+        if panels and panels.first().settled and panels.first().view is not None:  # type: ignore[attr-defined]
+            break
+        await pilot.pause(0.05)
+    for box in app.query("#chat-input"):
+        box.cursor_blink = False  # type: ignore[attr-defined]
+    await settle(pilot, app, rounds=8)
+
+
 SCENES: dict[str, Callable[[Any, PkuHarnessApp], Awaitable[None]]] = {
     "dashboard": dashboard,
     "plugin-screen": plugin_screen,
     "tool-form": tool_form,
     "settings": settings,
     "plugins": plugins,
+    "plugin-draft": plugin_draft,
     "install-review": install_review,
     "update-approval": update_approval,
 }
