@@ -374,11 +374,11 @@ def test_the_phone_frame_holds_the_narrow_app(served: Served, browser: Any, tmp_
     since = ask(page, screen, "校园卡余额多少？")
     wait_for(page, screen, ZH_MARK + "校园卡余额", "123.45", since=since, within=ANSWER_S)
     tapped = len(screen.received)
-    page.touchscreen.tap(20, 27)  # a finger on 首页 in the tab bar (second row, first columns)
-    wait_for(page, screen, "校园活动", since=tapped)
-    tapped = len(screen.received)
-    page.touchscreen.tap(135, 27)  # and on 插件 (columns 13-16)
+    page.touchscreen.tap(135, 27)  # a finger on 插件 in the tab bar (second row, columns 13-16)
     wait_for(page, screen, "添加插件", since=tapped)
+    tapped = len(screen.received)
+    page.touchscreen.tap(20, 27)  # and on 首页 (first columns): the dashboard, for the picture below
+    wait_for(page, screen, "校园活动", since=tapped)
 
     page.set_viewport_size({"width": 1000, "height": 1000})  # a desktop's window: the phone in its bezel
     page.wait_for_timeout(500)
