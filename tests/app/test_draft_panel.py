@@ -299,6 +299,10 @@ async def test_installing_an_installed_draft_again_updates_it(tmp_path: Path) ->
         app.install_draft("libnew", None)
         await until(pilot, lambda: any("已更新到" in s for s in said), 15)
         await until(pilot, lambda: app.runtime.registry.find("libnew.list").title == "最新的书", 10)  # type: ignore[union-attr]
+        app.discard_draft("libnew")  # its updates come from the draft: discarding it says so first
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        assert "插件 libnew 是从这个草稿装的" in app.screen.question  # type: ignore[attr-defined]
+        await pilot.press("n")
     assert not any("已经安装过了" in s for s in said), said
 
 

@@ -31,6 +31,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "丢弃草稿 {id}？它的文件夹和里面的 {files} 个文件都会删除，不能恢复。",
         "en": "Discard draft {id}? Its folder and the {files} files in it are deleted for good.",
     },
+    "draft_discard_installed": {
+        "zh": "插件 {id} 是从这个草稿装的：它照常可用，但以后不能再从草稿更新。",
+        "en": "Plugin {id} was installed from this draft: it keeps working, but can no longer be updated from it.",
+    },
     "draft_discarded": {"zh": "已丢弃草稿 {id}", "en": "Discarded draft {id}"},
     "draft_fix_first": {
         "zh": "草稿 {id} 还有 {count} 个错误，修正后才能安装（见草稿面板的「检查」）",

@@ -76,6 +76,10 @@ class DraftActions:
             self.changed()
             return False
         question = t("draft_discard_question", loc).format(id=draft_id, files=files)
+        folder = str(drafts.root / draft_id)
+        installed = next((r for r in self.app.runtime.installs.all() if r.source == folder), None)
+        if installed is not None:  # its later updates come from this folder (an outsider's update then failed)
+            question += "\n" + t("draft_discard_installed", loc).format(id=installed.id)
         if not await self.app.push_screen_wait(ConfirmDialog(question, loc)):
             return False
         try:
