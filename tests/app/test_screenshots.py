@@ -33,6 +33,7 @@ async def test_every_scene_is_written_and_shows_its_content(tmp_path: Path) -> N
             "tool-form",
             "settings",
             "plugins",
+            "plugin-draft",
             "install-review",
             "update-approval",
             "widget-preview",
@@ -44,6 +45,7 @@ async def test_every_scene_is_written_and_shows_its_content(tmp_path: Path) -> N
         "tool-form": "17:10, 21:30",  # the shuttle timetable's result: its times, a list read as a, b, c
         "settings": "校园账号",
         "plugins": "添加插件",
+        "plugin-draft": "没有问题",  # the draft's check, and its widget on the recorded data below
         "install-review": "社区插件",
         "update-approval": "0.3.1 → 0.4.0",
         "widget-preview": "农园",

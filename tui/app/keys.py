@@ -119,14 +119,16 @@ class LocalTextual(App[None]):
         if event.name != "screenshot":
             return
         event.prevent_default()  # Textual's own handler, on `App`, would say it again in English
-        locale, title = app_locale(self), t("sys_screenshot", app_locale(self))
+        locale = app_locale(self)
         if isinstance(event, events.DeliveryFailed):
-            self.notify(t("screenshot_failed", locale), title=title, severity="error", markup=False)
+            self.notify(
+                t("screenshot_failed", locale), title=t("sys_screenshot", locale), severity="error", markup=False
+            )
         elif event.path is None:
-            self.notify(t("screenshot_saved", locale), title=title, markup=False)
+            self.notify(t("screenshot_saved", locale), title=t("sys_screenshot", locale), markup=False)
         else:
             said = t("screenshot_saved_to", locale).format(path=event.path)
-            self.notify(clean(said), title=title, markup=False)
+            self.notify(clean(said), title=t("sys_screenshot", locale), markup=False)
 
     def action_command_palette(self) -> None:
         """The command palette (Ctrl+P) with its placeholder in the app's locale."""
