@@ -70,7 +70,7 @@ async def answer_cards(pilot: Any, app: PkuHarnessApp, count: int) -> None:
     """Allow `count` more approval cards, once each, by clicking 允许一次 as they come."""
     for _ in range(count):
         await until(pilot, lambda: any(not c.decided and card_ready(app, i + 1)
-                                       for i, c in enumerate(app.query(ApprovalCard))), 10)  # fmt: skip
+                                       for i, c in enumerate(app.query(ApprovalCard))), 30)  # fmt: skip
         card = next(c for c in app.query(ApprovalCard) if not c.decided)
         once = card.query_one("#once")
         once.scroll_visible(animate=False)  # a card showing a whole file is taller than the log: scroll as a person
@@ -266,8 +266,8 @@ async def test_while_the_first_write_waits_the_panel_says_none_yet_and_the_card_
     app = draft_app(tmp_path)  # the demo model answers
     async with app.run_test(size=WIDE) as pilot:
         await ask(pilot, app, "帮我写一个显示图书馆新书的插件")
-        await until(pilot, lambda: card_ready(app), 10)
-        await until(pilot, lambda: panel_settled(app), 10)
+        await until(pilot, lambda: card_ready(app), 30)
+        await until(pilot, lambda: panel_settled(app), 30)
         said = panel_text(app)
         assert "草稿 libnew · 还没有文件" in said and "等你同意" in said, said
         assert "草稿已不在了" not in said and "no draft" not in said
@@ -275,7 +275,7 @@ async def test_while_the_first_write_waits_the_panel_says_none_yet_and_the_card_
         assert "content:\n  ---\n  spec: 1\n  id: libnew" in args and "\\n" not in args, args
         await answer_cards(pilot, app, 4)
         pane = app.query_one(ChatPane)
-        await until(pilot, lambda: not pane.running and "写好了" in pane.last_answer, 20)
+        await until(pilot, lambda: not pane.running and "写好了" in pane.last_answer, 40)
         await until(pilot, lambda: panel_settled(app) and "✓" in panel_text(app), 10)
         app.runtime.drafts.discard("libnew")
         panel_of(app).reload()
@@ -335,7 +335,7 @@ async def test_at_80x24_the_chat_follows_to_the_answer_after_tall_cards(tmp_path
             await until(pilot, lambda: card_ready(app, len(app.query(ApprovalCard))), 10)
             await pilot.press("enter")
         pane = app.query_one(ChatPane)
-        await until(pilot, lambda: not pane.running and "写好了" in pane.last_answer, 20)
+        await until(pilot, lambda: not pane.running and "写好了" in pane.last_answer, 40)
         await settle(pilot, app)
         log = pane.log_view
         assert log.following(), (log.scroll_y, log.max_scroll_y)

@@ -27,7 +27,7 @@ from tui.app.navigation import TABS
 from widgets_render.textual_render import WidgetFrame
 
 LONG = os.environ.get("TOUR_SCALE") == "long"
-TOURS, WIDGET_SCREENS, FORMS = (20, 4, 14) if LONG else (2, 2, 3)
+TOURS, WIDGET_SCREENS, FORMS = (20, 4, 14) if LONG else (2, 1, 2)
 # The short tour's figure is a backstop (allocator arenas and bounded caches still settle over its few tours);
 # the node count above is the deterministic check.
 RSS_LIMIT_MB = 10.0 if LONG else 15.0

@@ -65,7 +65,7 @@ async def test_every_answer_of_an_approval_card_is_on_the_screen(
         await ask(pilot, app, "50" if locale == "en" else "记下来")
         await until(pilot, lambda: card_ready(app), 10)
         card = app.query_one(ApprovalCard)
-        await until(pilot, lambda: reached(app, app.focused), 5)  # type: ignore[arg-type]
+        await until(pilot, lambda: reached(app, app.focused), 15)  # type: ignore[arg-type]
         choices: list[Widget] = [*card.query(Button), card.query_one("#reason", Input)]
         assert len(choices) == 4
         stacked = card.has_class("-stacked")
@@ -74,7 +74,7 @@ async def test_every_answer_of_an_approval_card_is_on_the_screen(
         for choice in choices:
             assert card.region.contains_region(choice.region), (choice.id, choice.region, card.region)
             choice.scroll_visible(animate=False)
-            await until(pilot, lambda: reached(app, choice), 5)  # noqa: B023 (awaited here)
+            await until(pilot, lambda: reached(app, choice), 15)  # noqa: B023 (awaited here)
         if stacked:  # one under another, each the card's width
             assert len({c.region.y for c in choices}) == 4
             assert len({c.region.width for c in choices}) == 1
@@ -83,7 +83,7 @@ async def test_every_answer_of_an_approval_card_is_on_the_screen(
             await pilot.press("right")
             focused = app.focused
             assert focused in choices
-            await until(pilot, lambda f=focused: reached(app, f), 5)  # type: ignore[misc]  # scrolled to it
+            await until(pilot, lambda f=focused: reached(app, f), 15)  # type: ignore[misc]  # scrolled to it
         # and a tap on the last one, the reason box, lands there
         reason = card.query_one("#reason", Input)
         reason.scroll_visible(animate=False)

@@ -6,6 +6,7 @@ proper names. Chinese: no run of three English words outside product names, comm
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -75,6 +76,13 @@ def data() -> str:
     return " ".join(plugin_data().replace("`", "").replace("**", "").split())
 
 
+#: The English walk runs in the long mode (`MASH_SCALE=2` or more), as the English readability walk does: the
+#: suite passed its 10 minutes on two cores with both (Chinese is the default and walks in CI; English words are
+#: checked in CI by the footer/header test below and test_app's English run).
+LONG = int(os.environ.get("MASH_SCALE", "1")) > 1
+
+
+@pytest.mark.skipif(not LONG, reason="long mode only (MASH_SCALE=2 or more): the suite's 10-minute budget")
 async def test_english_has_no_chinese(tmp_path: Path, data: str) -> None:
     app = make_app(demo=True, data_dir=tmp_path, now=NOW, locale="en")
     found: dict[str, list[str]] = {}

@@ -85,7 +85,18 @@ class ApprovalCard(Vertical):
 
     def on_resize(self, event: events.Resize) -> None:
         """Stack the answers when the card is too narrow for them on one row."""
-        self.set_class(self.content_region.width < self.row_width(), "-stacked")
+        stacked = self.content_region.width < self.row_width()
+        if stacked != self.has_class("-stacked"):
+            self.set_class(stacked, "-stacked")
+            # The card grew (or shrank) after its answer was focused and scrolled to: the focused answer could
+            # sit under the log's edge (80×24 in English, a race with the first layout). Show it again.
+            self.call_after_refresh(self.show_focused)
+
+    def show_focused(self) -> None:
+        """Scroll the focused answer into sight (once the card has its size)."""
+        focused = self.app.focused
+        if focused is not None and self in focused.ancestors:
+            focused.scroll_visible(animate=False)
 
     def focus_default(self) -> None:
         """Focus the answer a reflexive Enter should give: deny when the tool spends money or publishes,

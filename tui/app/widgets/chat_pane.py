@@ -55,6 +55,9 @@ class ChatApprover:
         self.pane.shell.attention.waiting("approval", f"{plugin} · {request.tool.title}")
         await self.pane.add(card)
         card.focus_default()
+        # the focus scrolled to the answer before the card had its size (and let go of the log's bottom): once
+        # laid out, the answer is shown again (a stacked card at 80×24 left it under the log's edge)
+        card.call_after_refresh(lambda: card.call_after_refresh(card.show_focused))
         try:
             answer = await card.answer
         except asyncio.CancelledError:
