@@ -8,7 +8,6 @@ widget into an error card.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping
@@ -18,6 +17,7 @@ from typing import Any
 
 from widgets_render.catalog import COMPONENTS
 from widgets_render.evaluator import BudgetExceeded, Evaluator
+from widgets_render.js_text import json_text, num_to_str
 from widgets_render.safe_text import clean
 from widgets_render.viewmodel import ErrorCard, Resolved, VNode
 
@@ -80,15 +80,13 @@ def display(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        if not math.isfinite(value):
-            return "—"
-        return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+        return num_to_str(value) if math.isfinite(value) else "—"
     if isinstance(value, str):
         return clean(value)
     if isinstance(value, list | dict):
         try:
-            return clean(json.dumps(value, ensure_ascii=False, separators=(",", ":"))[:2000])
-        except (TypeError, ValueError):
+            return clean(json_text(value, separators=(",", ":"))[:2000])
+        except (TypeError, ValueError, RecursionError):
             return "—"
     return clean(str(value))
 

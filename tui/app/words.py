@@ -6,7 +6,6 @@ they were. When a check runs: "每 30 分钟", "工作日 08:00", not `every 30m
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable
 from datetime import datetime
@@ -21,6 +20,7 @@ from tui.runtime.field_rules import refused
 from tui.runtime.message import say
 from tui.runtime.registry import ToolInfo
 from tui.runtime.scheduler.timing import BEIJING, Timing
+from widgets_render.js_text import json_text
 
 
 def campus_names(services: Iterable[str], locale: str) -> list[str]:
@@ -61,7 +61,7 @@ def input_words(args: dict[str, Any], tool: ToolInfo | None, locale: str) -> str
     for name, value in args.items():
         text = titles.get(name, {}).get(to_str(value)) if not isinstance(value, (dict, list)) else None
         if text is None:
-            text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+            text = value if isinstance(value, str) else json_text(value)
         shown.append(f"{labels.get(name, name)}{colon(locale)}{text}")
     return listed(shown, locale)
 

@@ -12,13 +12,13 @@ of removing, so the data stays intact.
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
 import click
 from rich.cells import cell_len
 
+from widgets_render.js_text import json_text
 from widgets_render.safe_text import clean, escape_json, one_line
 
 
@@ -47,8 +47,9 @@ def pad(text: object, width: int, *, right: bool = False) -> str:
 
 
 def echo_json(value: Any, indent: int | None = 2) -> None:
-    """Print a value as JSON; characters a terminal would act on are written as `\\u` escapes (same data)."""
-    echo_json_text(json.dumps(value, ensure_ascii=False, indent=indent))
+    """Print a value as JSON (numbers as JavaScript writes them, as the plugin language promises); characters a
+    terminal would act on are written as `\\u` escapes (same data)."""
+    echo_json_text(json_text(value, indent=indent))
 
 
 def echo_json_text(text: str) -> None:

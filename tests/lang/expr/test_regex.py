@@ -87,3 +87,26 @@ def test_replace_with_regex_and_groups() -> None:
 def test_pattern_errors_surface_when_the_pattern_is_used() -> None:
     with pytest.raises(RegexError, match="invalid regular expression"):
         ev("regex('[')")
+
+
+@pytest.mark.parametrize(
+    ("src", "ours"),
+    [  # JavaScript without the `u` flag gives false for each; §6 lists the first four as RE2's
+        ("test('\u212a', '(?i)k')", True),  # the Kelvin sign folds to k in Unicode's case folding
+        ("test('\u017f', '(?i)s')", True),  # the long s folds to s
+        ("test('\\r', '^.$')", True),  # `.` is any character but \n in RE2
+        ("test('\u2028', '^.$')", True),
+        ("test('\\n', '^.$')", False),  # and never \n: the two agree there
+    ],
+)
+def test_the_documented_re2_differences_are_what_section_6_says(src: str, ours: bool) -> None:
+    """§6: `.` matches \\r, U+2028 and U+2029, and `(?i)` folds the Kelvin sign and the long s (the differential
+    test's oracle always uses JavaScript's `u` flag, under which JavaScript folds the same: it cannot see these)."""
+    assert ev(src) is ours
+
+
+def test_a_selector_holding_a_lone_surrogate_is_an_error_in_the_languages_words() -> None:
+    from tui.lang.expr import LangError
+
+    with pytest.raises(LangError, match=r"a CSS selector cannot hold a lone surrogate .*\\ud800"):
+        ev("select(html('<p>a</p>'), s)", s="p\ud800")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ from tui.app.i18n import t
 from tui.app.navigation import ScrollStop
 from tui.app.widgets.draft_write_line import draft_write_line, is_draft_write
 from tui.runtime.message import Message, say
+from widgets_render.js_text import json_text
 from widgets_render.safe_text import clean
 from widgets_render.simple_widgets import plain
 
@@ -87,9 +87,9 @@ def tool_line(view: ToolView, locale: str) -> Collapsible:
         else f"{view.title} · {status} · {view.duration_ms} ms"
     )
     args = view.arguments if view.arguments is not None else (view.arguments_text or {})
-    body = [Static(plain(f"{t('arguments', locale)}: {json.dumps(args, ensure_ascii=False)}"), markup=False)]
+    body = [Static(plain(f"{t('arguments', locale)}: {json_text(args)}"), markup=False)]
     if view.result is not None:
-        shown = json.dumps(view.result, ensure_ascii=False, indent=2)
+        shown = json_text(view.result, indent=2)
         body.append(Static(plain(shown), markup=False, classes="result"))
     if view.message:
         body.append(Static(plain(say(_for_student(view.message), locale)), markup=False, classes="tone-bad"))

@@ -7,7 +7,6 @@ first character of each line, never parsed as markup, and cleaned of terminal co
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -15,6 +14,7 @@ from textual.widgets import Collapsible, Static
 
 from tui.app.draft_state import diff_counts
 from tui.app.i18n import t
+from widgets_render.js_text import json_text
 from widgets_render.safe_text import clean
 from widgets_render.simple_widgets import plain
 
@@ -65,7 +65,7 @@ def draft_write_line(view: ToolView, locale: str, said: str = "") -> Collapsible
         body.append(Static(diff_text(diff), markup=False, classes="result draft-diff"))
     else:  # not written (refused, declined, running): what was asked, as any tool line shows it
         shown = {k: v for k, v in args.items() if k != "content"}
-        body.append(Static(plain(f"{t('arguments', locale)}: {json.dumps(shown, ensure_ascii=False)}"), markup=False))
+        body.append(Static(plain(f"{t('arguments', locale)}: {json_text(shown)}"), markup=False))
     if said:
         body.append(Static(plain(said), markup=False, classes="tone-bad"))
     failed = view.status in ("error", "refused", "declined")

@@ -14,7 +14,6 @@ app's words (是/否, 无).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
@@ -26,6 +25,7 @@ from textual.widgets import DataTable, Static
 
 from tui.app.i18n import t
 from tui.app.widgets.tables import MIN_COLUMN, fit_widths
+from widgets_render.js_text import json_text
 from widgets_render.simple_widgets import literal
 
 #: Rows shown when a result is a list of objects; the rest is counted, not dropped silently.
@@ -74,7 +74,7 @@ def result_view(
             parts.append(Static(literal(f"{named(key)} ({len(inner)})"), classes="result-part tone-accent"))
             parts.append(_table(inner, None, locale, width, named))
         return ResultParts(*parts, id=widget_id)
-    text = json.dumps(result, ensure_ascii=False, indent=2)
+    text = json_text(result, indent=2)
     return Static(literal(text[:4000]), id=widget_id)
 
 
@@ -184,7 +184,7 @@ def _cell(value: Any, locale: str) -> str:
     elif isinstance(value, dict):
         text = ", ".join(f"{k}: {_cell(v, locale)}" for k, v in value.items())
     else:
-        text = json.dumps(value, ensure_ascii=False)
+        text = json_text(value)
     return text if len(text) <= CELL_CHARS else text[: CELL_CHARS - 1] + "…"
 
 
@@ -193,12 +193,12 @@ def arguments_text(arguments: Any) -> str:
     lines (a draft file's `content`) is written out as its lines, indented under its key, instead of one JSON
     string full of `\\n` (an outsider could not read the PLUGIN.md they were asked to allow)."""
     if not (isinstance(arguments, dict) and any(isinstance(v, str) and "\n" in v for v in arguments.values())):
-        return json.dumps(arguments, ensure_ascii=False, indent=2)
+        return json_text(arguments, indent=2)
     out = []
     for key, value in arguments.items():
         if isinstance(value, str) and "\n" in value:
             out.append(f"{key}:")
             out += [f"  {line}" for line in value.rstrip("\n").split("\n")]
         else:
-            out.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+            out.append(f"{key}: {json_text(value)}")
     return "\n".join(out)

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tui.lang.expr.errors import EvalError, LangError, LimitError
+from widgets_render.js_text import int_to_float as int_to_float  # the number writer is shared with the app
+from widgets_render.js_text import num_to_str as num_to_str
 
 #: Deepest nesting of lists/objects that stringify/equals/output will walk (language.md §7).
 MAX_DEPTH = 64
@@ -66,14 +68,6 @@ def describe(v: Any) -> str:
 def refusal_of(v: Any) -> str | None:
     """Why `v` refuses to be read at all (a secret's message naming its ability), or None."""
     return v.refusal() if isinstance(v, Opaque) else None
-
-
-def int_to_float(v: int) -> float:
-    """An int from outside data as a double; too big for one is ±Infinity, as JavaScript reads it."""
-    try:
-        return float(v)
-    except OverflowError:
-        return math.inf if v > 0 else -math.inf
 
 
 def is_num(v: Any) -> bool:
@@ -156,40 +150,6 @@ def js_order(d: dict[str, Any]) -> dict[str, Any]:
         if k not in out:
             out[k] = v
     return out
-
-
-def num_to_str(x: float) -> str:
-    """JavaScript's Number::toString(x): shortest round-trip digits, JS exponent rules.
-
-    Below 1e16 a whole double's exact digits are its shortest (doubles there are at most 2 apart): str(int).
-    Else repr(float) gives the shortest round-trip digits, JavaScript's; only exponent forms differ (Python's
-    below 1e-4 and from 1e16, JavaScript's below 1e-6 and from 1e21) and are rebuilt: 5x faster than Decimal.
-    """
-    if x.__class__ is int:
-        if -(2**53) < x < 2**53:
-            return str(x)
-        x = int_to_float(x)
-    if x.is_integer() and -1e16 < x < 1e16:
-        return str(int(x))  # int(-0.0) is 0: '0', as JavaScript prints -0
-    r = repr(x)
-    if "e" in r:
-        return _exponent_form(r)
-    if r[-1] in "fn":
-        return "NaN" if x != x else "Infinity" if x > 0 else "-Infinity"
-    return r  # 1e-4 <= |x| < 1e16 with a fraction: Python and JavaScript write the same
-
-
-def _exponent_form(r: str) -> str:
-    """ECMA-262 Number::toString from Python's exponent repr ('1.5e-07', '1e+16'): |x| < 1e-4 or >= 1e16."""
-    mantissa, _, exp = r.partition("e")
-    sign = "-" if mantissa[0] == "-" else ""
-    digits = mantissa.lstrip("-").replace(".", "").rstrip("0")
-    n = int(exp) + 1  # where the decimal point sits after the start of `digits`
-    if 16 < n <= 21:
-        return sign + digits + "0" * (n - len(digits))
-    if -6 < n <= 0:
-        return sign + "0." + "0" * -n + digits
-    return sign + digits[0] + ("." + digits[1:] if len(digits) > 1 else "") + f"e{n - 1:+d}"
 
 
 def to_str(v: Any) -> str:

@@ -14,7 +14,7 @@ from tui.lang.documents.tool import RequestSpec
 from tui.lang.expr import LangError, stringify, to_json
 from tui.lang.expr.stdlib.html import parse_html
 from tui.lang.expr.stdlib.jsondata import parse_json
-from tui.lang.expr.values import to_str
+from tui.lang.expr.values import js_order, to_str
 from tui.lang.host import HostError, HttpRequest, HttpResponse
 from tui.lang.netpolicy import PolicyError, campus_url, check_public_url
 from tui.lang.steps.errors import ToolError
@@ -51,10 +51,12 @@ def scrub_url(url: str) -> str:
 
 
 def query_items(value: Any) -> list[tuple[str, str]]:
+    """A request's `query:` or `form:` object as its parameters, in JavaScript's key order (array-index keys
+    first, as `query()` and URLSearchParams walk an object); a list value repeats its key."""
     if not isinstance(value, dict):
         raise ToolError("expression", "query must give an object of parameters")
     items: list[tuple[str, str]] = []
-    for k, v in value.items():
+    for k, v in js_order(value).items():
         for item in v if isinstance(v, list) else [v]:
             if item is None:
                 continue

@@ -9,7 +9,7 @@ from tui.lang.expr.errors import EvalError, LimitError
 from tui.lang.expr.limits import MAX_STRING, Run
 from tui.lang.expr.stdlib.registry import bad, builtin, want_list, want_str
 from tui.lang.expr.stdlib.tablerows import table_mode, table_rows
-from tui.lang.expr.values import Opaque
+from tui.lang.expr.values import Opaque, stringify, well_formed
 
 G = "html"
 
@@ -138,6 +138,9 @@ def _node(run: Run, v: Any, fname: str) -> HtmlNode:
 
 def _css(run: Run, fname: str, node: HtmlNode, selector: Any, only_first: bool = False) -> Any:
     sel = want_str(selector, fname)
+    if not sel.isascii() and well_formed(sel) is not sel:
+        # the CSS engine reads UTF-8, which cannot hold half of a pair: its own words would be Python's codec's
+        raise EvalError(f"{fname}(): a CSS selector cannot hold a lone surrogate (half of a pair): {stringify(sel)}")
     run.charge(weight(node) // NODES_PER_EVALUATION)  # the subtree a query walks, before it is walked
     try:
         return node.node.css_first(sel) if only_first else node.node.css(sel)
