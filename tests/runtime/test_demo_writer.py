@@ -67,6 +67,12 @@ async def test_the_demo_model_writes_checks_tests_and_installs_a_plugin(runtime:
     assert "装好了" in second.answer
     assert runtime.installs.get("libnew") is not None
     assert "libnew" in runtime.registry.plugins and "books" in runtime.registry.plugins["libnew"].plugin.widgets
+    # The installed copy keeps no tests/: the demo answers its requests from the draft's recordings (the widget
+    # had said "the demo has no recording of this request" right after the assistant installed it).
+    assert not (runtime.folders["libnew"] / "tests").exists()
+    outcome = await runtime.gate.call("libnew.list", {"q": "小说"}, "user", now=DEMO_NOW)
+    assert outcome.status == "ok", outcome.message
+    assert "三体" in str(outcome.result)
 
 
 async def test_declined_writes_leave_the_draft_incomplete_and_say_so(runtime: Runtime) -> None:

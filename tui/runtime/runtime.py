@@ -22,6 +22,7 @@ from tui.runtime.audit import Audit
 from tui.runtime.builtin import builtin_folders as builtin_folders  # re-exported: callers import it from here
 from tui.runtime.campus.session import CampusSession
 from tui.runtime.datasources import DataSources
+from tui.runtime.demo_recordings import demo_recordings
 from tui.runtime.dev_origins import DevOrigin, DevOriginError, DevRoutes, check_declared, describe
 from tui.runtime.fetch import PolicyFetcher
 from tui.runtime.gate import Approver, Gate
@@ -354,8 +355,8 @@ class Runtime:
         pid = installed.plugin.manifest.id
         routes = DevRoutes.for_plugin(self.dev_origins, installed.plugin.manifest.network)
         if self.demo and routes is None:
-            folder = self.folders.get(pid)
-            host = demo_host(installed.source, recorded_test_files(folder) if folder else [], beijing_now())
+            source, tests = demo_recordings(installed, self.folders.get(pid), self.installs.get)
+            host = demo_host(source, tests, beijing_now())
             host.verified = self.demo_verified.setdefault(pid, {})
             yield cast(Host, DemoPerson(host, self.abilities, pid)) if self.abilities.ui is not None else host
             return

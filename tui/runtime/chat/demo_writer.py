@@ -164,11 +164,12 @@ def after_writing(messages: list[dict[str, Any]], lang: str) -> Plan | None:
     if name == "plugins__draftInstall":
         if ok and data.get("installed"):
             return Plan(text=said("装好了：「新书」插件的小组件可以放到首页，工具 libnew.list 助手也能用了。"
-                                  "演示模式不联网，它在这里拿不到数据；在真正的 App 里它会去问 openlibrary.org。"
-                                  "草稿还留着。",
+                                  "演示模式不联网，它在这里用草稿里录下的数据（搜「小说」）；在真正的 App 里它会去问 "
+                                  "openlibrary.org。草稿还留着。",
                                   "Installed: the 新书 widget can go on the dashboard, and the assistant can use "
-                                  "libnew.list. The demo has no network, so it gets no data here; in the real app it "
-                                  "asks openlibrary.org. The draft is kept.", lang))  # fmt: skip
+                                  "libnew.list. The demo has no network, so here it answers from the draft's recording "
+                                  "(a search for 小说); in the real app it asks openlibrary.org. The draft is kept.",
+                                  lang))  # fmt: skip
         if isinstance(data, dict) and data.get("installed") is False:  # the student said no on the review
             return Plan(text=said("好，先不安装。草稿还在，随时可以再装。", "All right, not installed. The draft is "
                                   "kept for later.", lang))  # fmt: skip
