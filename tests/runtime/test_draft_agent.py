@@ -14,6 +14,7 @@ import pytest
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tests.runtime.local_api import local_api
 from tests.runtime.test_agent import Card, Chat
+from tui.runtime.chat.client import ModelClient
 from tui.runtime.dev_origins import parse
 from tui.runtime.gate import Approval
 from tui.runtime.plugins import InstallReview
@@ -151,3 +152,20 @@ async def test_installing_an_installed_draft_again_takes_the_edit_as_its_update(
     assert (again.result["installed"], again.result["updated"], again.result["status"]) == (True, True, "applied")
     assert len(student.reviews) == 1  # the same scope: applied without a second review, as updates are
     assert runtime.registry.find("libnew.list").description == "Newest books."  # type: ignore[union-attr]
+
+
+async def test_the_assistant_is_told_when_the_student_installs_a_draft_without_it(runtime: Runtime) -> None:
+    """The student pressed 安装 in the draft panel (not through the assistant): the next turn's system prompt says
+    the draft is installed (the assistant had gone on saying "say 安装 to install it")."""
+    for path, content in (("PLUGIN.md", MANIFEST), ("tools/list.yaml", FIXED), ("tests/list.yaml", RECORDED)):
+        runtime.drafts.write("libnew", path, content)
+    fake = FakeOpenAI(text("草稿写好了，说「安装」就装上。"), text("已经装好了。"))
+    with fake.serve() as url:
+        chat = Chat(runtime, url)
+        await chat.send("写好了吗？")
+        await runtime.install_reviewed(str(runtime.drafts.folder("libnew")))  # what the panel's 安装 runs
+        chat.client = chat.agent.client = ModelClient(chat.client.config, "sk-test")  # send() closed the first
+        await chat.send("能用了吗？")
+    before, after = (r["messages"][0]["content"] for r in fake.requests)
+    assert "# Plugin drafts" in before and "- libnew: 3 files, not installed" in before
+    assert "- libnew: 3 files, installed as plugin libnew 1.0.0" in after

@@ -133,6 +133,29 @@ class Agent:
         self.history.append(cid, {"role": "user", "content": text})
         return await self.run_turn(cid)
 
+    def _drafts(self) -> str:
+        """The student's plugin drafts as they are now, for the system prompt: the student installs and discards
+        drafts in the draft panel too, without the assistant (which had then said "not installed yet")."""
+        if self.actor != "agent":
+            return ""  # the scheduler may use no draft tool
+        drafts = self.runtime.drafts.all()
+        if not drafts:
+            return ""
+        installed = {r.source: r for r in self.runtime.installs.all()}
+        lines = []
+        for d in drafts[:20]:
+            record = installed.get(str(self.runtime.drafts.folder(d.id)))
+            state = (
+                f"installed as plugin {record.id} {record.current.version} (plugins__draftInstall again updates it)"
+                if record is not None
+                else "not installed"
+            )
+            lines.append(f"- {d.id}: {d.files} files, {state}")  # the id only: a draft's own text is not the app's
+        return (
+            "\n\n# Plugin drafts\n\nAs they are now (the student may install or discard a draft in the app's draft "
+            "panel without you):\n" + "\n".join(lines)
+        )
+
     async def run_turn(self, cid: str) -> TurnResult:
         """Run the model on the conversation as stored (after `send`, or a retry that removed the last answer)."""
         result = TurnResult()
@@ -146,7 +169,7 @@ class Agent:
             names = ToolNames([t["function"]["name"] for t in tools], self.client.config.preset.max_tool_name)
             for t in tools:
                 t["function"]["name"] = names.to_model[t["function"]["name"]]
-            system = SYSTEM_PROMPT + ("\n\n# Plugins\n\n" + instructions if instructions else "")
+            system = SYSTEM_PROMPT + ("\n\n# Plugins\n\n" + instructions if instructions else "") + self._drafts()
             fitted = fit(system, tools, stored, config.window, config.answer_tokens)
             if fitted.summary:
                 system += "\n\n# Earlier in this conversation\n\n" + fitted.summary
