@@ -124,8 +124,9 @@ class InstallReviewDialog(_Review[InstallReview]):
                 yield _line(t("instructions", loc), "heading")
                 yield Markdown(clean(r.instructions), open_links=False)
             with Horizontal(id="buttons"):
-                yield Button(t("cancel", loc), id="cancel")
-                yield Button(t("install", loc), id="install", variant="primary")
+                # the keys on the buttons, as on the confirm dialog's (取消 n): the footer below is the page's
+                yield Button(plain(f"{t('cancel', loc)} esc"), id="cancel")
+                yield Button(plain(f"{t('install', loc)} i"), id="install", variant="primary")
 
 
 class UpdateApprovalDialog(_Review[UpdateReview]):
@@ -187,5 +188,5 @@ class UpdateApprovalDialog(_Review[UpdateReview]):
                     yield _line(t("instructions_changed", loc), "heading")
                     yield Markdown(clean(r.instructions[1]), open_links=False)
             with Horizontal(id="buttons"):
-                yield Button(t("keep", loc), id="keep")
-                yield Button(t("accept", loc), id="accept", variant="warning")
+                yield Button(plain(f"{t('keep', loc)} esc"), id="keep")
+                yield Button(plain(f"{t('accept', loc)} a"), id="accept", variant="warning")
