@@ -23,13 +23,18 @@ from typing import Any
 
 from tui.lang.expr import ast, ops
 from tui.lang.expr.errors import LangError, ParseError, UnboundNameError
+from tui.lang.expr.inlining import Helpers, Inliner
 from tui.lang.expr.limits import CALL_OPS, OPS_PER_EVALUATION, body_cost
 from tui.lang.expr.loops import LoopWriter, small_arrow
 from tui.lang.expr.stdlib import FUNCTIONS
 from tui.lang.expr.values import Closure, num_to_str, truthy
 
-#: The global of a generated module that holds (source text, {line number: source offset}).
+#: The global of a generated module that holds (source text, {line number: source offset}); a line of an
+#: inlined helper's body maps to (the body's text, offset in it) instead.
 LINEMAP = "__linemap__"
+
+Pos = int | tuple[str, int]
+"""Where a generated line comes from: an offset in the source, or (a helper's body, an offset in it)."""
 
 _counter = itertools.count()
 
@@ -89,7 +94,7 @@ _OPS = {"Literal": 0, "Name": 0, "Chain": 0, "Call": 0, "Arrow": CALL_OPS}
 class Block:
     """A straight-line run of statements, some of them headers (`if …:`) of nested blocks."""
 
-    items: list[tuple[str, int, Block | None]] = field(default_factory=list)
+    items: list[tuple[str, Pos, Block | None]] = field(default_factory=list)
 
 
 @dataclass
@@ -112,10 +117,10 @@ class Compiled:
     """The evaluations one run of the expression charges by itself (arrow calls and library work excluded)."""
 
 
-class Compiler(LoopWriter):
+class Compiler(LoopWriter, Inliner):
     """Generates one Python module (a single `_expr(_ctx, _r)` function) for one syntax tree."""
 
-    def __init__(self, source: str, filename: str) -> None:
+    def __init__(self, source: str, filename: str, helpers: Helpers | None = None) -> None:
         self.source = source
         self.filename = filename
         self.temps = itertools.count()
@@ -130,16 +135,21 @@ class Compiler(LoopWriter):
         self.consts: dict[str, Any] = {}
         self.ops = 0
         """Operations of the body being generated (the expression's, or the arrow's while inside one)."""
+        self.start_inlining(helpers)
 
     # -- emission ------------------------------------------------------------------------------------
+    def at(self, pos: int) -> Pos:
+        """Where a line emitted now for `pos` comes from."""
+        return pos if self.inline_source is None else (self.inline_source, pos)
+
     def emit(self, line: str, pos: int) -> None:
-        self.block.items.append((line, pos, None))
+        self.block.items.append((line, self.at(pos), None))
 
     def open(self, header: str, pos: int) -> Block:
         """Append `header:` with a new nested block, make it current, and return the outer block."""
         inner = Block()
         outer = self.block
-        outer.items.append((header, pos, inner))
+        outer.items.append((header, self.at(pos), inner))
         self.block = inner
         return outer
 
@@ -161,13 +171,16 @@ class Compiler(LoopWriter):
         self.emit(f"return {result}", tree.end)
         body = self.block
         lines: list[str] = ["def _expr(_ctx, _r):"]
-        linemap: dict[int, int] = {}
+        linemap: dict[int, Pos] = {}
         for name, var in self.free.items():
             pos = self.free_pos[name]
             lines.append(f"    {var} = _ctx.get({name!r}, _ctx)")
             linemap[len(lines)] = pos
             lines.append(f"    if {var} is _ctx: _unbound({name!r})")
             linemap[len(lines)] = pos
+            for line in self.guard_lines(name):
+                lines.append(f"    {line}")
+                linemap[len(lines)] = pos
         cost = body_cost(self.ops + len(self.free))  # each bound name is looked up once per run
         lines.append(f"    _r.used += {cost}")
         self.render(body, 1, lines, linemap)
@@ -175,7 +188,7 @@ class Compiler(LoopWriter):
         namespace = dict(_RUNTIME)
         namespace.update(self.consts)
         namespace["_unbound"] = _unbound
-        for fname in self.calls | self.methods:
+        for fname in self.calls | self.methods | self.inline_calls:
             namespace[f"F_{fname}"] = FUNCTIONS[fname].impl
         with warnings.catch_warnings():
             # `0.0 is not None` (a literal before `?.`) is correct but warns; nothing may print over the TUI.
@@ -185,7 +198,7 @@ class Compiler(LoopWriter):
         exec(code, namespace)  # our own generated code, over a namespace of our helpers only
         return Compiled(namespace["_expr"], tuple(self.free), tuple(sorted(self.calls)), src, cost)
 
-    def render(self, block: Block, depth: int, lines: list[str], linemap: dict[int, int]) -> None:
+    def render(self, block: Block, depth: int, lines: list[str], linemap: dict[int, Pos]) -> None:
         pad = "    " * depth
         if not block.items:
             lines.append(f"{pad}pass")
@@ -512,9 +525,9 @@ class Compiler(LoopWriter):
         fn_block = self.block
         cost = body_cost(self.ops + sum(len(p.fields or []) for _, p in unpack))  # a read per field
         if cost > 1:  # the caller charges the first evaluation of each call; a big body charges the rest
-            fn_block.items.insert(0, (f"_r.used += {cost - 1}", node.pos, None))
+            fn_block.items.insert(0, (f"_r.used += {cost - 1}", self.at(node.pos), None))
         self.block, self.scope, self.ops = saved_block, saved_scope, saved_ops
-        self.block.items.append((f"def {fname}({''.join(p + ', ' for p in params)}*_):", node.pos, fn_block))
+        self.block.items.append((f"def {fname}({''.join(p + ', ' for p in params)}*_):", self.at(node.pos), fn_block))
         out = self.temp()
         target = self.passes_through(node)
         make = f"_eta({target}, " if target else "_Closure("
@@ -547,15 +560,21 @@ class Compiler(LoopWriter):
             fixed = FUNCTIONS.get(callee.key)
             self.ops += fixed.cost * OPS_PER_EVALUATION if fixed else 0
             return self.call_method(node, callee)
+        spec = self.inlinable(node)
         fcode, _ = self.gen(callee)
         if node.optional:
             self.open(f"if {fcode} is not None:", node.pos)
-        args = self.gen_args(node.args)
+        codes = [self.gen(a)[0] for a in node.args] if spec is not None else None
+        args = "[" + ", ".join(codes) + "]" if codes is not None else self.gen_args(node.args)
         out = self.temp()
+        # a plugin helper: its body in place when the name holds that helper, and the call otherwise
+        test = "if" if spec is None or codes is None else self.inline_call(node, spec, fcode, codes, out)
+        if isinstance(test, tuple):
+            return test  # in a loop written for when the helper is the helper: the body alone
         # A plugin function or an arrow from a list: called right here, one Python frame (as an inline
         # arrow's body would be), charged one evaluation; anything else gets call_value's error.
         spread = not args.startswith("[")
-        saved = self.open(f"if {fcode}.__class__ is _Closure:", node.pos)
+        saved = self.open(f"{test} {fcode}.__class__ is _Closure:", node.pos)
         self.emit("_r.used += 1", node.pos)
         self.emit("if _r.used > _r.stop: _r.over()", node.pos)
         self.emit(f"{out} = {fcode}.fn({'*' + args if spread else args[1:-1]})", node.pos)

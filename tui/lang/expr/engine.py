@@ -10,6 +10,7 @@ from typing import Any
 from tui.lang.expr import ast
 from tui.lang.expr.compiler import LINEMAP, Compiler, install_runtime, new_filename
 from tui.lang.expr.errors import LangError, LimitError
+from tui.lang.expr.inlining import Helpers
 from tui.lang.expr.limits import Run
 from tui.lang.expr.parser import parse
 from tui.lang.expr.stdlib import apply, call_method, has_method
@@ -18,8 +19,9 @@ from tui.lang.expr.values import to_str
 
 install_runtime(_method=call_method, _has_method=has_method, _apply=apply, _to_str=to_str)
 
-#: Compiled expressions by source text; bounded so plugin-built sources cannot grow it without end.
-_CACHE: dict[tuple[str, str], Expression] = {}
+#: Compiled expressions by (kind, source text, the helpers they may inline); bounded so plugin-built sources
+#: cannot grow it without end.
+_CACHE: dict[tuple[str, str, Helpers | None], Expression] = {}
 _CACHE_MAX = 4096
 
 
@@ -33,8 +35,14 @@ class Expression:
 
     __slots__ = ("_fn", "calls", "cost", "free_names", "python_source", "source")
 
-    def __init__(self, source: str, tree: ast.Node) -> None:
-        compiled = Compiler(source, new_filename()).compile(tree)
+    def __init__(self, source: str, tree: ast.Node, helpers: Helpers | None = None) -> None:
+        try:
+            compiled = Compiler(source, new_filename(), helpers).compile(tree)
+        except (SyntaxError, RecursionError):
+            if helpers is None:
+                raise
+            # Inlined bodies nest the code deeper than Python takes (100 indents): the calls stay calls.
+            compiled = Compiler(source, new_filename()).compile(tree)
         self.source = source
         """The text as written."""
         self.free_names = compiled.free_names
@@ -90,31 +98,36 @@ def locate(e: LangError, tb: TracebackType | None, source: str) -> LangError:
         tb = tb.tb_next
     if found is not None:
         (src, lines), lineno = found
-        e.pos = lines.get(lineno)
-        e.source = src
+        at = lines.get(lineno)
+        e.source, e.pos = at if isinstance(at, tuple) else (src, at)  # an inlined helper's line: its body
         return e
     return e.with_source(source)
 
 
-def compile_expression(source: str) -> Expression:
-    """Parse and compile an expression, or return the cached one for the same text.
+def compile_expression(source: str, helpers: Helpers | None = None) -> Expression:
+    """Parse and compile an expression, or return the cached one for the same text and helpers.
+
+    Args:
+        source: the expression's text.
+        helpers: the plugin's functions, whose calls the code may run in place (inlining.py); the value is
+            the same with and without them.
 
     Raises:
         ParseError, LimitError: the text is not an expression of the language.
     """
-    key = ("e", source)
+    key = ("e", source, helpers)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
     try:
-        expr = Expression(source, parse(source))
+        expr = Expression(source, parse(source), helpers)
     except LangError as e:
         raise e.with_source(source) from None
     _remember(key, expr)
     return expr
 
 
-def _remember(key: tuple[str, str], expr: Expression) -> None:
+def _remember(key: tuple[str, str, Helpers | None], expr: Expression) -> None:
     if len(_CACHE) >= _CACHE_MAX:
         _CACHE.clear()  # simple and bounded; recompiling is cheap next to a runaway cache
     _CACHE[key] = expr
@@ -135,7 +148,7 @@ def compile_function(params: list[str], body: str) -> Expression:
     Raises:
         ParseError, LimitError: the body is not an expression of the language.
     """
-    key = ("f" + ",".join(params), body)
+    key = ("f" + ",".join(params), body, None)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
@@ -149,16 +162,16 @@ def compile_function(params: list[str], body: str) -> Expression:
     return expr
 
 
-def cached(kind: str, source: str) -> Expression | None:
+def cached(kind: str, source: str, helpers: Helpers | None = None) -> Expression | None:
     """A cached compiled form of `source` of the given kind ('e' expression, 't' template)."""
-    return _CACHE.get((kind, source))
+    return _CACHE.get((kind, source, helpers))
 
 
-def store(kind: str, source: str, tree: ast.Node) -> Expression:
-    """Compile `tree` (parsed from `source`) and cache it under `kind`."""
+def store(kind: str, source: str, tree: ast.Node, helpers: Helpers | None = None) -> Expression:
+    """Compile `tree` (parsed from `source`, inlining `helpers`) and cache it under `kind`."""
     try:
-        expr = Expression(source, tree)
+        expr = Expression(source, tree, helpers)
     except LangError as e:
         raise e.with_source(source) from None
-    _remember((kind, source), expr)
+    _remember((kind, source, helpers), expr)
     return expr

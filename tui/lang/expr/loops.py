@@ -91,6 +91,9 @@ class _Compiling(Protocol):
     block: Any
     scope: Any
     ops: int
+    loop_depth: int
+    versioned: bool
+    no_inline: bool
 
     @property
     def temps(self) -> Iterator[int]: ...
@@ -99,6 +102,8 @@ class _Compiling(Protocol):
     def open(self, header: str, pos: int) -> Any: ...
     def gen(self, node: ast.Node) -> tuple[str, str | None]: ...
     def scoped(self, names: dict[str, str]) -> Any: ...
+    def loop_guards(self, body: ast.Node) -> list[Any]: ...
+    def write_items(self, name: str, arrow: ast.Arrow, recv: str, item: str, out: str, pos: int) -> None: ...
 
 
 class LoopWriter:
@@ -113,12 +118,33 @@ class LoopWriter:
         param = arrow.params[0].name
         assert param is not None
         self.scope = self.scoped({param: item})
+        self.loop_depth += 1  # as the body will be generated: inside the loop
+        guards = self.loop_guards(arrow.body)
+        self.loop_depth -= 1
+        if not guards:
+            self.write_items(name, arrow, recv, item, out, pos)
+        else:  # plugin helpers called in the body (inlining.py): the loop with their bodies, and the one without
+            outer = self.open(f"if {' and '.join(g.flag for g in guards)}:", pos)
+            self.versioned = True
+            self.write_items(name, arrow, recv, item, out, pos)
+            self.versioned = False
+            self.block = outer
+            self.open("else:", pos)
+            self.no_inline = True
+            self.write_items(name, arrow, recv, item, out, pos)
+            self.no_inline = False
+            self.block = outer
+        self.scope, self.ops = saved_scope, saved_ops  # the body's operations are what the items are charged
+
+    def write_items(self: _Compiling, name: str, arrow: ast.Arrow, recv: str, item: str, out: str, pos: int) -> None:
+        """Emit the `for` statement itself."""
         outer = self.open(f"for {item} in {recv}:", pos)
+        self.loop_depth += 1
         value, kind = self.gen(arrow.body)
+        self.loop_depth -= 1
         if name == "filter":
             test = value if kind == "bool" else f"{value} is True or ({value} is not False and _truth({value}))"
             self.emit(f"if {test}: {out}.append({item})", arrow.body.pos)
         else:
             self.emit(f"{out}.append({value})", arrow.body.pos)
         self.block = outer
-        self.scope, self.ops = saved_scope, saved_ops  # the body's operations are what the items are charged

@@ -12,6 +12,7 @@ from typing import Any
 from tui.lang.expr import ast
 from tui.lang.expr.engine import Expression, cached, store
 from tui.lang.expr.errors import LangError, LimitError, ParseError
+from tui.lang.expr.inlining import Helpers
 from tui.lang.expr.lexer import MAX_SOURCE, Lexer
 from tui.lang.expr.limits import Run
 from tui.lang.expr.parser import Parser
@@ -61,24 +62,25 @@ def _parse(text: str) -> ast.Node:
         raise e.with_source(text) from None
 
 
-def compile_template(text: str) -> Expression:
-    """Compile a template once (cached by its text).
+def compile_template(text: str, helpers: Helpers | None = None) -> Expression:
+    """Compile a template once (cached by its text and the plugin functions it may inline, see
+    engine.compile_expression).
 
     Raises:
         ParseError, LimitError: a `${…}` part is not a valid expression (the position is in `text`).
     """
-    hit = cached("t", text)
+    hit = cached("t", text, helpers)
     if hit is not None:
         return hit
     tree = _parse(text)
-    return store("t", text, tree)
+    return store("t", text, tree, helpers)
 
 
-def render(text: str, context: Mapping[str, Any], run: Run | None = None) -> Any:
+def render(text: str, context: Mapping[str, Any], run: Run | None = None, helpers: Helpers | None = None) -> Any:
     """The value of a template: text, or the value itself when the template is one `${expr}`."""
     if not has_placeholders(text):
         return text.replace("$${", "${")
-    return compile_template(text).evaluate(context, run)
+    return compile_template(text, helpers).evaluate(context, run)
 
 
 def compile_text_template(text: str) -> Expression:

@@ -24,7 +24,7 @@ MAX_DEPTH = 64
 class Closure:
     """An arrow function compiled from plugin text; only the standard library calls it."""
 
-    __slots__ = ("cost", "fn", "nparams", "source")
+    __slots__ = ("bound", "cost", "fn", "nparams", "origin", "source")
 
     def __init__(self, fn: Callable[..., Any], nparams: int, cost: int, source: str) -> None:
         self.fn = fn
@@ -35,6 +35,11 @@ class Closure:
         """Evaluations one call costs: the caller charges one, the body the rest as it starts (language.md §8)."""
         self.source = source
         """The arrow's text, for messages."""
+        self.origin: tuple[tuple[str, ...], str] | None = None
+        """For a plugin function: (its parameters, its body), what a call site inlined from them checks."""
+        self.bound: tuple[Any, ...] = ()
+        """For a plugin function: the values its body's names had when it was made (in the order of
+        compile_function(...).free_names), which an inlined copy of the body reads instead of its caller's."""
 
     def __repr__(self) -> str:
         return f"<function {self.source}>"

@@ -38,7 +38,7 @@ from tui.lang.steps import requests
 from tui.lang.steps.errors import CAUSE_OF_KIND, ToolError
 from tui.lang.steps.extract import run_extract
 from tui.lang.steps.inputs import check_input
-from tui.lang.steps.scope import base_scope
+from tui.lang.steps.scope import HELPERS, base_scope
 from tui.lang.steps.state import (
     DEADLINE_SECONDS,
     MAX_CALL_DEPTH,
@@ -193,7 +193,7 @@ class Interpreter:
 
     def eval(self, source: str, scope: Scope, state: RunState) -> Any:
         try:
-            return compile_expression(source).evaluate(scope, state.expr)
+            return compile_expression(source, scope.get(HELPERS)).evaluate(scope, state.expr)
         except LangError as e:
             raise _lang_error(e) from None
 
@@ -201,7 +201,7 @@ class Interpreter:
         """Render a template, or the templates inside a list or mapping."""
         if isinstance(template, str):
             try:
-                return render(template, scope, state.expr)
+                return render(template, scope, state.expr, scope.get(HELPERS))
             except LangError as e:
                 raise _lang_error(e) from None
         if isinstance(template, list):

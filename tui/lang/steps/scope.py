@@ -7,7 +7,11 @@ from typing import Any
 
 from tui.lang.expr import Closure, Run
 from tui.lang.expr.engine import compile_function
+from tui.lang.expr.inlining import Helpers
 from tui.lang.expr.values import from_json
+
+#: The key under which base_scope keeps the tool's Helpers: not a name, so no expression can read or bind it.
+HELPERS = " helpers"
 
 _SIGNATURE = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*\(\s*([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)?\s*\)\s*")
 
@@ -49,6 +53,10 @@ def make_functions(sources: dict[str, str], names: dict[str, Any], run: Run) -> 
             else:
                 closure = expr.evaluate(shared, run)
                 closure.source = f"{sig}: {body}"
+                # what a call site that inlined this body checks and reads (inlining.py)
+                seen = shared if "now" in shared else {**shared, "now": run.now}
+                closure.origin = (tuple(params), body)
+                closure.bound = tuple(seen[f] for f in expr.free_names)
                 functions[name] = closure
             shared[name] = functions[name]
     return functions
@@ -67,6 +75,18 @@ def _lazy(expr: Any, params: list[str], shared: dict[str, Any], run: Run, source
     return Closure(call, len(params), 1, source)
 
 
+def helpers_of(sources: dict[str, str]) -> Helpers:
+    """The functions of `sources` (signature → body) as the compiler may inline them (well-formed ones)."""
+    found = []
+    for sig, body in sources.items():
+        try:
+            name, params = parse_signature(sig)
+        except ValueError:
+            continue  # validation refuses it; make_functions says so
+        found.append((name, params, body))
+    return Helpers(found)
+
+
 def base_scope(
     input_value: dict[str, Any],
     constants: dict[str, Any],
@@ -74,8 +94,10 @@ def base_scope(
     settings: dict[str, Any],
     run: Run,
 ) -> dict[str, Any]:
-    """The scope a tool's first step sees."""
+    """The scope a tool's first step sees (and, under HELPERS, its functions for the compiler)."""
     consts = from_json(constants)
     names: dict[str, Any] = {**consts, "constants": consts, "settings": from_json(settings), "now": run.now}
     functions = make_functions(function_sources, names, run)
-    return {**names, **functions, "functions": functions, "input": input_value}
+    scope = {**names, **functions, "functions": functions, "input": input_value}
+    scope[HELPERS] = helpers_of(function_sources)
+    return scope
