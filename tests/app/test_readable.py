@@ -138,19 +138,13 @@ async def home(pilot: Any, app: PkuHarnessApp) -> None:
 WALK_LOCALES = ["zh", "en"] if int(os.environ.get("MASH_SCALE", "1")) > 1 else ["zh"]
 
 
-#: The walk in two halves (every other scene), each its own app: the whole walk was the suite's longest test
-#: (86 s of its 600 on two cores) and, run last on one worker, its tail.
-HALVES = 2
-
-
-@pytest.mark.parametrize("half", range(HALVES))
 @pytest.mark.parametrize("locale", WALK_LOCALES)
-async def test_every_screen_is_readable_and_usable(tmp_path: Path, locale: str, half: int) -> None:
-    """An app per language and half walks through its scenes (the dashboard fills once: most of the time)."""
+async def test_every_screen_is_readable_and_usable(tmp_path: Path, locale: str) -> None:
+    """One app per language walks through every scene (the dashboard fills once: that is most of the time)."""
     app = make_app(demo=True, data_dir=tmp_path, now=shots.NOW, locale=locale)
     problems = []
     async with app.run_test(size=SIZES[0]) as pilot:
-        for name, scene in list(SHELL.items())[half::HALVES]:
+        for name, scene in SHELL.items():
             await home(pilot, app)
             await scene(pilot, app)
             problems += await look(pilot, app, f"{name} · {locale}")
