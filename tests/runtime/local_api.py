@@ -12,6 +12,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+#: `/odd`'s body: a lone surrogate, an integer past 2**53, -0 and a number past the largest double (Infinity).
+ODD = '{"s": "a\\ud800b", "id": 12345678901234567890, "nz": -0, "big": 1E400}'
+
 #: A community plugin declaring `api.example.com`, with a widget on a data source and one recorded test.
 LOCALDEV = Path(__file__).resolve().parents[1] / "fixtures" / "plugins" / "localdev"
 
@@ -30,8 +33,8 @@ class LocalApi:
 
 @contextmanager
 def local_api() -> Iterator[LocalApi]:
-    """`/items?q=W`: `{word: W, items: ["本地W一", <the Host header>]}`; `/old`: a 302 to this server's own absolute
-    `/items?q=moved` (as a local framework writes redirects)."""
+    """`/items?q=W`: `{word: W, items: ["本地W一", <the Host header>]}`; `/odd`: ODD; `/old`: a 302 to this server's
+    own absolute `/items?q=moved` (as a local framework writes redirects)."""
     api = LocalApi("")
 
     class Handler(BaseHTTPRequestHandler):
@@ -43,6 +46,14 @@ def local_api() -> Iterator[LocalApi]:
                 self.send_header("Location", f"{api.origin}/items?q=moved")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+                return
+            if url.path == "/odd":  # JSON data that is legal and reads differently in Python than in JavaScript
+                body = ODD.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
                 return
             word = parse_qs(url.query).get("q", [""])[0]
             body = json.dumps({"word": word, "items": [f"本地{word}一", self.headers.get("host", "")]}).encode()

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from tui.lang.expr import from_json, stringify
-from tui.lang.expr.values import to_str
+from tui.lang.expr.values import int_to_float, to_str
 from tui.lang.host import HttpRequest
 from tui.lang.netpolicy import campus_url
 from tui.lang.steps.interpreter import RunResult
@@ -102,11 +102,14 @@ def text_around(expected: Any, actual: Any, width: int = 300) -> tuple[str, str]
 
 
 def scalar_same(actual: Any, expected: Any) -> bool:
-    """JSON equality of two scalars: numbers by value (2 equals 2.0), booleans strict."""
+    """JSON equality of two scalars: numbers by value as the doubles JavaScript reads (2 equals 2.0, and
+    12345678901234567890 equals the 12345678901234567168 a run gives for it), booleans strict."""
     if isinstance(expected, bool) or isinstance(actual, bool):
         return actual is expected
     if isinstance(expected, int | float) and isinstance(actual, int | float):
-        return actual == expected or (math.isnan(actual) and math.isnan(expected))
+        a = int_to_float(actual) if isinstance(actual, int) else actual
+        e = int_to_float(expected) if isinstance(expected, int) else expected
+        return a == e or (math.isnan(a) and math.isnan(e))
     return bool(actual == expected)
 
 

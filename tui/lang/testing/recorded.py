@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from tui.lang.documents.source import BudgetedReader, SourceError
 from tui.lang.expr import Run
 from tui.lang.expr.stdlib.dates import parse as parse_date
+from tui.lang.expr.values import LONE_HALF
 from tui.lang.host import HostError, HttpRequest, HttpResponse, KvBatch
 from tui.lang.netpolicy import campus_url
 from tui.lang.testing.fixtures import FixtureReader
@@ -101,7 +103,10 @@ class RecordedHost:
         elif r.text is not None:
             body = r.text.encode()
         else:
-            body = json.dumps(r.json_body, ensure_ascii=False).encode()
+            # a lone surrogate (legal in JSON data) is written as its escape, as the server sent it: raw, it is no
+            # UTF-8 (the replay crashed where the live run had read it)
+            text = json.dumps(r.json_body, ensure_ascii=False)
+            body = (text if text.isascii() else LONE_HALF.sub(_escaped, text)).encode()
             headers.setdefault("content-type", "application/json; charset=utf-8")
         return HttpResponse(r.status, r.url or url, headers, body)
 
@@ -182,3 +187,7 @@ def _leaves(value: Any) -> list[str]:
     if isinstance(value, list):
         return [leaf for v in value for leaf in _leaves(v)]
     return [] if value is None else [str(value)]
+
+
+def _escaped(half: re.Match[str]) -> str:
+    return f"\\u{ord(half.group()):04x}"

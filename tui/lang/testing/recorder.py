@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -40,11 +41,12 @@ class RecordingHost:
         resp: dict[str, Any] = {"status": response.status}
         ctype = next((v for k, v in response.headers.items() if k.lower() == "content-type"), "")
         text = response.body.decode("utf-8", errors="replace")
-        if "json" in ctype:
-            try:
-                resp["json"] = json.loads(text)
-            except ValueError:
-                resp["text"] = text
+        data = _as_data(text) if "json" in ctype else None
+        if data is not None:
+            resp["json"] = data[0]
+        elif "json" in ctype:  # as the server wrote it: its data would not come back the same from the YAML
+            resp["text"] = text
+            resp["headers"] = {"content-type": ctype}
         else:
             resp["text"] = text
             if ctype:
@@ -82,6 +84,37 @@ class RecordingHost:
         kept = SECRET_MASK if isinstance(result, SecretValue) else result
         self.abilities.append({"call": name, "result": kept})
         return result
+
+
+class _NotData(ValueError):
+    pass
+
+
+def _refuse(text: str) -> Any:
+    raise _NotData(text)
+
+
+def _number(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotData(text)  # 1E400: Infinity to JavaScript, which a YAML file would give back as text
+    return value
+
+
+def _integer(text: str) -> int:
+    if text == "-0":
+        raise _NotData(text)  # -0 to JavaScript; the recording's 0 would lose the sign
+    return int(text)
+
+
+def _as_data(text: str) -> tuple[Any] | None:
+    """A JSON response as data for the recording's `json:`, when the file gives back exactly what the plugin read
+    (else None: the recording keeps the text). Infinity (`1E400`, `Infinity`), NaN and `-0` do not survive the
+    YAML file, and a replay that differs from the live run is a test that fails for nothing."""
+    try:
+        return (json.loads(text, parse_constant=_refuse, parse_float=_number, parse_int=_integer),)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
