@@ -7,6 +7,7 @@ The differential test itself (tests/lang/differential/) finds new ones; these pi
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from typing import Any
@@ -361,3 +362,53 @@ def test_parse_url_reads_as_whatwg_new_url_does() -> None:
 def test_empty_matches_as_javascript_finds_them(src: str, js: Any) -> None:
     # ''.split(/x*/) is [] in JavaScript; google-re2 also reported the empty match at the end twice
     assert ev(src) == js
+
+
+@pytest.mark.parametrize(
+    ("src", "js"),
+    [  # String(x) in node for each: a whole power of a whole number is exact, rounded once
+        ("10 ** 23", "1e+23"),  # an exact tie: ties to even (the C library's pow gave 1.0000000000000001e+23)
+        ("3 ** 40", "12157665459056929000"),
+        ("(-3) ** 3", "-27"),
+        ("2 ** 1023", "8.98846567431158e+307"),
+        ("2 ** 1024", "Infinity"),
+        ("(-2) ** 1025", "-Infinity"),
+        ("1 / ((-0) ** 3)", "-Infinity"),  # -0 keeps its sign (not the integer path)
+    ],
+)
+def test_whole_powers_are_exact_as_javascript_gives_them(src: str, js: str) -> None:
+    """An outsider found `10 ** 23` one unit off; §10 keeps only fdlibm's last-digit differences of other powers."""
+    assert js_text(src) == js
+
+
+@pytest.mark.parametrize(
+    ("src", "said"),
+    [
+        ("'abc'.padStart()", ".padStart() takes 1 to 2 arguments, got 0"),
+        ("[1, 2].slice(0, 1, 2)", ".slice() takes 0 to 2 arguments, got 3"),
+        ("padStart('abc')", "padStart() takes 2 to 3 arguments, got 1"),  # the function form counts the text
+    ],
+)
+def test_a_methods_argument_count_is_the_arguments_written(src: str, said: str) -> None:
+    """An outsider: `'abc'.padStart()` said "takes 2 to 3 arguments, got 1" (counting the text before the dot)."""
+    with pytest.raises(LangError, match=re.escape(said)):
+        ev(src)
+
+
+@pytest.mark.parametrize(
+    ("src", "said"),
+    [
+        ("'x' + 'é'.normalize", "'normalize' is a JavaScript method the plugin language does not have"),
+        ("'abc'.localeCompare ? 1 : 2", "'localeCompare' is a JavaScript method"),
+        ("[3, 1].sort", "sort() is not provided"),
+        ("(5).toPrecision", "'toPrecision' is a JavaScript method"),
+    ],
+)
+def test_a_javascript_method_the_library_lacks_is_an_error_not_null(src: str, said: str) -> None:
+    """An outsider: `'x' + 'é'.normalize` was 'xnull' — neither JavaScript's answer (a function) nor an error."""
+    with pytest.raises(LangError, match=re.escape(said)):
+        ev(src)
+
+
+def test_an_objects_own_names_still_read_as_null() -> None:
+    assert ev("['abc'.toString, [1].constructor, ({}).valueOf]") == [None, None, None]  # §10: own keys only

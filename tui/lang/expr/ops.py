@@ -6,6 +6,7 @@ each function here decides the full rule: the JavaScript answer, or a clear Eval
 
 from __future__ import annotations
 
+import contextlib
 import math
 from typing import Any
 
@@ -96,6 +97,11 @@ def pow_(a: Any, b: Any) -> float:
         return 1.0
     if (x == 1 or x == -1) and math.isinf(y):
         return _nan  # JavaScript differs from C here
+    if 0 < y <= 1100 and y == int(y) and 0 < abs(x) < 2**53 and x == int(x) and y * math.log2(abs(x)) < 1025:
+        # A whole power of a whole number: the exact integer, rounded once (ties to even). The C library's pow
+        # is off by one unit on some exact ties (10 ** 23 gave 1.0000000000000001e+23; JavaScript gives 1e+23).
+        with contextlib.suppress(OverflowError):
+            return float(int(x) ** int(y))
     try:
         return math.pow(x, y)
     except OverflowError:
@@ -227,11 +233,27 @@ def member(obj: Any, key: Any, desc: str) -> Any:
     raise EvalError(f"cannot read properties of {_desc(obj)} ({desc})")
 
 
-def _no_method_values(key: Any, obj: Any, desc: str) -> None:
-    from tui.lang.expr.stdlib import FUNCTIONS
+#: Methods of JavaScript's texts, lists and numbers that the library does not have (Object's own, such as
+#: toString and constructor, read as null like any missing key). Read as null, `'é'.normalize` was a third
+#: answer, neither JavaScript's nor an error (an outsider plugin author).
+_JS_ONLY_METHODS = frozenset(
+    "charAt charCodeAt codePointAt isWellFormed localeCompare normalize search substr toLocaleLowerCase "
+    "toLocaleUpperCase toWellFormed trimLeft trimRight copyWithin findLast findLastIndex reduceRight toReversed "
+    "toSorted toSpliced with toExponential toPrecision toLocaleString sort push pop shift unshift splice fill "
+    "forEach".split()
+)
 
-    if key.__class__ is str and key in FUNCTIONS:
+
+def _no_method_values(key: Any, obj: Any, desc: str) -> None:
+    from tui.lang.expr.stdlib import FUNCTIONS, NOT_PROVIDED
+
+    if key.__class__ is not str:
+        return
+    if key in FUNCTIONS:
         raise EvalError(f"'{key}' is a function: call it, like {desc}(…)")
+    if key in _JS_ONLY_METHODS:
+        said = NOT_PROVIDED.get(key) or f"'{key}' is a JavaScript method the plugin language does not have"
+        raise EvalError(f"{said} ({desc}; the library is in the docs, §5)")
 
 
 def spread_into(out: list[Any], v: Any, desc: str) -> None:

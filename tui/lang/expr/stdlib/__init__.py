@@ -39,7 +39,7 @@ FIXED_COSTS = {
 for _name, _cost in FIXED_COSTS.items():
     FUNCTIONS[_name] = replace(FUNCTIONS[_name], cost=_cost)
 
-_NOT_PROVIDED = {
+NOT_PROVIDED = {
     "sort": "sort() is not provided (JavaScript sorts numbers as text): use sortBy(list, x => x)",
     "push": "lists cannot be changed: use concat() or [...list, item]",
     "pop": "lists cannot be changed: use slice(0, -1) or last()",
@@ -73,10 +73,10 @@ def call_method(run: Any, recv: Any, name: str, args: list[Any], desc: str, opti
     if b is None:
         if optional:
             return None
-        if name in _NOT_PROVIDED:
-            raise EvalError(refusal_of(recv) or _NOT_PROVIDED[name])
+        if name in NOT_PROVIDED:
+            raise EvalError(refusal_of(recv) or NOT_PROVIDED[name])
         raise EvalError(f"{describe(recv)} has no method '{name}' ({desc})")
-    b.check_arity(len(args) + 1)
+    b.check_arity(len(args) + 1, method=True)
     return b.impl(run, recv, *args)
 
 
@@ -95,4 +95,4 @@ def apply(run: Any, name: str, args: list[Any]) -> Any:
     return b.impl(run, *args)
 
 
-__all__ = ["FUNCTIONS", "Builtin", "apply", "call_method", "has_method"]
+__all__ = ["FUNCTIONS", "NOT_PROVIDED", "Builtin", "apply", "call_method", "has_method"]

@@ -57,7 +57,11 @@ def _key_list(keys_: Any, fname: str) -> list[str]:
     return [prop_key(k) for k in want_list(keys_, fname)]
 
 
-@builtin(G, "A copy with only the given keys.", ("pick({ a: 1, b: 2 }, ['a'])", {"a": 1}))
+@builtin(
+    G,
+    "A copy with only the given keys, in the order given (array-index keys first, as in every object).",
+    ("pick({ a: 1, b: 2 }, ['a'])", {"a": 1}),
+)
 def pick(run: Run, obj: Any, keys_: Any) -> dict[str, Any]:
     d = want_dict(obj, "pick")
     ks = _key_list(keys_, "pick")
@@ -162,7 +166,8 @@ def deep_equal(run: Run, a: Any, b: Any, depth: int = 0) -> bool:
 
 @builtin(
     G,
-    "Deep equality of two values (what == cannot do for lists and objects).",
+    "Deep equality of two values (what == cannot do for lists and objects); objects whatever their key order, "
+    "scalars as `==` compares them (`equals(0/0, 0/0)` is `false`; `uniq` keeps one `NaN`).",
     ("equals([1, { a: 2 }], [1, { a: 2 }])", True),
 )
 def equals(run: Run, a: Any, b: Any) -> bool:

@@ -29,17 +29,21 @@ class Builtin:
     """Evaluations every call costs besides what the function charges for its work, for functions with a big
     fixed cost (parsing a date, a URL or a document): counted in the calling body's size at compile time."""
 
-    def check_arity(self, n: int) -> None:
-        """Raise a clear error when `n` arguments do not fit."""
+    def check_arity(self, n: int, method: bool = False) -> None:
+        """Raise a clear error when `n` arguments do not fit; `method`: called as `x.name(…)`, where `x` is the
+        first argument and the message counts only the ones in the parentheses (as the author wrote them)."""
         if n < self.min_args or (self.max_args is not None and n > self.max_args):
-            if self.max_args is None:
-                want = f"at least {self.min_args}"
-            elif self.min_args == self.max_args:
-                want = str(self.min_args)
+            skip = 1 if method else 0
+            low, high, got = max(0, self.min_args - skip), self.max_args, n - skip
+            if high is None:
+                want = f"at least {low}"
+            elif low == high - skip:
+                want = str(low)
             else:
-                want = f"{self.min_args} to {self.max_args}"
+                want = f"{low} to {high - skip}"
             one = want.endswith(" 1") or want == "1"
-            raise EvalError(f"{self.name}() takes {want} argument{'' if one else 's'}, got {n}")
+            name = f".{self.name}()" if method else f"{self.name}()"
+            raise EvalError(f"{name} takes {want} argument{'' if one else 's'}, got {got}")
 
 
 class _Absent:
