@@ -265,3 +265,10 @@ def test_every_problem_code_is_listed_in_the_language_reference() -> None:
     documented = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", (root / "docs/PLUGIN-LANGUAGE.md").read_text(encoding="utf-8")))
     assert len(used) > 60
     assert used <= documented, sorted(used - documented)
+
+
+def test_a_malformed_signature_is_one_error_not_one_more_at_every_call(tmp_path: Path) -> None:
+    """An outsider wrote `'label(e, )'`: the validator also said "unknown name 'label'" where it was called."""
+    folder = plugin(tmp_path, shared_yaml=("  canonical(name):", "  canonical(name, ):"))
+    p = only(folder, "FUNCTION_SIGNATURE")
+    assert (p.file, p.line) == ("shared.yaml", line_of(folder, "shared.yaml", "canonical(name, )"))

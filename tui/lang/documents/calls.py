@@ -3,7 +3,6 @@ in a graph of calls."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -24,11 +23,17 @@ def walk(tree: A.Node) -> Iterable[A.Node]:
 
 
 def sig_names(functions: dict[str, str]) -> set[str]:
-    """The names functions define (`name(a, b)` → `name`), leaving out signatures that do not parse."""
+    """The names functions define (`name(a, b)` → `name`). A signature that does not parse still names its
+    function when a name comes before its `(` (`label(e, )`): it is reported where it is written, and a call of
+    it elsewhere is no second problem (an outsider saw "unknown name 'label'" at every call as well)."""
     out = set()
     for sig in functions:
-        with contextlib.suppress(ValueError):  # a bad signature is reported where it is written
+        try:
             out.add(parse_signature(sig)[0])
+        except ValueError:
+            name = sig.partition("(")[0].strip()
+            if name.isidentifier():
+                out.add(name)
     return out
 
 
