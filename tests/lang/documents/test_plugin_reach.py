@@ -105,11 +105,11 @@ def test_a_6000_tool_plugin_is_refused_quickly_and_no_tool_file_is_fetched(tmp_p
     github.push("someone", "flood", {k: str(v) for k, v in files.items()})
     runtime = Runtime.open(f"{tmp_path}/db.sqlite3")
     try:
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU, not wall: a loaded CI machine took 1.07 s of wall time for this
         with pytest.raises(InstallError, match="more than 1000 tools are declared; a plugin may declare at most 64"):
             Installer(runtime, PluginFetcher(transport=github.transport())).prepare("https://github.com/someone/flood")
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
     finally:
         runtime.close()
     assert [r.rsplit("/", 1)[-1] for r in github.requests if r.startswith("raw/")] == ["PLUGIN.md"]
-    assert elapsed < 1.0, f"{elapsed:.2f} s"  # parsing the whole 150 KB manifest alone takes 1.5-2 s here
+    assert elapsed < 1.0, f"{elapsed:.2f} s of CPU"  # parsing the whole 150 KB manifest alone takes 1.5-2 s here
