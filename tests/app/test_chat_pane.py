@@ -60,7 +60,10 @@ def card_ready(app: PkuHarnessApp, n: int = 1) -> bool:
     """The `n`th approval card is on screen: its buttons have a place a click can reach (a card just mounted
     has none yet, and a click there lands elsewhere)."""
     cards = app.query(ApprovalCard)
-    return len(cards) >= n and all(b.region for b in cards[n - 1].query(Button))
+    if len(cards) < n:
+        return False
+    buttons = cards[n - 1].query(Button)
+    return len(buttons) > 0 and all(b.region for b in buttons)  # a card mounted before its buttons has none yet
 
 
 async def chat_ready(pilot: Any, app: PkuHarnessApp) -> ChatInput:
