@@ -47,13 +47,14 @@ def test_official_plugin_validates_and_its_recordings_pass(folder: Path) -> None
 
 
 def test_replaying_every_official_plugin_takes_under_3_seconds() -> None:
-    t0 = time.perf_counter()
+    # CPU time, as every bound of work in the suite: the wall time of a loaded CI machine says nothing of it
+    t0 = time.process_time()
     count = 0
     for folder in FOLDERS:
         plugin, _ = validate(DirectorySource(folder))
         assert plugin is not None
         results, _ = run_tests(plugin, DirectorySource(folder), recorded_test_files(folder))
         count += len(results)
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     assert count >= 5 * len(FOLDERS)
     assert elapsed < 3.0, f"{count} cases took {elapsed:.2f} s"

@@ -94,10 +94,10 @@ def test_alias_bomb_is_refused_before_it_grows() -> None:
     bomb = "a: &a ['lol','lol','lol','lol','lol','lol','lol','lol','lol']\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
     )
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     located, problems = load_yaml(bomb, "bomb.yaml")
     assert located is None and "anchors" in problems[0].message
-    assert time.perf_counter() - t0 < 0.2
+    assert time.process_time() - t0 < 0.2
 
 
 def test_deep_nesting_is_an_error_not_a_crash() -> None:

@@ -101,10 +101,10 @@ def test_exactly_the_limit_is_allowed() -> None:
     ],
 )
 def test_strings_and_lists_are_capped_before_they_are_built(src: str) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(LimitError, match="limit|budget"):
         ev(src)
-    assert time.perf_counter() - t0 < 0.5
+    assert time.process_time() - t0 < 0.5
 
 
 @pytest.mark.parametrize(
@@ -157,18 +157,18 @@ def test_deep_values_are_refused_not_a_recursion_error() -> None:
     ],
 )
 def test_work_on_big_shared_values_is_charged_before_it_is_done(src: str) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(LimitError):
         ev(src, s="x" * 1_000_000, l=list(range(1000)))
-    assert time.perf_counter() - t0 < 0.5
+    assert time.process_time() - t0 < 0.5
 
 
 def test_uniq_of_many_references_to_one_big_value_does_no_work_per_character() -> None:
     # uniq compares by a structural key (a 1 MB string is hashed once; Python keeps its hash), not by building
     # JSON text of every item (2 GB here), so nothing in it grows with the text: it answers at once
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     assert ev("len(uniq(range(2000).map(i => [s])))", s="x" * 1_000_000) == 1
-    assert time.perf_counter() - t0 < 0.5
+    assert time.process_time() - t0 < 0.5
 
 
 @pytest.mark.parametrize(

@@ -47,20 +47,20 @@ def test_flags_are_translated(pattern: str, translated: str) -> None:
     ],
 )
 def test_unsupported_constructs_are_named(pattern: str, message: str, capfd: pytest.CaptureFixture[str]) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(RegexError, match=message):
         ev("test('a', p)", p=pattern)
-    assert time.perf_counter() - t0 < 0.2
+    assert time.process_time() - t0 < 0.2
     out, err = capfd.readouterr()
     assert out == "" and err == ""  # RE2 must not print over the terminal (log_errors=False)
 
 
 def test_catastrophic_patterns_run_in_linear_time() -> None:
     text = "a" * 200_000 + "!"
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     assert ev("test(s, '^(a+)+$')", s=text) is False
     assert ev("test(s, '(a|aa)+$')", s=text) is False
-    assert time.perf_counter() - t0 < 0.5
+    assert time.process_time() - t0 < 0.5
 
 
 def test_match_groups_and_unmatched_groups() -> None:
