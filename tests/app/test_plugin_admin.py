@@ -157,12 +157,13 @@ async def test_the_global_switch_and_the_plugins_page_check(tmp_path: Path, gith
         await install_notes(pilot, app)
         github.push("someone", "campus-plugins", plugin_files(version="1.0.1", description="Newer."),
                     prefix="plugins/notes/")  # fmt: skip
+        said = said_by(app)  # a toast lasts seconds: a loaded CI machine looked after it had gone
         await pilot.press("1")
         app.checked_open_ms = 0.0
         await pilot.press("3")  # opening the plugins page checks, and a same-scope update applies at once
         await until(pilot, lambda: app.runtime.registry.plugins["notes"].plugin.manifest.version == "1.0.1", 10)
         await settle(pilot, app)
-        assert any("笔记 已更新到 1.0.1" in n.message for n in app._notifications)
+        await until(pilot, lambda: any("笔记 已更新到 1.0.1" in m for m in said), 10)
         await pilot.press("4")
         app.query_one("#auto-update-all", Switch).value = False
         await settle(pilot, app)
