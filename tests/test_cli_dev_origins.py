@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.runtime.local_api import LOCALDEV, local_api
+from tests.runtime.local_api import LOCALDEV, local_api, unrecorded_localdev
 from tui.cli.main import cli
 from tui.runtime.audit import Audit
 from tui.runtime.store import Store, default_path
@@ -34,10 +34,7 @@ def test_run_sends_the_declared_host_to_the_local_server_and_says_so(tmp_path: P
 
 
 def test_a_recording_made_through_a_mapping_keeps_the_declared_url_and_replays_without_it(tmp_path: Path) -> None:
-    folder = tmp_path / "localdev"
-    shutil.copytree(LOCALDEV, folder)
-    for f in (folder / "tests").glob("*.yaml"):
-        f.unlink()
+    folder = unrecorded_localdev(tmp_path / "localdev")
     with local_api() as api:
         code, _, err = invoke(
             "plugin", "run", str(folder), "items", '{"q": "笔"}', "--now", "2026-11-30 09:00",

@@ -7,10 +7,9 @@ and read back as the text ".inf")."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-from tests.runtime.local_api import LOCALDEV, local_api
+from tests.runtime.local_api import local_api, unrecorded_localdev
 from tests.test_cli_dev_origins import invoke
 
 TOOL = """title: Odd numbers
@@ -24,10 +23,7 @@ return: "{ s: r.s, id: r.id, inv: str(1 / r.nz), big: r.big, same: r.id == 12345
 
 
 def test_a_recording_of_odd_json_replays_what_the_live_run_read(tmp_path: Path) -> None:
-    folder = tmp_path / "localdev"
-    shutil.copytree(LOCALDEV, folder)
-    for f in (folder / "tests").glob("*.yaml"):
-        f.unlink()
+    folder = unrecorded_localdev(tmp_path / "localdev")
     (folder / "tools" / "odd.yaml").write_text(TOOL, "utf-8")
     manifest = folder / "PLUGIN.md"
     manifest.write_text(

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Collapsible, OptionList, Static, TextArea
 
-from tests.app.draft_plugin import BROKEN, FIXED, MANIFEST, RECORDED, WIDGET, make, write_call
 from tests.app.helpers import said_by, settle, until
 from tests.app.test_chat_pane import NOW, ask, card_ready
+from tests.runtime.draft_plugin import BROKEN, FIXED, MANIFEST, RECORDED, WIDGET, make, write_call
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tests.runtime.local_api import local_api
 from tui.app.app import PkuHarnessApp, make_app

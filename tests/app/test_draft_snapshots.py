@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.app.draft_plugin import make
 from tests.app.helpers import settle, until
 from tests.app.test_chat_pane import NOW, chat_ready
+from tests.runtime.draft_plugin import make
 from tui.app.app import make_app
 from tui.app.widgets.draft_panel import DraftPanel
 

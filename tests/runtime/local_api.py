@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +18,14 @@ ODD = '{"s": "a\\ud800b", "id": 12345678901234567890, "nz": -0, "big": 1E400}'
 
 #: A community plugin declaring `api.example.com`, with a widget on a data source and one recorded test.
 LOCALDEV = Path(__file__).resolve().parents[1] / "fixtures" / "plugins" / "localdev"
+
+
+def unrecorded_localdev(folder: Path) -> Path:
+    """A copy of LOCALDEV at `folder` without its recordings (a `--record` run makes them)."""
+    shutil.copytree(LOCALDEV, folder)
+    for f in (folder / "tests").glob("*.yaml"):
+        f.unlink()
+    return folder
 
 
 @dataclass

@@ -4,13 +4,12 @@ through the install review; then the installed plugin's tool runs through the ga
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.runtime.draft_plugin import BROKEN, FIXED, RECORDED, write_call
 from tests.runtime.fake_openai import FakeOpenAI, call, calls, text
 from tests.runtime.local_api import local_api
 from tests.runtime.test_agent import Card, Chat
@@ -32,26 +31,6 @@ tools:
   list: tools/list.yaml
 ---
 Use libnew__list when the user asks for the library's new books.
-"""
-BROKEN = """title: 新书
-description: New books for a word.
-effect: read
-input:
-  q: { type: string, default: 新书 }
-steps:
-  - let: page
-    requst: { url: https://api.example.com/items, query: { q: '${input.q}' } }
-return: page.items
-"""
-FIXED = BROKEN.replace("requst", "request")
-RECORDED = """tool: list
-cases:
-  - name: 新书
-    input: { q: 新书 }
-    http:
-      - request: { url: 'https://api.example.com/items?q=新书' }
-        response: { json: { items: [三体, 活着] } }
-    expect: [三体, 活着]
 """
 
 
@@ -78,11 +57,6 @@ def runtime(tmp_path: Path, student: Student) -> Iterator[Runtime]:
     rt.close()
 
 
-def write(path: str, content: str, id: str, index: int = 0) -> dict[str, Any]:
-    args = json.dumps({"draft": "libnew", "path": path, "content": content}, ensure_ascii=False)
-    return call("plugins__draftWrite", args, id=id, index=index)
-
-
 DRAFT = '{"draft": "libnew"}'
 
 
@@ -90,12 +64,12 @@ async def test_the_assistant_writes_fixes_tests_and_installs_a_plugin(runtime: R
     runtime.gate.approver = card = Card(Approval(True))  # the student allows each write the assistant asks for
     fake = FakeOpenAI(
         calls(
-            write("PLUGIN.md", MANIFEST, "w1"),
-            write("tools/list.yaml", BROKEN, "w2", 1),
-            write("tests/list.yaml", RECORDED, "w3", 2),
+            write_call("PLUGIN.md", MANIFEST, "w1"),
+            write_call("tools/list.yaml", BROKEN, "w2", 1),
+            write_call("tests/list.yaml", RECORDED, "w3", 2),
         ),
         calls(call("plugins__draftValidate", DRAFT, id="v1")),
-        calls(write("tools/list.yaml", FIXED, "w4")),
+        calls(write_call("tools/list.yaml", FIXED, "w4")),
         calls(call("plugins__draftValidate", DRAFT, id="v2")),
         calls(call("plugins__draftTest", DRAFT, id="t1")),
         calls(call("plugins__draftInstall", DRAFT, id="i1")),
